@@ -1,0 +1,94 @@
+/**
+ * @file config.hpp
+ * @brief Backend detection and the execution-space macros every other header uses.
+ *
+ * Exactly one backend is active in a translation unit:
+ * - `DEVCOL_BACKEND_CUDA` (1) when compiled as CUDA (`__CUDACC__`, nvcc or clang), or when the
+ *   user defines `DEVCOL_FORCE_CUDA_BACKEND` in a plain C++ file of a CUDA program (such a file
+ *   may use memory, buffers and columns, but not the Thrust-based ops, which need a CUDA compiler);
+ * - `DEVCOL_BACKEND_HOST` (1) otherwise: "device" memory is aligned host memory and Thrust's
+ *   device system is OpenMP (or serial C++ when OpenMP is off).
+ *
+ * Everything devcol declares lives in an inline namespace named after the backend, so a program
+ * that mixes the two backends across translation units gets a link error, never a silent ODR
+ * violation between two layouts of the same type.
+ */
+#pragma once
+
+#include <devcol/core/version.hpp>
+
+#if defined(__CUDACC__) || defined(DEVCOL_FORCE_CUDA_BACKEND)
+#  define DEVCOL_BACKEND_CUDA 1
+#  define DEVCOL_BACKEND_HOST 0
+#else
+#  define DEVCOL_BACKEND_CUDA 0
+#  define DEVCOL_BACKEND_HOST 1
+#endif
+
+/// Whether device code (kernels, `__device__` functions) can be compiled in this translation unit.
+#if defined(__CUDACC__)
+#  define DEVCOL_HAS_DEVICE_COMPILER 1
+#else
+#  define DEVCOL_HAS_DEVICE_COMPILER 0
+#endif
+
+#if DEVCOL_HAS_DEVICE_COMPILER
+/// Marks a function callable from host and device code; nothing on the host backend.
+#  define DEVCOL_HOST_DEVICE __host__ __device__
+/// Marks a function callable from device code only; nothing on the host backend.
+#  define DEVCOL_DEVICE __device__
+/// Declares a kernel with hidden visibility, so two shared libraries that include devcol never
+/// resolve each other's kernels (cuCollections' CUCO_KERNEL, CCCL's kernel attributes).
+#  define DEVCOL_KERNEL __global__ __attribute__((visibility("hidden")))
+#else
+#  define DEVCOL_HOST_DEVICE
+#  define DEVCOL_DEVICE
+#  define DEVCOL_KERNEL
+#endif
+
+#if DEVCOL_BACKEND_CUDA
+#  define DEVCOL_ABI_NAMESPACE cuda_v0
+#else
+#  define DEVCOL_ABI_NAMESPACE host_v0
+#endif
+
+/// Opens namespace `devcol` (and its backend-specific inline namespace).
+#define DEVCOL_NAMESPACE_BEGIN \
+  namespace devcol {           \
+  inline namespace DEVCOL_ABI_NAMESPACE {
+/// Closes what DEVCOL_NAMESPACE_BEGIN opened.
+#define DEVCOL_NAMESPACE_END \
+  }                          \
+  }
+
+// Thrust's device system follows the backend: on the host backend it must never be CUDA.
+#if DEVCOL_BACKEND_HOST
+#  if !defined(THRUST_DEVICE_SYSTEM)
+#    if defined(_OPENMP)
+#      define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_OMP
+#    else
+#      define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#    endif
+#  elif THRUST_DEVICE_SYSTEM == 1 /* THRUST_DEVICE_SYSTEM_CUDA */
+#    error "devcol's host backend cannot use Thrust's CUDA device system: compile as CUDA instead"
+#  endif
+#endif
+
+// CCCL 3.0 keeps the cuda::mr concepts behind this opt-in; devcol resources satisfy them.
+#if !defined(LIBCUDACXX_ENABLE_EXPERIMENTAL_MEMORY_RESOURCE)
+#  define LIBCUDACXX_ENABLE_EXPERIMENTAL_MEMORY_RESOURCE
+#endif
+
+/// 1 when CCCL's `cuda::mr` resource concepts (and the CUDA runtime header they need) are available.
+#if defined(__has_include)
+#  if __has_include(<cuda/memory_resource>) && __has_include(<cuda_runtime_api.h>)
+#    define DEVCOL_HAS_CCCL_MR 1
+#  endif
+#endif
+#if !defined(DEVCOL_HAS_CCCL_MR)
+#  define DEVCOL_HAS_CCCL_MR 0
+#endif
+
+#if DEVCOL_BACKEND_CUDA
+#  include <cuda_runtime_api.h>
+#endif
