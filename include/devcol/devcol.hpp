@@ -1,0 +1,30 @@
+/**
+ * @file devcol.hpp
+ * @brief The umbrella header: includes every public devcol header.
+ */
+#pragma once
+
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/error.hpp>
+#include <devcol/core/event.hpp>
+#include <devcol/core/stream.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/core/version.hpp>
+
+#include <devcol/memory/aligned.hpp>
+#include <devcol/memory/allocation.hpp>
+#include <devcol/memory/cuda_async.hpp>
+#include <devcol/memory/cuda_device.hpp>
+#include <devcol/memory/default_resource.hpp>
+#include <devcol/memory/host_aligned.hpp>
+#include <devcol/memory/limiting.hpp>
+#include <devcol/memory/logging.hpp>
+#include <devcol/memory/managed.hpp>
+#include <devcol/memory/on_oom.hpp>
+#include <devcol/memory/pinned_host.hpp>
+#include <devcol/memory/pool.hpp>
+#include <devcol/memory/resource.hpp>
+#include <devcol/memory/resource_handle.hpp>
+#include <devcol/memory/statistics.hpp>
+#include <devcol/memory/tracking.hpp>

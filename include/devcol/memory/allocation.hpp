@@ -1,0 +1,107 @@
+/**
+ * @file allocation.hpp
+ * @brief `devcol::mr::allocation`: RAII ownership of bytes, freed by the resource that made them.
+ */
+#pragma once
+
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/default_resource.hpp>
+#include <devcol/memory/resource.hpp>
+#include <devcol/memory/resource_handle.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <utility>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace mr {
+
+/**
+ * @brief Owns `size()` bytes from a resource it keeps a copy of, and frees them through that copy
+ * on `stream()` when destroyed, whatever the default resource is by then (NEP 49: every array
+ * carries the handler that allocated it). What the buffer layer's owners are built on.
+ *
+ * Move-only; a moved-from allocation is empty (null data, size 0) and frees nothing.
+ * Uninitialised memory: nothing is written.
+ *
+ * @tparam Resource a copyable resource, or a handle to one (`resource_handle` by default)
+ */
+template <memory_resource Resource = resource_handle>
+  requires std::copyable<Resource>
+class basic_allocation {
+ public:
+  /**
+   * @brief Allocates `bytes` aligned to `alignment` from `resource`, usable on `stream`.
+   * @throws what `resource.allocate` throws (`devcol::out_of_memory`, `devcol::logic_error`)
+   */
+  basic_allocation(std::size_t bytes, std::size_t alignment, stream_ref stream, Resource resource)
+      : resource_(std::move(resource)),
+        data_(resource_.allocate(bytes, alignment, stream)),
+        size_(bytes),
+        alignment_(alignment),
+        stream_(stream) {}
+
+  /// @brief Allocates from this thread's current default resource, which it keeps.
+  explicit basic_allocation(std::size_t bytes, stream_ref stream = {}, std::size_t alignment = default_alignment)
+    requires std::same_as<Resource, resource_handle>
+      : basic_allocation(bytes, alignment, stream, get_default()) {}
+
+  basic_allocation(basic_allocation const&) = delete;
+  basic_allocation& operator=(basic_allocation const&) = delete;
+  /// @brief Takes over `other`'s memory; `other` becomes empty.
+  basic_allocation(basic_allocation&& other) noexcept
+      : resource_(other.resource_),
+        data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        alignment_(other.alignment_),
+        stream_(other.stream_) {}
+  /// @brief Frees this allocation's memory, then takes over `other`'s.
+  basic_allocation& operator=(basic_allocation&& other) noexcept {
+    if (this != &other) {
+      free();
+      resource_ = other.resource_;
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+      alignment_ = other.alignment_;
+      stream_ = other.stream_;
+    }
+    return *this;
+  }
+  /// @brief Frees the memory through its resource, on stream(). Never throws.
+  ~basic_allocation() { free(); }
+
+  /// @brief The memory (null when empty; possibly null for 0 bytes).
+  [[nodiscard]] void* data() noexcept { return data_; }
+  /// @brief The memory (null when empty; possibly null for 0 bytes).
+  [[nodiscard]] void const* data() const noexcept { return data_; }
+  /// @brief The size in bytes asked for.
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// @brief The alignment asked for.
+  [[nodiscard]] std::size_t alignment() const noexcept { return alignment_; }
+  /// @brief The stream the memory will be freed on.
+  [[nodiscard]] stream_ref stream() const noexcept { return stream_; }
+  /// @brief Frees on `stream` instead: the caller makes sure its work follows every use of the memory.
+  void set_stream(stream_ref stream) noexcept { stream_ = stream; }
+  /// @brief The resource that made the memory and will free it.
+  [[nodiscard]] Resource const& resource() const noexcept { return resource_; }
+
+ private:
+  void free() noexcept {
+    if (data_ != nullptr) { resource_.deallocate(data_, size_, alignment_, stream_); }
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+  [[no_unique_address]] Resource resource_;
+  void* data_;
+  std::size_t size_;
+  std::size_t alignment_;
+  stream_ref stream_;
+};
+
+/// @brief An allocation from a `resource_handle`: the per-thread default unless one is given.
+using allocation = basic_allocation<resource_handle>;
+
+}  // namespace mr
+DEVCOL_NAMESPACE_END

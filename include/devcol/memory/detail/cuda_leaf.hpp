@@ -1,0 +1,55 @@
+/**
+ * @file cuda_leaf.hpp
+ * @brief What the CUDA leaf resources share: alignment validation, error mapping, equality.
+ */
+#pragma once
+
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/resource.hpp>
+
+#include <cstddef>
+
+#if DEVCOL_BACKEND_CUDA
+DEVCOL_NAMESPACE_BEGIN
+namespace mr::detail {
+
+/**
+ * @brief A stateless resource over one CUDA allocate/free pair, which `Derived` supplies as
+ * `static cudaError_t cuda_allocate(void**, std::size_t, cudaStream_t)`, `static cudaError_t
+ * cuda_free(void*, cudaStream_t)` and `static constexpr char const* name`.
+ */
+template <class Derived>
+class cuda_leaf : public cccl_interop<Derived> {
+ public:
+  /// The alignment CUDA guarantees for its allocations; larger ones throw (use mr::aligned).
+  static constexpr std::size_t max_alignment = 256;
+
+  /**
+   * @brief Allocates `bytes` aligned to `alignment`.
+   * @throws devcol::out_of_memory when CUDA reports `cudaErrorMemoryAllocation`
+   * @throws devcol::cuda_error on any other CUDA failure
+   * @throws devcol::logic_error when `alignment` is not a power of two or exceeds max_alignment
+   */
+  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
+    validate_alignment(alignment, max_alignment, Derived::name);
+    void* ptr = nullptr;
+    if (cudaError_t const status = Derived::cuda_allocate(&ptr, bytes, stream.value()); status != cudaSuccess) {
+      ::devcol::detail::throw_cuda_error(status, Derived::name, __FILE__, __LINE__, bytes);
+    }
+    return ptr;
+  }
+
+  /// @brief Frees memory from allocate(). Never throws (a failure is asserted in debug builds).
+  void deallocate(void* ptr, std::size_t, std::size_t = default_alignment, stream_ref stream = {}) noexcept {
+    DEVCOL_ASSERT_CUDA_SUCCESS(Derived::cuda_free(ptr, stream.value()));
+  }
+
+  /// @brief Stateless: any instance frees any other's memory.
+  friend constexpr bool operator==(Derived const&, Derived const&) noexcept { return true; }
+};
+
+}  // namespace mr::detail
+DEVCOL_NAMESPACE_END
+#endif

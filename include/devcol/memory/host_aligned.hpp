@@ -1,0 +1,58 @@
+/**
+ * @file host_aligned.hpp
+ * @brief `devcol::mr::host_aligned`: aligned host memory; the "device" memory of the host backend.
+ */
+#pragma once
+
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/resource.hpp>
+
+#include <cstddef>
+#include <new>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace mr {
+
+/**
+ * @brief Host memory from aligned `operator new`, 64-byte aligned unless asked for more.
+ *
+ * Stateless: all instances compare equal. Synchronous; the stream is ignored. On the host backend
+ * its memory is also device-accessible (the "device" is the CPU), so it is that backend's default
+ * resource.
+ */
+class host_aligned : public detail::cccl_interop<host_aligned> {
+ public:
+  /// The largest alignment honoured (2 MiB, a huge page).
+  static constexpr std::size_t max_alignment = std::size_t{1} << 21;
+
+  /**
+   * @brief Allocates `bytes` (0 is allowed and gives a unique pointer) aligned to `alignment`.
+   * @throws devcol::out_of_memory when the system has no memory for it
+   * @throws devcol::logic_error when `alignment` is not a power of two or exceeds max_alignment
+   */
+  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref = {}) {
+    detail::validate_alignment(alignment, max_alignment, "host_aligned");
+    try {
+      return ::operator new(bytes, std::align_val_t{alignment});
+    } catch (std::bad_alloc const&) {
+      DEVCOL_OUT_OF_MEMORY(bytes, "host_aligned: out of memory allocating ", bytes, " bytes aligned to ", alignment);
+    }
+  }
+
+  /// @brief Frees memory from allocate() with the same size and alignment. Never throws.
+  void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref = {}) noexcept {
+    ::operator delete(ptr, bytes, std::align_val_t{alignment});
+  }
+
+  /// @brief Any instance frees any other's memory.
+  friend constexpr bool operator==(host_aligned const&, host_aligned const&) noexcept { return true; }
+  friend constexpr void get_property(host_aligned const&, host_accessible) noexcept {}
+#if DEVCOL_BACKEND_HOST
+  friend constexpr void get_property(host_aligned const&, device_accessible) noexcept {}
+#endif
+};
+
+}  // namespace mr
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,275 @@
+/**
+ * @file pool.hpp
+ * @brief `devcol::mr::pool`: a coalescing, growing, thread-safe sub-allocator over an upstream resource.
+ */
+#pragma once
+
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/detail/adaptor_base.hpp>
+#include <devcol/memory/detail/stream_order.hpp>
+#include <devcol/memory/resource.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <memory_resource>
+#include <mutex>
+#include <set>
+#include <utility>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace mr {
+
+/// @brief How a pool grows.
+struct pool_options {
+  /// Bytes taken from upstream by the first growth (0: only what the first request needs, or minimum_chunk_bytes).
+  std::size_t initial_bytes = 0;
+  /// Never hold more than this from upstream; requests past it throw `devcol::out_of_memory`.
+  std::size_t maximum_bytes = SIZE_MAX;
+  /// The smallest chunk taken from upstream when growing. Growth is geometric: a new chunk is at
+  /// least as large as everything held so far, so a pool holds O(log n) chunks.
+  std::size_t minimum_chunk_bytes = std::size_t{1} << 20;
+};
+
+/**
+ * @brief Sub-allocates blocks from large chunks of `Upstream` memory.
+ *
+ * - **Sizes** are rounded up to `granularity` (256 bytes); any power-of-two alignment is honoured
+ *   by carving the block's start (rmm #2342: a pool must not ignore alignment).
+ * - **Reuse**: a freed block first goes to a small cache of recent frees that an allocation of the
+ *   same rounded size takes back in O(1); otherwise blocks live in an address-ordered free list
+ *   where neighbours coalesce (never across upstream chunks) and requests take the best fit in
+ *   O(log n). The cache is merged into the free list before the pool grows.
+ * - **Growth**: when nothing fits, the pool takes a new chunk from upstream (see pool_options);
+ *   if upstream cannot give a large chunk it retries with just what the request needs.
+ * - **Streams** (CUDA backend): a block freed on one stream and reused on another makes the new
+ *   stream wait on an event recorded at the free: stream-ordered, no host synchronisation.
+ * - **Threads**: one mutex guards the pool; upstream is called under it.
+ * - **Destruction** returns every chunk to upstream. Allocations still live then are dangling: free
+ *   them first.
+ */
+template <memory_resource Upstream>
+class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
+  using base = detail::adaptor_base<Upstream, pool<Upstream>>;
+
+ public:
+  /// Block sizes and chunk alignment: every block starts and ends on this boundary.
+  static constexpr std::size_t granularity = 256;
+  /// The largest alignment honoured (2 MiB, a huge page).
+  static constexpr std::size_t max_alignment = std::size_t{1} << 21;
+
+  /// @brief A pool over a default-constructed upstream, growing as `options` say. Takes nothing
+  /// from upstream until the first allocation.
+  explicit pool(pool_options options = {}) : options_(options) {}
+  /// @brief Same, over `upstream` (moved in).
+  pool(pool_options options, Upstream upstream) : base(std::in_place, std::move(upstream)), options_(options) {}
+  /// @brief Same, constructing the upstream in place from `args`.
+  template <class... Args>
+  pool(pool_options options, std::in_place_t, Args&&... args)
+      : base(std::in_place, std::forward<Args>(args)...), options_(options) {}
+
+  /// @brief Returns every chunk to upstream.
+  ~pool() {
+    order_.before_release(stream_ref{});
+    for (auto const& c : chunks_) { this->upstream().deallocate(c.ptr, c.size, granularity, stream_ref{}); }
+  }
+
+  /**
+   * @brief Allocates `bytes` aligned to `alignment`, usable by work on `stream`.
+   * @throws devcol::logic_error for an alignment that is not a power of two or exceeds max_alignment
+   * @throws devcol::out_of_memory when the maximum size is reached or upstream cannot grow the pool
+   */
+  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
+    detail::validate_alignment(alignment, max_alignment, "pool");
+    std::size_t const size = block_size(bytes);
+    std::lock_guard lock(mutex_);
+    char* ptr = take_cached(size, alignment, stream);
+    if (ptr == nullptr) { ptr = take_free(size, alignment, stream); }
+    if (ptr == nullptr) {
+      flush_cache();
+      ptr = take_free(size, alignment, stream);
+    }
+    if (ptr == nullptr) {
+      grow(size + (alignment > granularity ? alignment - granularity : 0), stream);
+      ptr = take_free(size, alignment, stream);
+    }
+    used_bytes_ += size;
+    return ptr;
+  }
+
+  /// @brief Returns a block to the pool (not to upstream). Never throws.
+  void deallocate(void* ptr, std::size_t bytes, std::size_t = default_alignment, stream_ref stream = {}) noexcept {
+    std::size_t const size = block_size(bytes);
+    std::lock_guard lock(mutex_);
+    if (cache_size_ == cache_.size()) { flush_cache(); }
+    cache_[cache_size_++] = cached_block{static_cast<char*>(ptr), size, order_.on_free(stream)};
+    used_bytes_ -= size;
+  }
+
+  /// @brief Bytes held from upstream.
+  [[nodiscard]] std::size_t upstream_bytes() const {
+    std::lock_guard lock(mutex_);
+    return upstream_bytes_;
+  }
+  /// @brief Bytes in live allocations (rounded to the granularity).
+  [[nodiscard]] std::size_t used_bytes() const {
+    std::lock_guard lock(mutex_);
+    return used_bytes_;
+  }
+  /// @brief Chunks held from upstream.
+  [[nodiscard]] std::size_t chunk_count() const {
+    std::lock_guard lock(mutex_);
+    return chunks_.size();
+  }
+  /// @brief Free blocks after coalescing everything that can be: 1 per chunk when nothing is live.
+  [[nodiscard]] std::size_t free_block_count() {
+    std::lock_guard lock(mutex_);
+    flush_cache();
+    return free_by_address_.size();
+  }
+
+ private:
+  struct chunk {
+    char* ptr;
+    std::size_t size;
+  };
+  struct free_block {
+    std::size_t size;
+    detail::free_tag tag;
+  };
+  struct cached_block {
+    char* ptr = nullptr;
+    std::size_t size = 0;
+    detail::free_tag tag{};
+  };
+
+  static std::size_t block_size(std::size_t bytes) {
+    DEVCOL_EXPECTS(bytes <= SIZE_MAX - 2 * granularity, "pool: cannot allocate ", bytes, " bytes");
+    return align_up(std::max<std::size_t>(bytes, 1), granularity);
+  }
+
+  // The most recent free of exactly this size that is aligned enough and ready for `stream`.
+  char* take_cached(std::size_t size, std::size_t alignment, stream_ref stream) noexcept {
+    for (std::size_t i = cache_size_; i-- > 0;) {
+      cached_block const& c = cache_[i];
+      if (c.size == size && is_aligned(c.ptr, alignment) && c.tag.ready_for(stream)) {
+        char* ptr = c.ptr;
+        cache_[i] = cache_[--cache_size_];
+        return ptr;
+      }
+    }
+    return nullptr;
+  }
+
+  void flush_cache() noexcept {
+    for (std::size_t i = 0; i < cache_size_; ++i) { insert_free(cache_[i].ptr, cache_[i].size, cache_[i].tag); }
+    cache_size_ = 0;
+  }
+
+  // Best fit from the free list, carving an aligned start; the rest goes back to the list.
+  char* take_free(std::size_t size, std::size_t alignment, stream_ref stream) {
+    std::size_t const needed = size + (alignment > granularity ? alignment - granularity : 0);
+    auto const fit = free_by_size_.lower_bound({needed, nullptr});
+    if (fit == free_by_size_.end()) { return nullptr; }
+    auto const [block_bytes, block] = *fit;
+    auto const node = free_by_address_.find(block);
+    detail::free_tag const tag = node->second.tag;
+    free_by_size_.erase(fit);
+    free_by_address_.erase(node);
+    order_.before_reuse(tag, stream);
+    char* const start = block + (align_up(reinterpret_cast<std::uintptr_t>(block), alignment) -
+                                 reinterpret_cast<std::uintptr_t>(block));
+    if (start != block) { add_free(block, static_cast<std::size_t>(start - block), tag); }
+    if (std::size_t const tail = block_bytes - static_cast<std::size_t>(start - block) - size; tail != 0) {
+      add_free(start + size, tail, tag);
+    }
+    return start;
+  }
+
+  // Adds a block to both indexes, merging it with free neighbours in the same chunk.
+  void insert_free(char* ptr, std::size_t size, detail::free_tag tag) noexcept {
+    auto next = free_by_address_.lower_bound(ptr);
+    if (next != free_by_address_.begin()) {
+      auto const prev = std::prev(next);
+      if (prev->first + prev->second.size == ptr && !is_chunk_start(ptr)) {
+        ptr = prev->first;
+        size += prev->second.size;
+        tag = merge(tag, prev->second.tag);
+        remove_free(prev);
+      }
+    }
+    if (next != free_by_address_.end() && ptr + size == next->first && !is_chunk_start(next->first)) {
+      size += next->second.size;
+      tag = merge(tag, next->second.tag);
+      remove_free(next);
+    }
+    add_free(ptr, size, tag);
+  }
+
+  void add_free(char* ptr, std::size_t size, detail::free_tag tag) noexcept {
+    // The node memory resource reuses the nodes just erased: no system allocation in steady state.
+    free_by_address_.emplace(ptr, free_block{size, tag});
+    free_by_size_.emplace(size, ptr);
+  }
+
+  void remove_free(typename std::pmr::map<char*, free_block>::iterator it) noexcept {
+    free_by_size_.erase({it->second.size, it->first});
+    free_by_address_.erase(it);
+  }
+
+  [[nodiscard]] bool is_chunk_start(char* ptr) const noexcept {
+    return std::ranges::binary_search(chunk_starts_, ptr);
+  }
+
+  void grow(std::size_t needed, stream_ref stream) {
+    std::size_t const room = options_.maximum_bytes - std::min(options_.maximum_bytes, upstream_bytes_);
+    if (needed > room) {
+      DEVCOL_OUT_OF_MEMORY(needed, "pool: ", needed, " more bytes would exceed the pool's maximum of ",
+                           options_.maximum_bytes, " bytes (", upstream_bytes_, " held)");
+    }
+    std::size_t const first = chunks_.empty() ? options_.initial_bytes : 0;
+    std::size_t wanted = std::max({needed, first, options_.minimum_chunk_bytes, upstream_bytes_});
+    wanted = std::min(align_up(wanted, granularity), room);
+    void* ptr = nullptr;
+    try {
+      ptr = this->upstream().allocate(wanted, granularity, stream);
+    } catch (out_of_memory const&) {
+      if (wanted == needed) { throw; }
+      wanted = needed;
+      ptr = this->upstream().allocate(wanted, granularity, stream);
+    }
+    char* const start = static_cast<char*>(ptr);
+    try {
+      chunks_.push_back({start, wanted});
+      chunk_starts_.insert(std::ranges::upper_bound(chunk_starts_, start), start);
+    } catch (...) {
+      if (!chunks_.empty() && chunks_.back().ptr == start) { chunks_.pop_back(); }
+      this->upstream().deallocate(ptr, wanted, granularity, stream);
+      throw;
+    }
+    upstream_bytes_ += wanted;
+    add_free(start, wanted, detail::free_tag::allocated_on(stream));
+  }
+
+  pool_options options_;
+  mutable std::mutex mutex_;
+  std::pmr::unsynchronized_pool_resource node_memory_;  // before the indexes that use it
+  std::pmr::map<char*, free_block> free_by_address_{&node_memory_};
+  std::pmr::set<std::pair<std::size_t, char*>> free_by_size_{&node_memory_};
+  std::array<cached_block, 16> cache_{};
+  std::size_t cache_size_ = 0;
+  std::vector<chunk> chunks_;
+  std::vector<char*> chunk_starts_;  // sorted, for the coalescing boundary test
+  std::size_t upstream_bytes_ = 0;
+  std::size_t used_bytes_ = 0;
+  detail::stream_order order_;
+};
+
+}  // namespace mr
+DEVCOL_NAMESPACE_END

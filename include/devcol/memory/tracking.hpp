@@ -1,0 +1,144 @@
+/**
+ * @file tracking.hpp
+ * @brief `devcol::mr::tracking`: remembers every outstanding allocation; reports leaks and misuse.
+ */
+#pragma once
+
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/detail/adaptor_base.hpp>
+#include <devcol/memory/resource.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace mr {
+
+/// @brief One live allocation, as a tracking adaptor saw it made.
+struct allocation_record {
+  void* pointer;          ///< what allocate returned
+  std::size_t bytes;      ///< the size asked for
+  std::size_t alignment;  ///< the alignment asked for
+  stream_ref stream;      ///< the stream it was made on
+};
+
+/**
+ * @brief Keeps a table of outstanding allocations from `Upstream`: a debugging and testing aid.
+ *
+ * Checks each deallocation against its allocation: one with another size or alignment than its
+ * allocate (the NEP 49 contract: the size comes back) counts as mismatched, one of a pointer it never
+ * handed out as unknown (and is not forwarded). A mutex guards the table, so this costs a lock and a
+ * hash-map update per call: use it in tests and debugging, not on hot paths. On destruction it prints
+ * what is still outstanding to stderr (a leak report) unless told not to.
+ */
+template <memory_resource Upstream>
+class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
+  using base = detail::adaptor_base<Upstream, tracking<Upstream>>;
+
+ public:
+  /// @brief Tracks allocations from a default-constructed upstream.
+  tracking() = default;
+  /// @brief Tracks allocations from `upstream`, moved in.
+  explicit tracking(Upstream upstream) : base(std::in_place, std::move(upstream)) {}
+  /// @brief Constructs the upstream in place from `args`.
+  template <class... Args>
+  explicit tracking(std::in_place_t, Args&&... args) : base(std::in_place, std::forward<Args>(args)...) {}
+  ~tracking() {
+    if (report_leaks_ && outstanding_count() != 0) { std::fputs(report().c_str(), stderr); }
+  }
+
+  /// @brief Allocates from upstream and records it. Throws what the upstream throws.
+  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
+    void* ptr = this->upstream().allocate(bytes, alignment, stream);
+    if (ptr == nullptr) { return ptr; }  // some CUDA allocators give null for 0 bytes: nothing to free
+    try {
+      std::lock_guard lock(mutex_);
+      live_.emplace(ptr, allocation_record{ptr, bytes, alignment, stream});
+    } catch (...) {
+      this->upstream().deallocate(ptr, bytes, alignment, stream);
+      throw;
+    }
+    return ptr;
+  }
+
+  /// @brief Checks the call against the record, forgets it and frees through upstream. Never throws.
+  void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
+    if (ptr == nullptr) { return; }
+    {
+      std::lock_guard lock(mutex_);
+      auto const found = live_.find(ptr);
+      if (found == live_.end()) {
+        ++unknown_;
+        return;
+      }
+      if (found->second.bytes != bytes || found->second.alignment != alignment) { ++mismatched_; }
+      live_.erase(found);
+    }
+    this->upstream().deallocate(ptr, bytes, alignment, stream);
+  }
+
+  /// @brief The outstanding allocations, by address.
+  [[nodiscard]] std::vector<allocation_record> outstanding() const {
+    std::vector<allocation_record> records;
+    {
+      std::lock_guard lock(mutex_);
+      records.reserve(live_.size());
+      for (auto const& entry : live_) { records.push_back(entry.second); }
+    }
+    std::ranges::sort(records, std::less<>{}, &allocation_record::pointer);
+    return records;
+  }
+  /// @brief How many allocations are outstanding.
+  [[nodiscard]] std::size_t outstanding_count() const {
+    std::lock_guard lock(mutex_);
+    return live_.size();
+  }
+  /// @brief How many bytes (as requested) are outstanding.
+  [[nodiscard]] std::size_t outstanding_bytes() const {
+    std::lock_guard lock(mutex_);
+    std::size_t total = 0;
+    for (auto const& entry : live_) { total += entry.second.bytes; }
+    return total;
+  }
+  /// @brief Deallocations whose size or alignment differed from their allocation's.
+  [[nodiscard]] std::size_t mismatched_deallocations() const {
+    std::lock_guard lock(mutex_);
+    return mismatched_;
+  }
+  /// @brief Deallocations of pointers this adaptor never handed out (not forwarded upstream).
+  [[nodiscard]] std::size_t unknown_deallocations() const {
+    std::lock_guard lock(mutex_);
+    return unknown_;
+  }
+  /// @brief A readable list of the outstanding allocations (empty when there are none).
+  [[nodiscard]] std::string report() const {
+    auto const records = outstanding();
+    if (records.empty()) { return {}; }
+    std::ostringstream out;
+    out << "devcol::mr::tracking: " << records.size() << " allocation(s) outstanding:\n";
+    for (auto const& r : records) {
+      out << "  " << r.pointer << ": " << r.bytes << " bytes, alignment " << r.alignment << '\n';
+    }
+    return out.str();
+  }
+  /// @brief Whether the destructor prints the leak report (default true).
+  void report_leaks_on_destruction(bool enabled) noexcept { report_leaks_ = enabled; }
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<void*, allocation_record> live_;
+  std::size_t mismatched_ = 0;
+  std::size_t unknown_ = 0;
+  bool report_leaks_ = true;
+};
+
+}  // namespace mr
+DEVCOL_NAMESPACE_END
