@@ -1,0 +1,139 @@
+// Statistics, limiting, on-out-of-memory, tracking, logging and aligned adaptors.
+#include "../support.hpp"
+
+#include <string>
+#include <vector>
+
+TEST_CASE("statistics figures are exact after a scripted sequence", "[memory][statistics]") {
+  devcol::mr::statistics<devcol::mr::host_aligned> stats;
+  CHECK(stats.report() == devcol::mr::statistics_report{});
+  void* a = stats.allocate(100);
+  void* b = stats.allocate(200);
+  void* c = stats.allocate(300);
+  stats.deallocate(b, 200);
+  CHECK(stats.report() == devcol::mr::statistics_report{{400, 600, 600}, {2, 3, 3}});
+  void* d = stats.allocate(50);
+  stats.deallocate(a, 100);
+  stats.deallocate(c, 300);
+  stats.deallocate(d, 50);
+  CHECK(stats.report() == devcol::mr::statistics_report{{0, 600, 650}, {0, 3, 4}});
+}
+
+TEST_CASE("statistics does not count a failed allocation", "[memory][statistics]") {
+  using limited = devcol::mr::limiting<devcol::mr::host_aligned>;
+  devcol::mr::statistics<limited> stats{std::in_place, std::size_t{1000}};
+  CHECK_THROWS_AS(stats.allocate(2000), devcol::out_of_memory);
+  CHECK(stats.report() == devcol::mr::statistics_report{});
+}
+
+TEST_CASE("limiting throws out_of_memory past its limit and its counters stay right", "[memory][limiting]") {
+  devcol::mr::limiting<devcol::mr::host_aligned> limited{1000};
+  void* a = limited.allocate(600);
+  CHECK(limited.used_bytes() == 600);
+  try {
+    (void)limited.allocate(500);
+    FAIL("the limit was exceeded");
+  } catch (devcol::out_of_memory const& e) {
+    CHECK(e.requested_bytes() == 500);
+    CHECK_THAT(e.what(), Catch::Contains("allocating 500 bytes would exceed the limit of 1000 bytes (600 in use)"));
+  }
+  CHECK(limited.used_bytes() == 600);
+  CHECK_THROWS_AS(limited.allocate(SIZE_MAX), devcol::out_of_memory);  // no wrap-around
+  CHECK(limited.used_bytes() == 600);
+  limited.deallocate(a, 600);
+  CHECK(limited.used_bytes() == 0);
+  void* all = limited.allocate(1000);
+  CHECK(limited.used_bytes() == 1000);
+  limited.deallocate(all, 1000);
+}
+
+TEST_CASE("limiting gives back its count when upstream throws", "[memory][limiting]") {
+  devcol::mr::limiting<devcol_test::small_alignment_upstream<64>> limited{1000};
+  CHECK_THROWS_AS(limited.allocate(100, 128), devcol::logic_error);
+  CHECK(limited.used_bytes() == 0);
+}
+
+TEST_CASE("on_oom calls back on out_of_memory and the retry succeeds", "[memory][on_oom]") {
+  using limited = devcol::mr::limiting<devcol::mr::host_aligned>;
+  std::vector<std::pair<void*, std::size_t>> spillable;  // what the callback may free
+  std::vector<std::size_t> calls;
+  devcol::mr::on_oom<limited>* self = nullptr;
+  devcol::mr::on_oom<limited> hooked{[&](std::size_t bytes, devcol::stream_ref) {
+                                       calls.push_back(bytes);
+                                       if (spillable.empty()) { return false; }
+                                       auto const [p, n] = spillable.back();
+                                       spillable.pop_back();
+                                       self->deallocate(p, n);
+                                       return true;
+                                     },
+                                     std::in_place, std::size_t{1000}};
+  self = &hooked;
+  spillable.emplace_back(hooked.allocate(800), 800);
+  void* p = hooked.allocate(500);  // fails once, the callback frees 800 bytes, the retry succeeds
+  CHECK(calls == std::vector<std::size_t>{500});
+  CHECK(hooked.upstream().used_bytes() == 500);
+  // Nothing left to free: the callback says so and the failure reaches the caller.
+  CHECK_THROWS_AS(hooked.allocate(900), devcol::out_of_memory);
+  CHECK(calls == std::vector<std::size_t>{500, 900});
+  hooked.deallocate(p, 500);
+}
+
+TEST_CASE("tracking reports an outstanding allocation", "[memory][tracking]") {
+  devcol::mr::tracking<devcol::mr::host_aligned> tracked;
+  tracked.report_leaks_on_destruction(false);
+  void* p = tracked.allocate(123, 128);
+  auto const live = tracked.outstanding();
+  REQUIRE(live.size() == 1);
+  CHECK(live[0].pointer == p);
+  CHECK(live[0].bytes == 123);
+  CHECK(live[0].alignment == 128);
+  CHECK(tracked.outstanding_bytes() == 123);
+  CHECK_THAT(tracked.report(), Catch::Contains("1 allocation(s) outstanding") && Catch::Contains("123 bytes, alignment 128"));
+  tracked.deallocate(p, 123, 128);
+  CHECK(tracked.outstanding_count() == 0);
+  CHECK(tracked.report().empty());
+}
+
+TEST_CASE("logging writes one CSV line per event, failures included", "[memory][logging]") {
+  using limited = devcol::mr::limiting<devcol::mr::host_aligned>;
+  std::ostringstream log;
+  {
+    devcol::mr::logging<limited> logged{log, std::in_place, std::size_t{1000}};
+    void* p = logged.allocate(100, 64);
+    CHECK_THROWS_AS(logged.allocate(5000, 64), devcol::out_of_memory);
+    logged.deallocate(p, 100, 64);
+    std::ostringstream address;
+    address << p;
+    CHECK_THAT(log.str(), Catch::Contains(",allocate," + address.str() + ",100,64,"));
+    CHECK_THAT(log.str(), Catch::Contains(",deallocate," + address.str() + ",100,64,"));
+  }
+  std::vector<std::string> lines;
+  std::istringstream in(log.str());
+  for (std::string line; std::getline(in, line);) { lines.push_back(line); }
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] == "thread,time_ns,action,pointer,bytes,alignment,stream");
+  CHECK_THAT(lines[2], Catch::Contains(",allocate_failure,") && Catch::Contains(",5000,64,"));
+  for (auto const& line : lines) { CHECK(std::count(line.begin(), line.end(), ',') == 6); }
+}
+
+TEST_CASE("logging to a file that cannot be opened names the path", "[memory][logging]") {
+  CHECK_THROWS_WITH(devcol::mr::logging<devcol::mr::host_aligned>(std::string("/nonexistent-dir/log.csv")),
+                    Catch::Contains("'/nonexistent-dir/log.csv'"));
+}
+
+TEST_CASE("aligned raises every allocation to its alignment, over-allocating only beyond upstream's", "[memory][aligned]") {
+  using counted = devcol::mr::statistics<devcol_test::small_alignment_upstream<64>>;
+  devcol::mr::aligned<counted> over{1024};
+  void* p = over.allocate(100, 8);
+  CHECK(devcol::mr::is_aligned(p, 1024));
+  CHECK(over.upstream().report().bytes.current == 100 + 1024 - 64);
+  over.deallocate(p, 100, 8);
+  CHECK(over.upstream().report().bytes.current == 0);
+
+  devcol::mr::aligned<devcol::mr::statistics<devcol::mr::host_aligned>> direct{1024};
+  void* q = direct.allocate(100, 8);
+  CHECK(devcol::mr::is_aligned(q, 1024));
+  CHECK(direct.upstream().report().bytes.current == 100);  // host_aligned honours 1024 itself
+  direct.deallocate(q, 100, 8);
+  CHECK_THROWS_AS(devcol::mr::aligned<devcol::mr::host_aligned>{48}, devcol::logic_error);
+}

@@ -1,0 +1,118 @@
+// The NEP 49 handler: resource_handle, the per-thread default, scoped_default, and allocation.
+#include "../support.hpp"
+
+#include <optional>
+#include <thread>
+
+namespace devcol_test::defaults {
+
+using tracker = mr::tracking<mr::host_aligned>;
+
+inline tracker const& tracked(mr::resource_handle const& h) { return *h.target<tracker>(); }
+
+}  // namespace devcol_test::defaults
+
+TEST_CASE("resource_handle: name, version, properties, target and equality", "[memory][handle]") {
+  devcol::mr::resource_handle const host{"host", devcol::mr::host_aligned{}, 3};
+  CHECK(host.name() == "host");
+  CHECK(host.version() == 3);
+  CHECK(host.is_host_accessible());
+  CHECK(host.is_device_accessible() == (DEVCOL_BACKEND_HOST == 1));
+  CHECK(host.target<devcol::mr::host_aligned>() != nullptr);
+  CHECK(host.target<devcol::mr::pool<devcol::mr::host_aligned>>() == nullptr);
+  auto const copy = host;
+  CHECK(copy == host);
+  CHECK(devcol::mr::resource_handle{"other", devcol::mr::host_aligned{}} == host);  // stateless leaves are interchangeable
+  auto const p1 = devcol::mr::make_resource_handle<devcol::mr::pool<devcol::mr::host_aligned>>("pool-1");
+  auto const p2 = devcol::mr::make_resource_handle<devcol::mr::pool<devcol::mr::host_aligned>>("pool-2");
+  CHECK(p1 != p2);  // two pools cannot free each other's blocks
+  CHECK(p1.version() == devcol::mr::resource_handle::current_version);
+}
+
+TEST_CASE("the initial default is the backend's, and set_default returns the previous handle", "[memory][default]") {
+  auto const initial = devcol::mr::get_default();
+  CHECK(initial == devcol::mr::initial_default());
+  CHECK(initial.name() == (DEVCOL_BACKEND_CUDA ? "cuda_async" : "host_aligned"));
+  devcol::mr::resource_handle const mine{"mine", devcol::mr::host_aligned{}};
+  auto const previous = devcol::mr::set_default(mine);
+  CHECK(previous.name() == initial.name());
+  CHECK(devcol::mr::get_default().name() == "mine");
+  CHECK(devcol::mr::set_default(previous).name() == "mine");
+  CHECK(devcol::mr::get_default().name() == initial.name());
+}
+
+TEST_CASE("scoped_default restores the previous default, nested", "[memory][default]") {
+  auto const before = devcol::mr::get_default().name();
+  {
+    devcol::mr::scoped_default outer{devcol::mr::resource_handle{"outer", devcol::mr::host_aligned{}}};
+    CHECK(devcol::mr::get_default().name() == "outer");
+    {
+      devcol::mr::scoped_default inner{devcol::mr::resource_handle{"inner", devcol::mr::host_aligned{}}};
+      CHECK(devcol::mr::get_default().name() == "inner");
+    }
+    CHECK(devcol::mr::get_default().name() == "outer");
+  }
+  CHECK(devcol::mr::get_default().name() == before);
+}
+
+TEST_CASE("the default is per thread: two threads do not see each other's", "[memory][default][threads]") {
+  devcol::mr::scoped_default main_default{devcol::mr::resource_handle{"main", devcol::mr::host_aligned{}}};
+  std::string seen_at_start;
+  std::string seen_after_set;
+  std::thread other([&] {
+    seen_at_start = devcol::mr::get_default().name();  // a new thread starts from the initial default
+    devcol::mr::set_default(devcol::mr::resource_handle{"other", devcol::mr::host_aligned{}});
+    seen_after_set = devcol::mr::get_default().name();
+  });
+  other.join();
+  CHECK(seen_at_start == devcol::mr::initial_default().name());
+  CHECK(seen_after_set == "other");
+  CHECK(devcol::mr::get_default().name() == "main");
+}
+
+TEST_CASE("an allocation captures its resource and, freed after the default changed, goes back to it", "[memory][allocation]") {
+  using devcol_test::defaults::tracked;
+  using devcol_test::defaults::tracker;
+  auto const a = devcol::mr::make_resource_handle<tracker>("A");
+  auto const b = devcol::mr::make_resource_handle<tracker>("B");
+  std::optional<devcol::mr::allocation> block;
+  {
+    devcol::mr::scoped_default use_a{a};
+    block.emplace(1000);
+  }
+  CHECK(block->resource().name() == "A");
+  CHECK(block->size() == 1000);
+  CHECK(devcol::mr::is_aligned(block->data(), devcol::mr::default_alignment));
+  CHECK(tracked(a).outstanding_count() == 1);
+  devcol::mr::scoped_default use_b{b};
+  block.reset();  // freed while B is the default
+  CHECK(tracked(a).outstanding_count() == 0);
+  CHECK(tracked(a).mismatched_deallocations() == 0);
+  CHECK(tracked(b).unknown_deallocations() == 0);  // B never saw the free
+  CHECK(tracked(b).outstanding_count() == 0);
+}
+
+TEST_CASE("an allocation moves without freeing twice", "[memory][allocation]") {
+  using devcol_test::defaults::tracked;
+  using devcol_test::defaults::tracker;
+  auto const r = devcol::mr::make_resource_handle<tracker>("r");
+  devcol::mr::allocation first(4096, 256, devcol::stream_ref{}, r);
+  void* const p = first.data();
+  CHECK(devcol::mr::is_aligned(p, 256));
+  devcol::mr::allocation second = std::move(first);
+  CHECK(second.data() == p);
+  CHECK(first.data() == nullptr);  // NOLINT(bugprone-use-after-move): moved-from is specified empty
+  CHECK(first.size() == 0);
+  devcol::mr::allocation third(10, 64, devcol::stream_ref{}, r);
+  third = std::move(second);  // frees third's 10 bytes, takes the 4096
+  CHECK(tracked(r).outstanding_count() == 1);
+  CHECK(tracked(r).outstanding_bytes() == 4096);
+  third = devcol::mr::allocation(1, 64, devcol::stream_ref{}, r);
+  CHECK(tracked(r).outstanding_bytes() == 1);
+}
+
+TEST_CASE("an allocation over a typed resource needs no handle", "[memory][allocation]") {
+  devcol::mr::basic_allocation<devcol::mr::host_aligned> block(100, 128, devcol::stream_ref{}, devcol::mr::host_aligned{});
+  CHECK(devcol::mr::is_aligned(block.data(), 128));
+  static_assert(sizeof(block) < sizeof(devcol::mr::allocation), "a stateless resource costs no handle");
+}
