@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <iterator>
 #include <map>
-#include <memory_resource>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -167,60 +166,83 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
     return nullptr;
   }
 
+  // Returns cached blocks to the free list. noexcept: the free list's node allocation failing in a
+  // deallocation path (host memory exhausted) terminates rather than lose track of device memory.
   void flush_cache() noexcept {
     for (std::size_t i = 0; i < cache_size_; ++i) { insert_free(cache_[i].ptr, cache_[i].size, cache_[i].tag); }
     cache_size_ = 0;
   }
 
-  // Best fit from the free list, carving an aligned start; the rest goes back to the list.
+  using address_index = std::map<char*, free_block>;
+  using size_index = std::set<std::pair<std::size_t, char*>>;
+
+  // Best fit from the free list, carving an aligned start; the rest goes back to the list. The
+  // taken block's index nodes are re-keyed for the remainder (node handles): no allocation.
   char* take_free(std::size_t size, std::size_t alignment, stream_ref stream) {
     std::size_t const needed = size + (alignment > granularity ? alignment - granularity : 0);
     auto const fit = free_by_size_.lower_bound({needed, nullptr});
     if (fit == free_by_size_.end()) { return nullptr; }
-    auto const [block_bytes, block] = *fit;
-    auto const node = free_by_address_.find(block);
-    detail::free_tag const tag = node->second.tag;
-    free_by_size_.erase(fit);
-    free_by_address_.erase(node);
+    auto size_node = free_by_size_.extract(fit);
+    auto address_node = free_by_address_.extract(size_node.value().second);
+    char* const block = address_node.key();
+    std::size_t const block_bytes = address_node.mapped().size;
+    detail::free_tag const tag = address_node.mapped().tag;
     order_.before_reuse(tag, stream);
     char* const start = block + (align_up(reinterpret_cast<std::uintptr_t>(block), alignment) -
                                  reinterpret_cast<std::uintptr_t>(block));
-    if (start != block) { add_free(block, static_cast<std::size_t>(start - block), tag); }
     if (std::size_t const tail = block_bytes - static_cast<std::size_t>(start - block) - size; tail != 0) {
-      add_free(start + size, tail, tag);
+      address_node.key() = start + size;
+      address_node.mapped().size = tail;
+      size_node.value() = {tail, start + size};
+      free_by_address_.insert(std::move(address_node));
+      free_by_size_.insert(std::move(size_node));
     }
+    if (start != block) { add_free(block, static_cast<std::size_t>(start - block), tag); }
     return start;
   }
 
-  // Adds a block to both indexes, merging it with free neighbours in the same chunk.
-  void insert_free(char* ptr, std::size_t size, detail::free_tag tag) noexcept {
+  // Returns a block to the free list, merged with its free neighbours in the same chunk. Merging
+  // re-keys the neighbours' nodes; only a block with no free neighbour needs new nodes.
+  void insert_free(char* ptr, std::size_t size, detail::free_tag tag) {
     auto next = free_by_address_.lower_bound(ptr);
+    bool const merge_next = next != free_by_address_.end() && ptr + size == next->first && !is_chunk_start(next->first);
     if (next != free_by_address_.begin()) {
       auto const prev = std::prev(next);
       if (prev->first + prev->second.size == ptr && !is_chunk_start(ptr)) {
-        ptr = prev->first;
-        size += prev->second.size;
-        tag = merge(tag, prev->second.tag);
-        remove_free(prev);
+        if (merge_next) {
+          size += next->second.size;
+          tag = merge(tag, next->second.tag);
+          free_by_size_.erase({next->second.size, next->first});
+          free_by_address_.erase(next);
+        }
+        resize_free(prev, prev->second.size + size, merge(tag, prev->second.tag));
+        return;
       }
     }
-    if (next != free_by_address_.end() && ptr + size == next->first && !is_chunk_start(next->first)) {
-      size += next->second.size;
-      tag = merge(tag, next->second.tag);
-      remove_free(next);
+    if (merge_next) {
+      auto address_node = free_by_address_.extract(next);
+      auto size_node = free_by_size_.extract({address_node.mapped().size, address_node.key()});
+      address_node.key() = ptr;
+      address_node.mapped() = free_block{size + address_node.mapped().size, merge(tag, address_node.mapped().tag)};
+      size_node.value() = {address_node.mapped().size, ptr};
+      free_by_address_.insert(std::move(address_node));
+      free_by_size_.insert(std::move(size_node));
+      return;
     }
     add_free(ptr, size, tag);
   }
 
-  void add_free(char* ptr, std::size_t size, detail::free_tag tag) noexcept {
-    // The node memory resource reuses the nodes just erased: no system allocation in steady state.
-    free_by_address_.emplace(ptr, free_block{size, tag});
-    free_by_size_.emplace(size, ptr);
+  // Grows a free block in place: its address key stands, its size key is re-keyed.
+  void resize_free(typename address_index::iterator block, std::size_t size, detail::free_tag tag) {
+    auto size_node = free_by_size_.extract({block->second.size, block->first});
+    block->second = free_block{size, tag};
+    size_node.value().first = size;
+    free_by_size_.insert(std::move(size_node));
   }
 
-  void remove_free(typename std::pmr::map<char*, free_block>::iterator it) noexcept {
-    free_by_size_.erase({it->second.size, it->first});
-    free_by_address_.erase(it);
+  void add_free(char* ptr, std::size_t size, detail::free_tag tag) {
+    free_by_address_.emplace(ptr, free_block{size, tag});
+    free_by_size_.emplace(size, ptr);
   }
 
   [[nodiscard]] bool is_chunk_start(char* ptr) const noexcept {
@@ -248,20 +270,22 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
     try {
       chunks_.push_back({start, wanted});
       chunk_starts_.insert(std::ranges::upper_bound(chunk_starts_, start), start);
-    } catch (...) {
+      add_free(start, wanted, detail::free_tag::allocated_on(stream));
+    } catch (...) {  // host bookkeeping failed: undo it and give the chunk back
+      free_by_address_.erase(start);
+      free_by_size_.erase({wanted, start});
+      if (auto const at = std::ranges::find(chunk_starts_, start); at != chunk_starts_.end()) { chunk_starts_.erase(at); }
       if (!chunks_.empty() && chunks_.back().ptr == start) { chunks_.pop_back(); }
       this->upstream().deallocate(ptr, wanted, granularity, stream);
       throw;
     }
     upstream_bytes_ += wanted;
-    add_free(start, wanted, detail::free_tag::allocated_on(stream));
   }
 
   pool_options options_;
   mutable std::mutex mutex_;
-  std::pmr::unsynchronized_pool_resource node_memory_;  // before the indexes that use it
-  std::pmr::map<char*, free_block> free_by_address_{&node_memory_};
-  std::pmr::set<std::pair<std::size_t, char*>> free_by_size_{&node_memory_};
+  address_index free_by_address_;  // for coalescing
+  size_index free_by_size_;         // for best fit
   std::array<cached_block, 16> cache_{};
   std::size_t cache_size_ = 0;
   std::vector<chunk> chunks_;
