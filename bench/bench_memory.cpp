@@ -41,6 +41,14 @@ void pool_pair(benchmark::State& state) {
 }
 BENCHMARK(pool_pair)->Apply(sizes);
 
+// The same pair from 1, 2 and 4 threads on one shared pool: what its lock costs under contention.
+mr::pool<upstream_type>& shared_pool() {
+  static mr::pool<upstream_type> pool;
+  return pool;
+}
+void pool_pair_shared(benchmark::State& state) { pair_through(state, shared_pool()); }
+BENCHMARK(pool_pair_shared)->Arg(1024)->Threads(1)->Threads(2)->Threads(4)->UseRealTime();
+
 void upstream_pair(benchmark::State& state) {
   upstream_type upstream;
   pair_through(state, upstream);

@@ -13,6 +13,25 @@ namespace devcol_test::pool {
 using counted_upstream = mr::statistics<mr::host_aligned>;
 using tracker = mr::tracking<mr::host_aligned>;
 
+/// Hands out consecutive slices of one buffer, so consecutive chunks of a pool are neighbours in
+/// memory: the case where coalescing across chunks would go wrong.
+class bump_upstream {
+ public:
+  static constexpr std::size_t capacity = std::size_t{1} << 20;
+  void* allocate(std::size_t bytes, std::size_t alignment = 64, devcol::stream_ref = {}) {
+    std::size_t const at = mr::align_up(used_, alignment);
+    if (at + bytes > capacity) { DEVCOL_OUT_OF_MEMORY(bytes, "bump_upstream is full"); }
+    used_ = at + bytes;
+    return static_cast<char*>(buffer_.data()) + at;
+  }
+  void deallocate(void*, std::size_t, std::size_t = 64, devcol::stream_ref = {}) noexcept {}
+  friend bool operator==(bump_upstream const& a, bump_upstream const& b) noexcept { return &a == &b; }
+
+ private:
+  mr::basic_allocation<mr::host_aligned> buffer_{capacity, 4096, {}, {}};
+  std::size_t used_ = 0;
+};
+
 }  // namespace devcol_test::pool
 
 TEST_CASE("pool reuses a freed block for the next request of its size", "[memory][pool]") {
@@ -41,11 +60,12 @@ TEST_CASE("pool coalesces free neighbours into one block", "[memory][pool]") {
 }
 
 TEST_CASE("pool never coalesces across upstream chunks", "[memory][pool]") {
-  devcol::mr::pool<devcol_test::pool::counted_upstream> pool{{.initial_bytes = 4096, .minimum_chunk_bytes = 4096}};
+  devcol::mr::pool<devcol_test::pool::bump_upstream> pool{{.initial_bytes = 4096, .minimum_chunk_bytes = 4096}};
   void* a = pool.allocate(4096);
   void* b = pool.allocate(4096);  // the first chunk is full: a second one
   void* c = pool.allocate(8192);  // geometric growth: a third chunk at least as large as all so far
   CHECK(pool.chunk_count() == 3);
+  REQUIRE(static_cast<char*>(a) + 4096 == static_cast<char*>(b));  // the chunks are neighbours in memory
   pool.deallocate(a, 4096);
   pool.deallocate(b, 4096);
   pool.deallocate(c, 8192);
