@@ -14,8 +14,8 @@ namespace {
 namespace mr = devcol::mr;
 
 void sizes(benchmark::internal::Benchmark* b) {
+  // 64 B to 64 MiB by fours: includes 1 KiB, 1 MiB and 64 MiB, the sizes the goals name.
   for (std::int64_t bytes = 64; bytes <= (std::int64_t{64} << 20); bytes *= 4) { b->Arg(bytes); }
-  b->Arg(1 << 20);  // the sizes the goals name: 1 KiB, 1 MiB and 64 MiB
 }
 
 template <class Resource>
