@@ -34,8 +34,9 @@ struct allocation_record {
  * @brief Keeps a table of outstanding allocations from `Upstream`: a debugging and testing aid.
  *
  * Checks each deallocation against its allocation: one with another size or alignment than its
- * allocate (the NEP 49 contract: the size comes back) counts as mismatched, one of a pointer it never
- * handed out as unknown (and is not forwarded). A mutex guards the table, so this costs a lock and a
+ * allocate (the NEP 49 contract: the size comes back) counts as mismatched and is forwarded with the
+ * recorded size and alignment; one of a pointer it never handed out counts as unknown and is not
+ * forwarded. Either way the upstream is never handed a bad free. A mutex guards the table, so this costs a lock and a
  * hash-map update per call: use it in tests and debugging, not on hot paths. On destruction it prints
  * what is still outstanding to stderr (a leak report) unless told not to.
  */
@@ -69,9 +70,11 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
     return ptr;
   }
 
-  /// @brief Checks the call against the record, forgets it and frees through upstream. Never throws.
+  /// @brief Checks the call against the record, forgets it and frees through upstream with the
+  /// recorded size and alignment. Never throws.
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     if (ptr == nullptr) { return; }
+    allocation_record record{};
     {
       std::lock_guard lock(mutex_);
       auto const found = live_.find(ptr);
@@ -79,10 +82,12 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
         ++unknown_;
         return;
       }
-      if (found->second.bytes != bytes || found->second.alignment != alignment) { ++mismatched_; }
+      record = found->second;
       live_.erase(found);
+      if (record.bytes != bytes || record.alignment != alignment) { ++mismatched_; }
     }
-    this->upstream().deallocate(ptr, bytes, alignment, stream);
+    // Upstream gets the size and alignment it handed out, whatever the caller passed.
+    this->upstream().deallocate(ptr, record.bytes, record.alignment, stream);
   }
 
   /// @brief The outstanding allocations, by address.
