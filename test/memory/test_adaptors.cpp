@@ -137,3 +137,46 @@ TEST_CASE("aligned raises every allocation to its alignment, over-allocating onl
   direct.deallocate(q, 100, 8);
   CHECK_THROWS_AS(devcol::mr::aligned<devcol::mr::host_aligned>{48}, devcol::logic_error);
 }
+
+TEST_CASE("aligned finds an over-aligned block even when freed with a smaller alignment", "[memory][aligned]") {
+  using counted = devcol::mr::statistics<devcol_test::small_alignment_upstream<64>>;
+  devcol::mr::aligned<counted> over{64};
+  void* p = over.allocate(100, 1024);  // over-aligned: padded upstream
+  CHECK(devcol::mr::is_aligned(p, 1024));
+  over.deallocate(p, 100, 64);         // the caller forgot the alignment it asked for
+  CHECK(over.upstream().report().bytes.current == 0);
+  CHECK(over.upstream().report().allocations.current == 0);
+}
+
+TEST_CASE("an on_oom hook below a pool may free through the pool: no deadlock, and the pool reuses what it freed",
+          "[memory][on_oom][pool]") {
+  using limited = devcol::mr::limiting<devcol::mr::host_aligned>;
+  using hooked = devcol::mr::on_oom<limited>;
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  devcol::mr::pool<hooked>* pool_ptr = nullptr;
+  std::vector<void*> spillable;
+  int calls = 0;
+  devcol::mr::pool<hooked> pool{{.minimum_chunk_bytes = mib},
+                                std::in_place,
+                                [&](std::size_t, devcol::stream_ref) {
+                                  ++calls;
+                                  if (spillable.empty()) { return false; }
+                                  pool_ptr->deallocate(spillable.back(), mib);  // re-enters the pool
+                                  spillable.pop_back();
+                                  return true;
+                                },
+                                std::in_place,
+                                2 * mib};
+  pool_ptr = &pool;
+  void* a = pool.allocate(mib);
+  void* b = pool.allocate(mib);
+  spillable.push_back(a);
+  void* c = pool.allocate(mib);  // upstream is full: the hook frees a into the pool, which then serves c
+  CHECK(c == a);
+  // The pool first asks for a geometric 2 MiB chunk (hook: frees a, then has nothing left), then for
+  // just the 1 MiB it needs (hook: nothing left); then it finds a in its own free list.
+  CHECK(calls == 3);
+  CHECK(pool.upstream_bytes() == 2 * mib);
+  pool.deallocate(b, mib);
+  pool.deallocate(c, mib);
+}

@@ -111,6 +111,10 @@ TEST_CASE("an allocation moves without freeing twice", "[memory][allocation]") {
   CHECK(tracked(r).outstanding_bytes() == 1);
 }
 
+// An integer must never pass for a stream: allocation(4096, 256) is not (bytes, alignment).
+static_assert(!std::is_constructible_v<devcol::mr::allocation, std::size_t, std::size_t>);
+static_assert(std::is_constructible_v<devcol::mr::allocation, std::size_t, devcol::stream_ref, std::size_t>);
+
 TEST_CASE("an allocation over a typed resource needs no handle", "[memory][allocation]") {
   devcol::mr::basic_allocation<devcol::mr::host_aligned> block(100, 128, devcol::stream_ref{}, devcol::mr::host_aligned{});
   CHECK(devcol::mr::is_aligned(block.data(), 128));

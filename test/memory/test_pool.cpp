@@ -116,9 +116,11 @@ TEST_CASE("pool retries with just the request when upstream refuses a large chun
 
 TEST_CASE("pool carves aligned blocks and gives the padding back", "[memory][pool]") {
   devcol::mr::pool<devcol::mr::host_aligned> pool;
-  void* small = pool.allocate(256);  // make the next free block start off a 4096 boundary
+  void* small = pool.allocate(256);  // the next free block starts 256 bytes into the chunk
+  auto* const next = static_cast<char*>(small) + 256;
   void* a = pool.allocate(1000, 4096);
   CHECK(devcol::mr::is_aligned(a, 4096));
+  if (!devcol::mr::is_aligned(next, 4096)) { CHECK(a != next); }  // it carved past the unaligned start
   CHECK(pool.used_bytes() == 256 + 1024);
   pool.deallocate(a, 1000, 4096);
   pool.deallocate(small, 256);
@@ -132,6 +134,7 @@ TEST_CASE("many threads allocating from one pool concurrently lose nothing", "[m
     constexpr int threads = 8;
     constexpr int operations = 20000;
     std::atomic<int> overlaps{0};
+    std::atomic<int> misaligned{0};
     std::vector<std::thread> workers;
     for (int id = 0; id < threads; ++id) {
       workers.emplace_back([&, id] {
@@ -152,7 +155,9 @@ TEST_CASE("many threads allocating from one pool concurrently lose nothing", "[m
             release_one();
           } else {
             std::size_t const n = 1 + rng() % 20000;
-            auto* p = static_cast<unsigned char*>(pool.allocate(n, std::size_t{1} << (rng() % 10)));
+            std::size_t const alignment = std::size_t{1} << (rng() % 10);
+            auto* p = static_cast<unsigned char*>(pool.allocate(n, alignment));
+            if (!devcol::mr::is_aligned(p, alignment)) { ++misaligned; }
             std::memset(p, mark, n);
             mine.emplace_back(p, n);
           }
@@ -162,6 +167,7 @@ TEST_CASE("many threads allocating from one pool concurrently lose nothing", "[m
     }
     for (auto& w : workers) { w.join(); }
     CHECK(overlaps.load() == 0);
+    CHECK(misaligned.load() == 0);
     CHECK(pool.used_bytes() == 0);
     CHECK(pool.free_block_count() == pool.chunk_count());
   }

@@ -181,6 +181,20 @@ TEST_CASE("host_aligned defaults to the 64-byte Arrow alignment and turns exhaus
   }
 }
 
+TEST_CASE("host_aligned refuses sizes that would wrap around instead of returning a tiny block", "[memory][host_aligned]") {
+  devcol::mr::host_aligned r;
+  for (std::size_t const bytes : {SIZE_MAX, SIZE_MAX - 62, SIZE_MAX - 4095}) {
+    for (std::size_t const alignment : {std::size_t{64}, std::size_t{4096}}) {
+      INFO("bytes " << bytes << ", alignment " << alignment);
+      CHECK_THROWS_AS(r.allocate(bytes, alignment), devcol::out_of_memory);
+    }
+  }
+  devcol::mr::pool<devcol::mr::host_aligned> pool;
+  CHECK_THROWS_AS(pool.allocate(SIZE_MAX - 100), devcol::out_of_memory);
+  devcol::mr::aligned<devcol_test::small_alignment_upstream<64>> over{4096};
+  CHECK_THROWS_AS(over.allocate(SIZE_MAX - 100), devcol::out_of_memory);
+}
+
 #if DEVCOL_BACKEND_CUDA
 using devcol_test_cuda_leaves =
     std::tuple<devcol::mr::cuda_device, devcol::mr::cuda_async, devcol::mr::pinned_host, devcol::mr::managed>;

@@ -35,8 +35,14 @@ class stream_ref {
 
   /// @brief The default stream.
   constexpr stream_ref() noexcept = default;
+#if DEVCOL_BACKEND_CUDA
   /// @brief Refers to `stream` (not owned: it must outlive every use of this reference).
   constexpr stream_ref(value_type stream) noexcept : value_(stream) {}  // NOLINT: implicit, as cuda::stream_ref
+#else
+  /// @brief Refers to the stream with this identity. Explicit: an integer must never pass for a
+  /// stream by accident (`allocation(4096, 256)` would otherwise bind 256 as the stream).
+  constexpr explicit stream_ref(value_type stream) noexcept : value_(stream) {}
+#endif
 #if DEVCOL_BACKEND_CUDA && DEVCOL_HAS_CCCL_MR
   /// @brief From CCCL's stream reference.
   constexpr stream_ref(::cuda::stream_ref stream) noexcept : value_(stream.get()) {}  // NOLINT: implicit

@@ -11,6 +11,7 @@
 #include <devcol/memory/resource.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -68,7 +69,8 @@ class aligned : public detail::adaptor_base<Upstream, aligned<Upstream>> {
     void* ptr = reinterpret_cast<void*>(align_up(reinterpret_cast<std::uintptr_t>(raw), align));
     try {
       std::lock_guard lock(mutex_);
-      originals_.emplace(ptr, raw);
+      originals_.emplace(ptr, padded_block{raw, padded});
+      padded_count_.fetch_add(1, std::memory_order_relaxed);
     } catch (...) {
       this->upstream().deallocate(raw, padded, upstream_alignment, stream);
       throw;
@@ -79,19 +81,28 @@ class aligned : public detail::adaptor_base<Upstream, aligned<Upstream>> {
   /// @brief Frees memory from allocate() with the same size and alignment. Never throws.
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     std::size_t const align = std::max(alignment, alignment_);
-    if (align <= upstream_alignment) {
-      this->upstream().deallocate(ptr, bytes, align, stream);
-      return;
+    // An over-aligned block is found by its pointer, even if the caller passes a smaller alignment
+    // than it asked for (the upstream must never see the interior pointer).
+    if (align > upstream_alignment || padded_count_.load(std::memory_order_relaxed) != 0) {
+      void* raw = nullptr;
+      std::size_t padded = 0;
+      {
+        std::lock_guard lock(mutex_);
+        auto const found = originals_.find(ptr);
+        if (found != originals_.end()) {
+          raw = found->second.raw;
+          padded = found->second.padded;
+          originals_.erase(found);
+          padded_count_.fetch_sub(1, std::memory_order_relaxed);
+        }
+      }
+      if (raw != nullptr) {
+        this->upstream().deallocate(raw, padded, upstream_alignment, stream);
+        return;
+      }
+      if (align > upstream_alignment) { return; }  // not ours: freeing it would corrupt the upstream
     }
-    void* raw = nullptr;
-    {
-      std::lock_guard lock(mutex_);
-      auto const found = originals_.find(ptr);
-      if (found == originals_.end()) { return; }  // not ours: freeing it would corrupt the upstream
-      raw = found->second;
-      originals_.erase(found);
-    }
-    this->upstream().deallocate(raw, padded_size(bytes, align), upstream_alignment, stream);
+    this->upstream().deallocate(ptr, bytes, align, stream);
   }
 
   /// @brief The minimum alignment this adaptor gives.
@@ -100,13 +111,20 @@ class aligned : public detail::adaptor_base<Upstream, aligned<Upstream>> {
  private:
   static std::size_t padded_size(std::size_t bytes, std::size_t align) {
     std::size_t const extra = align - upstream_alignment;
-    DEVCOL_EXPECTS(bytes <= SIZE_MAX - extra, "aligned: size ", bytes, " overflows when padded for alignment ", align);
+    if (bytes > SIZE_MAX - extra) {
+      DEVCOL_OUT_OF_MEMORY(bytes, "aligned: ", bytes, " bytes overflow when padded for alignment ", align);
+    }
     return bytes + extra;
   }
 
+  struct padded_block {
+    void* raw;           // what upstream returned
+    std::size_t padded;  // what was asked of it
+  };
   std::size_t alignment_;
   std::mutex mutex_;
-  std::unordered_map<void*, void*> originals_;
+  std::unordered_map<void*, padded_block> originals_;
+  std::atomic<std::size_t> padded_count_{0};  // lets deallocation skip the lock while nothing is padded
 };
 
 }  // namespace mr

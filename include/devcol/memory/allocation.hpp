@@ -12,6 +12,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -50,14 +51,14 @@ class basic_allocation {
   basic_allocation(basic_allocation const&) = delete;
   basic_allocation& operator=(basic_allocation const&) = delete;
   /// @brief Takes over `other`'s memory; `other` becomes empty.
-  basic_allocation(basic_allocation&& other) noexcept
+  basic_allocation(basic_allocation&& other) noexcept(std::is_nothrow_copy_constructible_v<Resource>)
       : resource_(other.resource_),
         data_(std::exchange(other.data_, nullptr)),
         size_(std::exchange(other.size_, 0)),
         alignment_(other.alignment_),
         stream_(other.stream_) {}
   /// @brief Frees this allocation's memory, then takes over `other`'s.
-  basic_allocation& operator=(basic_allocation&& other) noexcept {
+  basic_allocation& operator=(basic_allocation&& other) noexcept(std::is_nothrow_copy_assignable_v<Resource>) {
     if (this != &other) {
       free();
       resource_ = other.resource_;

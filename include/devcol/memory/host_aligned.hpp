@@ -10,6 +10,7 @@
 #include <devcol/memory/resource.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -34,6 +35,10 @@ class host_aligned : public detail::cccl_interop<host_aligned> {
    */
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref = {}) {
     detail::validate_alignment(alignment, max_alignment, "host_aligned");
+    // libstdc++'s aligned operator new rounds the size up and can wrap to a tiny block.
+    if (bytes > SIZE_MAX - alignment) {
+      DEVCOL_OUT_OF_MEMORY(bytes, "host_aligned: cannot allocate ", bytes, " bytes aligned to ", alignment);
+    }
     try {
       return ::operator new(bytes, std::align_val_t{alignment});
     } catch (std::bad_alloc const&) {

@@ -58,25 +58,23 @@ class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
     write_header();
   }
 
-  /// @brief Allocates from upstream and logs the outcome. Throws what the upstream throws.
+  /// @brief Allocates from upstream and logs the outcome (a line that cannot be written is dropped).
+  /// Throws what the upstream throws.
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
     void* ptr = nullptr;
     try {
       ptr = this->upstream().allocate(bytes, alignment, stream);
     } catch (...) {
-      log("allocate_failure", nullptr, bytes, alignment, stream);
+      log_nothrow("allocate_failure", nullptr, bytes, alignment, stream);  // the upstream's error goes on
       throw;
     }
-    log("allocate", ptr, bytes, alignment, stream);
+    log_nothrow("allocate", ptr, bytes, alignment, stream);  // a failed write must not leak the memory
     return ptr;
   }
   /// @brief Frees through upstream and logs it. Never throws (a failed write is dropped).
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     this->upstream().deallocate(ptr, bytes, alignment, stream);
-    try {
-      log("deallocate", ptr, bytes, alignment, stream);
-    } catch (...) {  // logging must not turn a free into a crash
-    }
+    log_nothrow("deallocate", ptr, bytes, alignment, stream);
   }
 
   /// @brief Flushes the sink.
@@ -87,6 +85,14 @@ class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
 
  private:
   void write_header() { *sink_ << "thread,time_ns,action,pointer,bytes,alignment,stream\n"; }
+
+  // Logging is best effort: a line that cannot be formatted or written is dropped.
+  void log_nothrow(char const* action, void* ptr, std::size_t bytes, std::size_t alignment, stream_ref stream) noexcept {
+    try {
+      log(action, ptr, bytes, alignment, stream);
+    } catch (...) {
+    }
+  }
 
   void log(char const* action, void* ptr, std::size_t bytes, std::size_t alignment, stream_ref stream) {
     auto const ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_);

@@ -49,7 +49,9 @@ struct pool_options {
  *   if upstream cannot give a large chunk it retries with just what the request needs.
  * - **Streams** (CUDA backend): a block freed on one stream and reused on another makes the new
  *   stream wait on an event recorded at the free: stream-ordered, no host synchronisation.
- * - **Threads**: one mutex guards the pool; upstream is called under it.
+ * - **Threads**: one mutex guards the pool; it is released while upstream allocates, so a hook
+ *   below the pool (`on_oom`) may free through the pool; if growing fails, blocks freed meanwhile
+ *   are tried before `out_of_memory` reaches the caller.
  * - **Destruction** returns every chunk to upstream. Allocations still live then are dangling: free
  *   them first.
  */
@@ -87,16 +89,18 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
     detail::validate_alignment(alignment, max_alignment, "pool");
     std::size_t const size = block_size(bytes);
-    std::lock_guard lock(mutex_);
-    char* ptr = take_cached(size, alignment, stream);
-    if (ptr == nullptr) { ptr = take_free(size, alignment, stream); }
+    std::unique_lock lock(mutex_);
+    char* ptr = take(size, alignment, stream);
     if (ptr == nullptr) {
-      flush_cache();
-      ptr = take_free(size, alignment, stream);
-    }
-    if (ptr == nullptr) {
-      grow(size + (alignment > granularity ? alignment - granularity : 0), stream);
-      ptr = take_free(size, alignment, stream);
+      try {
+        grow(size + (alignment > granularity ? alignment - granularity : 0), stream, lock);
+      } catch (out_of_memory const&) {
+        // While upstream was failing, other threads (or an on-out-of-memory hook below us) may have
+        // freed blocks into the pool: try them before giving up.
+        ptr = take(size, alignment, stream);
+        if (ptr == nullptr) { throw; }
+      }
+      if (ptr == nullptr) { ptr = take_free(size, alignment, stream); }  // fits the new chunk
     }
     used_bytes_ += size;
     return ptr;
@@ -149,8 +153,16 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
   };
 
   static std::size_t block_size(std::size_t bytes) {
-    DEVCOL_EXPECTS(bytes <= SIZE_MAX - 2 * granularity, "pool: cannot allocate ", bytes, " bytes");
+    if (bytes > SIZE_MAX - max_alignment) { DEVCOL_OUT_OF_MEMORY(bytes, "pool: cannot allocate ", bytes, " bytes"); }
     return align_up(std::max<std::size_t>(bytes, 1), granularity);
+  }
+
+  // A block from the cache, else the free list, else the free list after merging the cache in.
+  char* take(std::size_t size, std::size_t alignment, stream_ref stream) {
+    if (char* ptr = take_cached(size, alignment, stream)) { return ptr; }
+    if (char* ptr = take_free(size, alignment, stream)) { return ptr; }
+    flush_cache();
+    return take_free(size, alignment, stream);
   }
 
   // The most recent free of exactly this size that is aligned enough and ready for `stream`.
@@ -182,12 +194,13 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
     std::size_t const needed = size + (alignment > granularity ? alignment - granularity : 0);
     auto const fit = free_by_size_.lower_bound({needed, nullptr});
     if (fit == free_by_size_.end()) { return nullptr; }
+    auto const at = free_by_address_.find(fit->second);
+    detail::free_tag const tag = at->second.tag;
+    order_.before_reuse(tag, stream);  // may throw: before anything is taken out of the lists
     auto size_node = free_by_size_.extract(fit);
-    auto address_node = free_by_address_.extract(size_node.value().second);
+    auto address_node = free_by_address_.extract(at);
     char* const block = address_node.key();
     std::size_t const block_bytes = address_node.mapped().size;
-    detail::free_tag const tag = address_node.mapped().tag;
-    order_.before_reuse(tag, stream);
     char* const start = block + (align_up(reinterpret_cast<std::uintptr_t>(block), alignment) -
                                  reinterpret_cast<std::uintptr_t>(block));
     if (std::size_t const tail = block_bytes - static_cast<std::size_t>(start - block) - size; tail != 0) {
@@ -249,7 +262,10 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
     return std::ranges::binary_search(chunk_starts_, ptr);
   }
 
-  void grow(std::size_t needed, stream_ref stream) {
+  // Takes a chunk of at least `needed` bytes from upstream and adds it to the free list. The lock is
+  // released around the upstream call, so an on-out-of-memory hook below the pool may free through
+  // it (rule 18: no lock held across an allocation); the bytes are reserved against the maximum first.
+  void grow(std::size_t needed, stream_ref stream, std::unique_lock<std::mutex>& lock) {
     std::size_t const room = options_.maximum_bytes - std::min(options_.maximum_bytes, upstream_bytes_);
     if (needed > room) {
       DEVCOL_OUT_OF_MEMORY(needed, "pool: ", needed, " more bytes would exceed the pool's maximum of ",
@@ -258,28 +274,43 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
     std::size_t const first = chunks_.empty() ? options_.initial_bytes : 0;
     std::size_t wanted = std::max({needed, first, options_.minimum_chunk_bytes, upstream_bytes_});
     wanted = std::min(align_up(wanted, granularity), room);
+    upstream_bytes_ += wanted;  // reserved
     void* ptr = nullptr;
+    lock.unlock();
     try {
-      ptr = this->upstream().allocate(wanted, granularity, stream);
-    } catch (out_of_memory const&) {
-      if (wanted == needed) { throw; }
-      wanted = needed;
-      ptr = this->upstream().allocate(wanted, granularity, stream);
+      try {
+        ptr = this->upstream().allocate(wanted, granularity, stream);
+      } catch (out_of_memory const&) {
+        if (wanted == needed) { throw; }
+        lock.lock();
+        upstream_bytes_ -= wanted - needed;
+        lock.unlock();
+        wanted = needed;
+        ptr = this->upstream().allocate(wanted, granularity, stream);
+      }
+    } catch (...) {
+      lock.lock();
+      upstream_bytes_ -= wanted;
+      throw;
     }
+    lock.lock();
     char* const start = static_cast<char*>(ptr);
     try {
       chunks_.push_back({start, wanted});
       chunk_starts_.insert(std::ranges::upper_bound(chunk_starts_, start), start);
-      add_free(start, wanted, detail::free_tag::allocated_on(stream));
+      // The chunk is usable by other streams only after the allocation on `stream`: record that.
+      add_free(start, wanted, order_.on_free(stream));
     } catch (...) {  // host bookkeeping failed: undo it and give the chunk back
       free_by_address_.erase(start);
       free_by_size_.erase({wanted, start});
-      if (auto const at = std::ranges::find(chunk_starts_, start); at != chunk_starts_.end()) { chunk_starts_.erase(at); }
+      if (auto const found = std::ranges::find(chunk_starts_, start); found != chunk_starts_.end()) {
+        chunk_starts_.erase(found);
+      }
       if (!chunks_.empty() && chunks_.back().ptr == start) { chunks_.pop_back(); }
+      upstream_bytes_ -= wanted;
       this->upstream().deallocate(ptr, wanted, granularity, stream);
       throw;
     }
-    upstream_bytes_ += wanted;
   }
 
   pool_options options_;

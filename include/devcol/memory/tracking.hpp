@@ -53,7 +53,13 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
   template <class... Args>
   explicit tracking(std::in_place_t, Args&&... args) : base(std::in_place, std::forward<Args>(args)...) {}
   ~tracking() {
-    if (report_leaks_ && outstanding_count() != 0) { std::fputs(report().c_str(), stderr); }
+    if (report_leaks_ && outstanding_count() != 0) {
+      try {
+        std::fputs(report().c_str(), stderr);
+      } catch (...) {  // no memory to format the report: say what can be said
+        std::fputs("devcol::mr::tracking: allocations outstanding at destruction\n", stderr);
+      }
+    }
   }
 
   /// @brief Allocates from upstream and records it. Throws what the upstream throws.

@@ -27,13 +27,14 @@ class cuda_leaf : public cccl_interop<Derived> {
   static constexpr std::size_t max_alignment = 256;
 
   /**
-   * @brief Allocates `bytes` aligned to `alignment`.
+   * @brief Allocates `bytes` aligned to `alignment` (null for 0 bytes, without calling CUDA).
    * @throws devcol::out_of_memory when CUDA reports `cudaErrorMemoryAllocation`
    * @throws devcol::cuda_error on any other CUDA failure
    * @throws devcol::logic_error when `alignment` is not a power of two or exceeds max_alignment
    */
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
     validate_alignment(alignment, max_alignment, Derived::name);
+    if (bytes == 0) { return nullptr; }  // as RMM: no CUDA call for an empty allocation
     void* ptr = nullptr;
     if (cudaError_t const status = Derived::cuda_allocate(&ptr, bytes, stream.value()); status != cudaSuccess) {
       ::devcol::detail::throw_cuda_error(status, Derived::name, __FILE__, __LINE__, bytes);
@@ -43,6 +44,7 @@ class cuda_leaf : public cccl_interop<Derived> {
 
   /// @brief Frees memory from allocate(). Never throws (a failure is asserted in debug builds).
   void deallocate(void* ptr, std::size_t, std::size_t = default_alignment, stream_ref stream = {}) noexcept {
+    if (ptr == nullptr) { return; }
     DEVCOL_ASSERT_CUDA_SUCCESS(Derived::cuda_free(ptr, stream.value()));
   }
 

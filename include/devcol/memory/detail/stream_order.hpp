@@ -24,8 +24,6 @@ struct free_tag {
   friend free_tag merge(free_tag a, free_tag b) noexcept { return a.any || b.any || a.stream != b.stream ? free_tag{{}, true} : a; }
   /// Whether a block with this tag can be handed to `s` with no wait at all.
   [[nodiscard]] bool ready_for(stream_ref s) const noexcept { return !any && stream == s; }
-  /// The tag of memory fresh from upstream, allocated on `s`.
-  static free_tag allocated_on(stream_ref s) noexcept { return {s, false}; }
 };
 
 /**
@@ -35,7 +33,8 @@ struct free_tag {
  */
 class stream_order {
  public:
-  /// @brief Marks the point after which memory freed on `s` is reusable; returns its tag. Never throws:
+  /// @brief Marks the point after which memory freed (or allocated) on `s` is usable by other
+  /// streams; returns the block's tag. Never throws:
   /// if no event can be made, it synchronises `s`, so the block needs no wait at all.
   free_tag on_free(stream_ref s) noexcept {
     try {
@@ -67,8 +66,20 @@ class stream_order {
     for (auto& [stream, ev] : events_) {
       if (stream == s) { return ev; }
     }
+    // Programs that make a stream per task would grow this list for ever: past a few dozen
+    // streams, drop the events whose work is done (no block needs to wait for them any more).
+    if (events_.size() >= prune_threshold) {
+      std::erase_if(events_, [](auto const& entry) {
+        try {
+          return entry.second.ready();
+        } catch (...) {
+          return false;
+        }
+      });
+    }
     return events_.emplace_back(s, event{}).second;
   }
+  static constexpr std::size_t prune_threshold = 32;
   std::vector<std::pair<stream_ref, event>> events_;
 };
 #else
@@ -76,7 +87,6 @@ class stream_order {
 struct free_tag {
   friend constexpr free_tag merge(free_tag, free_tag) noexcept { return {}; }
   [[nodiscard]] constexpr bool ready_for(stream_ref) const noexcept { return true; }
-  static constexpr free_tag allocated_on(stream_ref) noexcept { return {}; }
 };
 /// Nothing to order on the host backend.
 class stream_order {
