@@ -1,0 +1,102 @@
+/**
+ * @file resource_ref.hpp
+ * @brief `mr::resource_ref`, `mr::shared_instance` and `mr::resource_name`: how compile-time
+ * resource choices are held and named.
+ */
+#pragma once
+
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/resource.hpp>
+#include <devcol/memory/resource_handle.hpp>
+
+#include <cstddef>
+#include <string>
+#include <typeinfo>
+#if defined(__GNUG__)
+#  include <cstdlib>
+#  include <cxxabi.h>
+#  include <memory>
+#endif
+
+DEVCOL_NAMESPACE_BEGIN
+namespace mr {
+
+/**
+ * @brief A non-owning, copyable reference to a resource: one pointer, forwarding every call.
+ *
+ * The referenced resource must outlive the reference and everything allocated through it; use it
+ * with `shared_instance<R>()`, which lives for the whole process.
+ */
+template <memory_resource R>
+class resource_ref : public detail::cccl_interop<resource_ref<R>> {
+ public:
+  /// The largest alignment honoured: the referenced resource's.
+  static constexpr std::size_t max_alignment = max_alignment_v<R>;
+
+  /// @brief Refers to `resource`.
+  explicit resource_ref(R& resource) noexcept : resource_(&resource) {}
+  /// @brief Allocates from the referenced resource.
+  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
+    return resource_->allocate(bytes, alignment, stream);
+  }
+  /// @brief Frees through the referenced resource. Never throws.
+  void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
+    resource_->deallocate(ptr, bytes, alignment, stream);
+  }
+  /// @brief The referenced resource.
+  [[nodiscard]] R& get() const noexcept { return *resource_; }
+  /// @brief Equal when the referenced resources are.
+  friend bool operator==(resource_ref const& a, resource_ref const& b) noexcept { return *a.resource_ == *b.resource_; }
+  /// @brief A reference has the referenced resource's properties.
+  template <class P>
+    requires has_property<R, P>
+  friend constexpr void get_property(resource_ref const&, P) noexcept {}
+
+ private:
+  R* resource_;
+};
+
+/**
+ * @brief The process-wide instance of `R` that policies naming `R` allocate from: constructed on
+ * first use (thread-safe), never destroyed, so memory freed during static destruction still finds it.
+ */
+template <memory_resource R>
+[[nodiscard]] R& shared_instance() {
+  static R* const instance = new R();  // deliberately leaked: see above
+  return *instance;
+}
+
+/**
+ * @brief A readable name for a resource type: `devcol::mr::statistics<devcol::mr::pool<...>>`.
+ * Costs a demangling and a string; meant for messages and diagnostics.
+ */
+template <class R>
+[[nodiscard]] std::string resource_name() {
+  std::string name = typeid(R).name();
+#if defined(__GNUG__)
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> demangled{abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free};
+  if (status == 0 && demangled) { name = demangled.get(); }
+#endif
+  // The backend's inline namespace says nothing a reader needs.
+  for (std::string const abi : {"::cuda_v0", "::host_v0"}) {
+    for (auto at = name.find(abi); at != std::string::npos; at = name.find(abi)) { name.erase(at, abi.size()); }
+  }
+  return name;
+}
+
+/// @brief The name of the resource `r` stands for: a handle's own name, a reference's target type.
+template <class R>
+[[nodiscard]] std::string resource_name(R const& r) {
+  if constexpr (std::is_same_v<R, resource_handle>) {
+    return r.name();
+  } else if constexpr (requires { r.get(); }) {
+    return resource_name<std::remove_cvref_t<decltype(r.get())>>();
+  } else {
+    return resource_name<R>();
+  }
+}
+
+}  // namespace mr
+DEVCOL_NAMESPACE_END
