@@ -1,0 +1,192 @@
+/**
+ * @file buffer.hpp
+ * @brief `devcol::buffer`: a handle on a byte range of a shared allocation, with copy-on-write.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/detail/owner.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/resource.hpp>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/**
+ * @brief A handle on `size()` bytes at `offset()` in an allocation that other handles may share.
+ *
+ * Under copy-on-write (the default sharing policy):
+ * - copying a handle or slicing it shares the allocation: no allocation, no device work, O(1)
+ *   (rule 1), unless the allocation is exposed: then the copy is deep (rule 12);
+ * - `data(access::read)` never copies (rule 2);
+ * - `data(access::write, s)` and `expose(s)` first give this handle its own copy of its own range if
+ *   another handle shares the allocation (rule 3), and copy nothing otherwise (rule 4);
+ * - the last handle to go frees the allocation once, through the resource that made it (rule 5).
+ * Under `shared_views` copies and slices are views: writes through any are seen by all (rule 9).
+ *
+ * A handle object is not itself thread-safe; distinct handles on one allocation may be copied,
+ * read, written and destroyed from many threads under `atomic_refcount` (rule 10).
+ *
+ * @tparam Policy a `buffer_policy` (`default_policy` unless named)
+ */
+template <buffer_policy Policy = default_policy>
+class buffer {
+  using owner_type = detail::owner<Policy>;
+
+ public:
+  /// The policy this buffer was composed from.
+  using policy = Policy;
+
+  /// @brief An empty buffer: no allocation, size 0.
+  buffer() noexcept = default;
+
+  /**
+   * @brief Allocates `bytes` uninitialised bytes aligned to `alignment`, from the policy's resource
+   * (for `default_policy`, this thread's default resource now), usable on `stream`.
+   * @throws devcol::out_of_memory, devcol::logic_error (bad alignment), devcol::cuda_error
+   */
+  explicit buffer(std::size_t bytes, stream_ref stream = {}, std::size_t alignment = mr::default_alignment)
+      : owner_(new owner_type(bytes, alignment, stream)), size_(bytes) {}
+
+  /// @brief Shares `other`'s allocation (rule 1), or copies its range if it is exposed (rule 12),
+  /// on the stream the allocation was made on. @throws what allocation throws, in the deep case
+  buffer(buffer const& other) : buffer(other.share_or_copy(0, other.size_)) {}
+  /// @brief Takes over `other`'s handle; `other` becomes empty.
+  buffer(buffer&& other) noexcept
+      : owner_(std::exchange(other.owner_, nullptr)),
+        offset_(std::exchange(other.offset_, 0)),
+        size_(std::exchange(other.size_, 0)) {}
+  /// @brief As the copy constructor; releases what this handle held.
+  buffer& operator=(buffer const& other) {
+    if (this != &other) { *this = buffer(other); }
+    return *this;
+  }
+  /// @brief Releases what this handle held, then takes over `other`'s handle.
+  buffer& operator=(buffer&& other) noexcept {
+    buffer taken(std::move(other));
+    swap(taken);
+    return *this;
+  }
+  /// @brief Releases this handle; the last handle frees the allocation (rule 5).
+  ~buffer() {
+    if (owner_ != nullptr) { owner_type::release(owner_); }
+  }
+
+  /// @brief Exchanges two handles. O(1), never throws.
+  void swap(buffer& other) noexcept {
+    std::swap(owner_, other.owner_);
+    std::swap(offset_, other.offset_);
+    std::swap(size_, other.size_);
+  }
+
+  /**
+   * @brief A handle on bytes [begin, end) of this one: it shares the allocation, with its offset
+   * added to this handle's (slices are flat, rule 8), or copies the range if the allocation is
+   * exposed (rule 12). It keeps the whole allocation alive.
+   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
+   */
+  [[nodiscard]] buffer slice(std::size_t begin, std::size_t end) const {
+    DEVCOL_EXPECTS(begin <= end && end <= size_, "buffer::slice: [", begin, ", ", end, ") is not within the ", size_,
+                   " bytes of the buffer");
+    return share_or_copy(begin, end - begin);
+  }
+
+  /**
+   * @brief A new allocation holding a copy of this handle's bytes (only its range), in order on
+   * `stream` (rule 7). Asynchronous on CUDA. @throws what allocation and copying throw
+   */
+  [[nodiscard]] buffer deep_copy(stream_ref stream = {}) const { return copy_range(0, size_, stream); }
+
+  /// @brief The bytes, read-only: never copies, never exposes (rules 2 and 13). Null when empty.
+  [[nodiscard]] void const* data(access::read_t) const noexcept { return begin(); }
+
+  /**
+   * @brief The bytes, writable. If the policy copies on write and another handle shares the
+   * allocation, this handle first gets its own copy of its range, made in order on `stream`
+   * (rule 3); otherwise nothing is copied (rule 4). Not an exposure: the pointer is for use before
+   * this handle is next copied or sliced (a later copy would share what is still being written;
+   * use expose() to hand the pointer to code that keeps it).
+   * @throws what allocation and copying throw, when it copies
+   */
+  [[nodiscard]] void* data(access::write_t, stream_ref stream = {}) {
+    unshare(stream);
+    return begin();
+  }
+
+  /**
+   * @brief A writable pointer for code outside devcol to keep: unshares as data(access::write)
+   * does, then marks the allocation exposed, for good (rule 11). Copies of an exposed allocation are
+   * deep (rule 12). Without exposure tracking it is data(access::write).
+   */
+  [[nodiscard]] void* expose(stream_ref stream = {}) {
+    unshare(stream);
+    if (owner_ != nullptr) { owner_->mark_exposed(); }
+    return begin();
+  }
+
+  /// @brief The size in bytes of this handle's range.
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// @brief Whether the range is empty.
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  /// @brief Where this handle's range starts in its allocation, in bytes.
+  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+  /// @brief Whether another live handle shares this allocation.
+  [[nodiscard]] bool is_shared() const noexcept { return use_count() > 1; }
+  /// @brief How many live handles share this allocation (0 when empty).
+  [[nodiscard]] std::size_t use_count() const noexcept { return owner_ != nullptr ? owner_->use_count() : 0; }
+  /// @brief Whether the allocation was exposed (always false without exposure tracking).
+  [[nodiscard]] bool is_exposed() const noexcept { return owner_ != nullptr && owner_->is_exposed(); }
+  /// @brief Whether writes copy first (the policy's mode, or for runtime_sharing the one at creation).
+  [[nodiscard]] bool copy_on_write() const noexcept {
+    return owner_ != nullptr ? owner_->copy_on_write() : detail::sharing_cell<typename Policy::sharing>{}.copy_on_write();
+  }
+  /// @brief Whether both handles refer to the same allocation.
+  [[nodiscard]] bool shares_memory_with(buffer const& other) const noexcept {
+    return owner_ != nullptr && owner_ == other.owner_;
+  }
+  /// @brief The name of the resource that made the allocation ("" when empty).
+  [[nodiscard]] std::string resource_name() const { return owner_ != nullptr ? owner_->resource_name() : std::string{}; }
+  /// @brief The stream the allocation was made on, and is freed on.
+  [[nodiscard]] stream_ref stream() const noexcept { return owner_ != nullptr ? owner_->stream() : stream_ref{}; }
+  /// @brief The allocation's alignment (the start of the range may be less aligned).
+  [[nodiscard]] std::size_t alignment() const noexcept {
+    return owner_ != nullptr ? owner_->alignment() : mr::default_alignment;
+  }
+
+ private:
+  buffer(owner_type* owner, std::size_t offset, std::size_t size) noexcept : owner_(owner), offset_(offset), size_(size) {}
+
+  [[nodiscard]] std::byte* begin() const noexcept { return owner_ != nullptr ? owner_->data() + offset_ : nullptr; }
+
+  // Copies of an exposed allocation must not share it: a third party may be writing (rule 12).
+  [[nodiscard]] buffer share_or_copy(std::size_t begin, std::size_t size) const {
+    if (owner_ == nullptr) { return buffer{}; }
+    if (owner_->copy_on_write() && owner_->is_exposed()) { return copy_range(begin, size, owner_->stream()); }
+    owner_->retain();
+    return buffer{owner_, offset_ + begin, size};
+  }
+
+  [[nodiscard]] buffer copy_range(std::size_t begin, std::size_t size, stream_ref stream) const {
+    if (owner_ == nullptr) { return buffer{}; }
+    buffer fresh(size, stream, owner_->alignment());
+    copy_bytes(fresh.begin(), this->begin() + begin, size, stream);
+    return fresh;
+  }
+
+  void unshare(stream_ref stream) {
+    if (owner_ != nullptr && owner_->copy_on_write() && owner_->use_count() > 1) { *this = deep_copy(stream); }
+  }
+
+  owner_type* owner_ = nullptr;
+  std::size_t offset_ = 0;
+  std::size_t size_ = 0;
+};
+
+DEVCOL_NAMESPACE_END
