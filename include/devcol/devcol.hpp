@@ -5,6 +5,7 @@
 #pragma once
 
 #include <devcol/core/check.hpp>
+#include <devcol/core/copy.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/error.hpp>
 #include <devcol/core/event.hpp>
@@ -26,5 +27,19 @@
 #include <devcol/memory/pool.hpp>
 #include <devcol/memory/resource.hpp>
 #include <devcol/memory/resource_handle.hpp>
+#include <devcol/memory/resource_ref.hpp>
 #include <devcol/memory/statistics.hpp>
 #include <devcol/memory/tracking.hpp>
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/options.hpp>
+#include <devcol/buffer/policy.hpp>
+
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/factories.hpp>
+#include <devcol/column/table.hpp>
+#include <devcol/column/to_host.hpp>
+#include <devcol/column/types.hpp>

@@ -1,0 +1,287 @@
+/**
+ * @file column.hpp
+ * @brief `devcol::column`: an owning, typed, Arrow-layout column of fixed-width values.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/// @brief How a new column's validity mask starts.
+enum class mask_state {
+  unallocated,  ///< no mask: every row valid, nothing allocated
+  all_valid,    ///< a mask with every row valid
+  all_null      ///< a mask with every row null
+};
+
+/**
+ * @brief `size()` rows of `T` in Arrow layout: a data buffer, an optional validity bitmask, the
+ * offset of the first row in both, the size and the null count, which is always known.
+ *
+ * Sharing follows the policy (copy-on-write by default; see devcol::buffer): copies and slices
+ * share the buffers in O(1) (rule 1), read access never copies (rule 2), and the first write
+ * through a handle whose buffers are shared gives it its own copy of its own rows (rule 3), and
+ * only then (rule 4). Moving leaves an empty column.
+ *
+ * @tparam T a fixed-width element type (`devcol::fixed_width`)
+ * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
+ */
+template <fixed_width T, buffer_policy Policy = default_policy>
+class column {
+ public:
+  /// The element type.
+  using value_type = T;
+  /// The buffers' policy.
+  using policy = Policy;
+  /// The buffer type holding the values and the mask.
+  using buffer_type = buffer<Policy>;
+
+  /// @brief An empty column: 0 rows, nothing allocated.
+  column() noexcept = default;
+
+  /**
+   * @brief `size` uninitialised rows from the policy's resource (for `default_policy`, this thread's
+   * default resource now), with a mask as `mask` says (filled in order on `stream`).
+   * @throws devcol::out_of_memory, devcol::logic_error (a size whose bytes overflow)
+   */
+  explicit column(std::size_t size, stream_ref stream = {}, mask_state mask = mask_state::unallocated)
+      : data_(byte_size(size), stream), size_(size) {
+    if (mask != mask_state::unallocated) {
+      std::size_t const bytes = bitmask_allocation_size(size);
+      mask_ = buffer_type(bytes, stream);
+      fill_bytes(mask_.data(access::write, stream), mask == mask_state::all_valid ? 0xFF : 0x00, bytes, stream);
+      null_count_ = mask == mask_state::all_null ? size : 0;
+    }
+  }
+
+  /**
+   * @brief Adopts buffers: rows [offset, offset + size) of `data` (as `T`s), validity from bits
+   * [offset, offset + size) of `mask` (empty: no mask), with `null_count` nulls (not recounted).
+   * @throws devcol::logic_error naming the sizes when the buffers are too small or the count too big
+   */
+  column(buffer_type data, buffer_type mask, std::size_t size, std::size_t null_count, std::size_t offset = 0)
+      : data_(std::move(data)), mask_(std::move(mask)), offset_(offset), size_(size), null_count_(null_count) {
+    DEVCOL_EXPECTS(data_.size() >= byte_size(offset + size), "column: a data buffer of ", data_.size(),
+                   " bytes cannot hold rows [", offset, ", ", offset + size, ") of ", sizeof(T), " bytes");
+    DEVCOL_EXPECTS(mask_.empty() || mask_.size() * 8 >= offset + size, "column: a mask of ", mask_.size(),
+                   " bytes cannot hold bits [", offset, ", ", offset + size, ")");
+    DEVCOL_EXPECTS(null_count <= size && (null_count == 0 || !mask_.empty()), "column: null count ", null_count,
+                   " is impossible for ", size, mask_.empty() ? " rows without a mask" : " rows");
+  }
+
+  /// @brief Shares `other`'s buffers (rule 1); if they are exposed, copies its rows instead (rule 12).
+  column(column const& other) : column(other.share_or_copy()) {}
+  /// @brief Takes over `other`'s buffers; `other` becomes empty.
+  column(column&& other) noexcept
+      : data_(std::move(other.data_)),
+        mask_(std::move(other.mask_)),
+        offset_(std::exchange(other.offset_, 0)),
+        size_(std::exchange(other.size_, 0)),
+        null_count_(std::exchange(other.null_count_, 0)) {}
+  /// @brief As the copy constructor; releases what this column held.
+  column& operator=(column const& other) {
+    if (this != &other) { *this = column(other); }
+    return *this;
+  }
+  /// @brief Releases what this column held, then takes over `other`'s buffers.
+  column& operator=(column&& other) noexcept {
+    column taken(std::move(other));
+    swap(taken);
+    return *this;
+  }
+  ~column() = default;
+
+  /// @brief Exchanges two columns. O(1), never throws.
+  void swap(column& other) noexcept {
+    data_.swap(other.data_);
+    mask_.swap(other.mask_);
+    std::swap(offset_, other.offset_);
+    std::swap(size_, other.size_);
+    std::swap(null_count_, other.null_count_);
+  }
+
+  /**
+   * @brief A column owning fresh memory holding a copy of this column's rows only (rules 7 and 8),
+   * made in order on `stream` (asynchronous on CUDA); its offset is 0.
+   * @throws what allocation and copying throw
+   */
+  [[nodiscard]] column deep_copy(stream_ref stream = {}) const { return copy_rows(0, size_, null_count_, stream); }
+
+  /**
+   * @brief Rows [begin, end), sharing this column's buffers with the offsets summed (rules 1 and 8;
+   * O(1) without a mask). With a mask, the slice's nulls are counted in one pass over its bits, in
+   * order on `stream`, which this synchronises. If the buffers are exposed, copies the rows (rule 12).
+   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
+   */
+  [[nodiscard]] column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
+    check_range(begin, end);
+    std::size_t const nulls = nullable() ? count_unset_bits(null_mask(access::read), offset_ + begin, offset_ + end, stream) : 0;
+    return must_copy_to_share() ? copy_rows(begin, end, nulls, stream) : slice_of(begin, end, nulls);
+  }
+
+  /**
+   * @brief One slice per range [first, second), as slice() does, with the nulls of all ranges
+   * counted in one launch (which this synchronises).
+   * @throws devcol::logic_error naming the first bad range
+   */
+  [[nodiscard]] std::vector<column> slice(std::span<std::pair<std::size_t, std::size_t> const> ranges,
+                                          stream_ref stream = {}) const {
+    std::vector<std::pair<std::size_t, std::size_t>> bits;
+    bits.reserve(ranges.size());
+    for (auto const& [begin, end] : ranges) {
+      check_range(begin, end);
+      bits.emplace_back(offset_ + begin, offset_ + end);
+    }
+    std::vector<std::size_t> nulls(ranges.size(), 0);
+    if (nullable() && !ranges.empty()) { nulls = segmented_count_unset_bits(null_mask(access::read), bits, stream); }
+    std::vector<column> slices;
+    slices.reserve(ranges.size());
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+      auto const [begin, end] = ranges[i];
+      slices.push_back(must_copy_to_share() ? copy_rows(begin, end, nulls[i], stream) : slice_of(begin, end, nulls[i]));
+    }
+    return slices;
+  }
+
+  /// @brief The first row, read-only: never copies, never exposes (rules 2 and 13).
+  [[nodiscard]] T const* data(access::read_t) const noexcept {
+    return static_cast<T const*>(data_.data(access::read)) + offset_;
+  }
+  /**
+   * @brief The first row, writable: if the buffers are shared under copy-on-write, this column
+   * first gets its own copy of its rows, in order on `stream` (rule 3); otherwise nothing is
+   * copied (rule 4). The pointer is for use before this column is next copied or sliced.
+   */
+  [[nodiscard]] T* data(access::write_t, stream_ref stream = {}) {
+    unshare(stream);
+    return static_cast<T*>(data_.data(access::write, stream)) + offset_;
+  }
+  /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
+  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept {
+    return static_cast<bitmask_word const*>(mask_.data(access::read));
+  }
+
+  /// @brief A read-only view; never copies.
+  [[nodiscard]] column_view<T> view() const noexcept {
+    return column_view<T>{data(access::read), size_, null_mask(access::read), offset_, null_count_};
+  }
+  /// @brief Same as view().
+  operator column_view<T>() const noexcept { return view(); }  // NOLINT: implicit, as libcudf's
+
+  /**
+   * @brief A writable view, which code may keep: unshares as data(access::write) does, then marks
+   * the buffers exposed (rule 11), so later copies are deep (rule 12).
+   */
+  [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {}) {
+    T* values = expose(stream);
+    auto* mask = nullable() ? static_cast<bitmask_word*>(mask_.expose(stream)) : nullptr;
+    return mutable_column_view<T>{values, size_, mask, offset_, null_count_};
+  }
+
+  /// @brief A writable pointer to the first row for code outside devcol to keep (rule 11).
+  [[nodiscard]] T* expose(stream_ref stream = {}) {
+    unshare(stream);
+    return static_cast<T*>(data_.expose(stream)) + offset_;
+  }
+
+  /// @brief The number of rows.
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// @brief Whether there are no rows.
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  /// @brief The number of null rows: always known, never computed behind the caller's back.
+  [[nodiscard]] std::size_t null_count() const noexcept { return null_count_; }
+  /// @brief Whether the column has a validity mask.
+  [[nodiscard]] bool nullable() const noexcept { return !mask_.empty(); }
+  /// @brief Whether any row is null.
+  [[nodiscard]] bool has_nulls() const noexcept { return null_count_ != 0; }
+  /// @brief The first row's index in the buffers (Arrow's offset).
+  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+  /// @brief Whether another handle shares this column's buffers.
+  [[nodiscard]] bool is_shared() const noexcept { return data_.is_shared() || mask_.is_shared(); }
+  /// @brief Whether the column's memory was exposed (rule 11).
+  [[nodiscard]] bool is_exposed() const noexcept { return data_.is_exposed() || mask_.is_exposed(); }
+  /// @brief Whether writes copy first.
+  [[nodiscard]] bool copy_on_write() const noexcept { return data_.copy_on_write(); }
+  /// @brief The values' buffer (the whole allocation this column's rows are in).
+  [[nodiscard]] buffer_type const& data_buffer() const noexcept { return data_; }
+  /// @brief The mask's buffer (empty without a mask).
+  [[nodiscard]] buffer_type const& mask_buffer() const noexcept { return mask_; }
+  /// @brief The name of the resource that made the values' memory.
+  [[nodiscard]] std::string resource_name() const { return data_.resource_name(); }
+
+ private:
+  static std::size_t byte_size(std::size_t rows) {
+    DEVCOL_EXPECTS(rows <= SIZE_MAX / sizeof(T), "column: ", rows, " rows of ", sizeof(T), " bytes overflow");
+    return rows * sizeof(T);
+  }
+
+  void check_range(std::size_t begin, std::size_t end) const {
+    DEVCOL_EXPECTS(begin <= end && end <= size_, "column::slice: [", begin, ", ", end, ") is not within the ", size_,
+                   " rows of the column");
+  }
+
+  // A shallow slice with a known null count; only for buffers that may be shared (not exposed).
+  [[nodiscard]] column slice_of(std::size_t begin, std::size_t end, std::size_t nulls) const {
+    column out;
+    out.data_ = data_;
+    out.mask_ = mask_;
+    out.offset_ = offset_ + begin;
+    out.size_ = end - begin;
+    out.null_count_ = nulls;
+    return out;
+  }
+
+  // Fresh buffers holding rows [begin, end), which have `nulls` nulls, at offset 0.
+  [[nodiscard]] column copy_rows(std::size_t begin, std::size_t end, std::size_t nulls, stream_ref stream) const {
+    column out;
+    std::size_t const rows = end - begin;
+    out.data_ = buffer_type(byte_size(rows), stream);
+    copy_bytes(out.data_.data(access::write, stream), data(access::read) + begin, byte_size(rows), stream);
+    if (nullable()) {
+      std::size_t const bytes = bitmask_allocation_size(rows);
+      out.mask_ = buffer_type(bytes, stream);
+      copy_bitmask(null_mask(access::read), offset_ + begin, offset_ + end,
+                   static_cast<bitmask_word*>(out.mask_.data(access::write, stream)), bytes, stream);
+    }
+    out.size_ = rows;
+    out.null_count_ = nulls;
+    return out;
+  }
+
+  [[nodiscard]] bool must_copy_to_share() const noexcept { return copy_on_write() && is_exposed(); }
+
+  [[nodiscard]] column share_or_copy() const {
+    if (must_copy_to_share()) { return deep_copy(data_.stream()); }
+    return slice_of(0, size_, null_count_);
+  }
+
+  // Rule 3: a writer whose buffers are shared takes its own copy of its own rows, mask included.
+  void unshare(stream_ref stream) {
+    if (copy_on_write() && is_shared()) { *this = deep_copy(stream); }
+  }
+
+  buffer_type data_;
+  buffer_type mask_;
+  std::size_t offset_ = 0;
+  std::size_t size_ = 0;
+  std::size_t null_count_ = 0;
+};
+
+DEVCOL_NAMESPACE_END

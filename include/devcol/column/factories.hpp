@@ -1,0 +1,122 @@
+/**
+ * @file factories.hpp
+ * @brief Making columns: from host values (`make_column`), as a sequence, filled with one value.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <thrust/fill.h>
+#include <thrust/sequence.h>
+
+#include <cstddef>
+#include <initializer_list>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <ranges>
+#include <type_traits>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+
+namespace detail {
+
+template <class V, class T>
+inline constexpr bool is_optional_of = std::is_same_v<std::remove_cvref_t<V>, std::optional<T>>;
+
+}  // namespace detail
+
+/**
+ * @brief A column holding the values of a host range of `T` or of `std::optional<T>` (an empty
+ * optional is a null row; the column has a mask only if some row is null). Stages the values in
+ * host memory and copies them in order on `stream`, which it then synchronises (the staging
+ * memory is freed on return).
+ * @throws what allocation and copying throw
+ */
+template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::input_range Range>
+  requires std::convertible_to<std::ranges::range_value_t<Range>, T> ||
+           detail::is_optional_of<std::ranges::range_value_t<Range>, T>
+[[nodiscard]] column<T, Policy> make_column(Range const& values, stream_ref stream = {}) {
+  using value = std::ranges::range_value_t<Range>;
+  std::size_t const size = static_cast<std::size_t>(std::ranges::distance(values));
+  auto staged = std::make_unique_for_overwrite<T[]>(size);  // not std::vector: vector<bool> has no data()
+  std::vector<bitmask_word> valid;
+  std::size_t nulls = 0;
+  if constexpr (detail::is_optional_of<value, T>) {
+    valid.assign(bitmask_allocation_size(size) / sizeof(bitmask_word), 0);
+  }
+  std::size_t i = 0;
+  for (auto const& v : values) {
+    if constexpr (detail::is_optional_of<value, T>) {
+      staged[i] = v.value_or(T{});
+      if (v.has_value()) {
+        valid[i / bits_per_word] |= bitmask_word{1} << (i % bits_per_word);
+      } else {
+        ++nulls;
+      }
+    } else {
+      staged[i] = static_cast<T>(v);
+    }
+    ++i;
+  }
+  column<T, Policy> out(size, stream);
+  copy_bytes(out.data(access::write, stream), staged.get(), size * sizeof(T), stream);
+  if (nulls != 0) {
+    // The same values with the staged mask and its null count.
+    typename column<T, Policy>::buffer_type mask(valid.size() * sizeof(bitmask_word), stream);
+    copy_bytes(mask.data(access::write, stream), valid.data(), valid.size() * sizeof(bitmask_word), stream);
+    out = column<T, Policy>(out.data_buffer(), std::move(mask), size, nulls);
+  }
+  stream.synchronize();
+  return out;
+}
+
+/// @brief make_column from a braced list of values: `make_column<std::int64_t>({1, 2, 3})`.
+template <fixed_width T, buffer_policy Policy = default_policy>
+[[nodiscard]] column<T, Policy> make_column(std::initializer_list<T> values, stream_ref stream = {}) {
+  return make_column<T, Policy>(std::views::all(values), stream);
+}
+
+/// @brief make_column from a braced list with nulls: `make_column<double>({1.0, std::nullopt})`.
+template <fixed_width T, buffer_policy Policy = default_policy>
+[[nodiscard]] column<T, Policy> make_column(std::initializer_list<std::optional<T>> values, stream_ref stream = {}) {
+  return make_column<T, Policy>(std::views::all(values), stream);
+}
+
+/**
+ * @brief `size` rows `start, start + step, start + 2 step, …` without nulls, written by one kernel
+ * in order on `stream` (asynchronous on CUDA).
+ */
+template <fixed_width T, buffer_policy Policy = default_policy>
+  requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)
+[[nodiscard]] column<T, Policy> sequence(std::size_t size, T start = T{0}, T step = T{1}, stream_ref stream = {}) {
+  column<T, Policy> out(size, stream);
+  T* first = out.data(access::write, stream);
+  detail::executor exec(stream);
+  thrust::sequence(exec.policy(), first, first + size, start, step);
+  return out;
+}
+
+/**
+ * @brief `size` rows all equal to `value`, or all null when `value` is empty, written by one kernel
+ * in order on `stream` (asynchronous on CUDA).
+ */
+template <fixed_width T, buffer_policy Policy = default_policy>
+[[nodiscard]] column<T, Policy> full(std::size_t size, std::optional<T> value, stream_ref stream = {}) {
+  column<T, Policy> out(size, stream, value ? mask_state::unallocated : mask_state::all_null);
+  T* first = out.data(access::write, stream);
+  detail::executor exec(stream);
+  thrust::fill(exec.policy(), first, first + size, value.value_or(T{}));
+  return out;
+}
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,172 @@
+/**
+ * @file table.hpp
+ * @brief `devcol::table`: named columns of mixed types, all of one size.
+ */
+#pragma once
+
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/// @brief Any fixed-width column of one policy: what a table holds.
+template <buffer_policy Policy = default_policy>
+using any_column =
+    std::variant<column<std::int8_t, Policy>, column<std::int16_t, Policy>, column<std::int32_t, Policy>,
+                 column<std::int64_t, Policy>, column<std::uint8_t, Policy>, column<std::uint16_t, Policy>,
+                 column<std::uint32_t, Policy>, column<std::uint64_t, Policy>, column<float, Policy>,
+                 column<double, Policy>, column<bool, Policy>, column<timestamp_s, Policy>,
+                 column<timestamp_ms, Policy>, column<timestamp_us, Policy>, column<timestamp_ns, Policy>,
+                 column<duration_s, Policy>, column<duration_ms, Policy>, column<duration_us, Policy>,
+                 column<duration_ns, Policy>>;
+
+/**
+ * @brief Named columns of mixed fixed-width types, all with the same number of rows (cuDF's
+ * column accessor). Columns are held by value, so adding, selecting and copying share their
+ * buffers under the columns' sharing policy: O(1) per column, no device work.
+ */
+template <buffer_policy Policy = default_policy>
+class basic_table {
+ public:
+  /// What each column is held as.
+  using column_type = any_column<Policy>;
+
+  /// @brief A table with no columns (and so no rows).
+  basic_table() = default;
+
+  /**
+   * @brief Appends `col` under `name`.
+   * @throws devcol::logic_error when the name is taken, or the size differs from the table's rows
+   */
+  template <fixed_width T>
+  basic_table& add(std::string name, column<T, Policy> col) {
+    return add_any(std::move(name), column_type{std::move(col)});
+  }
+  /// @brief Appends an already type-erased column. Throws as add().
+  basic_table& add_any(std::string name, column_type col) {
+    DEVCOL_EXPECTS(find(name) == npos, "table::add: a column named '", name, "' exists already");
+    std::size_t const rows = size_of(col);
+    DEVCOL_EXPECTS(columns_.empty() || rows == num_rows(), "table::add: column '", name, "' has ", rows,
+                   " rows, the table ", num_rows());
+    columns_.emplace_back(std::move(name), std::move(col));
+    return *this;
+  }
+
+  /// @brief Removes the column `name`. @throws devcol::logic_error naming it if there is none
+  basic_table& drop(std::string_view name) {
+    columns_.erase(columns_.begin() + static_cast<std::ptrdiff_t>(index_of(name)));
+    return *this;
+  }
+
+  /// @brief The column `name` as `column<T, Policy>`.
+  /// @throws devcol::logic_error naming the column and both types if it holds another type, or if there is none
+  template <fixed_width T>
+  [[nodiscard]] column<T, Policy> const& get(std::string_view name) const {
+    return typed<T>(index_of(name));
+  }
+  /// @brief The column at `index` as `column<T, Policy>`. @throws devcol::logic_error as get(name)
+  template <fixed_width T>
+  [[nodiscard]] column<T, Policy> const& get(std::size_t index) const {
+    check_index(index);
+    return typed<T>(index);
+  }
+
+  /// @brief The column `name`, type-erased. @throws devcol::logic_error if there is none
+  [[nodiscard]] column_type const& operator[](std::string_view name) const { return columns_[index_of(name)].second; }
+  /// @brief The column at `index`, type-erased. @throws devcol::logic_error if out of range
+  [[nodiscard]] column_type const& operator[](std::size_t index) const {
+    check_index(index);
+    return columns_[index].second;
+  }
+  /// @brief The name of the column at `index`. @throws devcol::logic_error if out of range
+  [[nodiscard]] std::string const& name(std::size_t index) const {
+    check_index(index);
+    return columns_[index].first;
+  }
+  /// @brief Whether a column is named `name`.
+  [[nodiscard]] bool contains(std::string_view name) const noexcept { return find(name) != npos; }
+  /// @brief The Arrow format string of the column `name` (e.g. "l"). @throws devcol::logic_error if none
+  [[nodiscard]] std::string_view format(std::string_view name) const {
+    return std::visit([](auto const& c) { return arrow_format_v<typename std::decay_t<decltype(c)>::value_type>; },
+                      (*this)[name]);
+  }
+
+  /// @brief A table of the named columns, in that order (shallow copies). @throws devcol::logic_error naming a missing one
+  [[nodiscard]] basic_table select(std::initializer_list<std::string_view> names) const {
+    basic_table out;
+    for (auto name : names) { out.columns_.push_back(columns_[index_of(name)]); }
+    return out;
+  }
+  /// @brief A table of the columns at `indices`, in that order. @throws devcol::logic_error for one out of range
+  [[nodiscard]] basic_table select(std::vector<std::size_t> const& indices) const {
+    basic_table out;
+    for (std::size_t index : indices) {
+      check_index(index);
+      out.columns_.push_back(columns_[index]);
+    }
+    return out;
+  }
+
+  /// @brief The number of columns.
+  [[nodiscard]] std::size_t num_columns() const noexcept { return columns_.size(); }
+  /// @brief The number of rows (0 without columns).
+  [[nodiscard]] std::size_t num_rows() const noexcept { return columns_.empty() ? 0 : size_of(columns_.front().second); }
+  /// @brief The column names, in order.
+  [[nodiscard]] std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    out.reserve(columns_.size());
+    for (auto const& entry : columns_) { out.push_back(entry.first); }
+    return out;
+  }
+
+ private:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  static std::size_t size_of(column_type const& c) {
+    return std::visit([](auto const& col) { return col.size(); }, c);
+  }
+  static std::string_view type_of(column_type const& c) {
+    return std::visit([](auto const& col) { return type_name_v<typename std::decay_t<decltype(col)>::value_type>; }, c);
+  }
+
+  [[nodiscard]] std::size_t find(std::string_view name) const noexcept {
+    auto const at = std::ranges::find(columns_, name, [](auto const& entry) { return std::string_view{entry.first}; });
+    return at == columns_.end() ? npos : static_cast<std::size_t>(at - columns_.begin());
+  }
+  [[nodiscard]] std::size_t index_of(std::string_view name) const {
+    std::size_t const index = find(name);
+    DEVCOL_EXPECTS(index != npos, "table: no column named '", name, "'");
+    return index;
+  }
+  void check_index(std::size_t index) const {
+    DEVCOL_EXPECTS(index < columns_.size(), "table: column index ", index, " is out of range for ", columns_.size(),
+                   " columns");
+  }
+  template <fixed_width T>
+  [[nodiscard]] column<T, Policy> const& typed(std::size_t index) const {
+    auto const& [name, col] = columns_[index];
+    auto const* found = std::get_if<column<T, Policy>>(&col);
+    DEVCOL_EXPECTS(found != nullptr, "table: column '", name, "' holds ", type_of(col), ", not ", type_name_v<T>);
+    return *found;
+  }
+
+  std::vector<std::pair<std::string, column_type>> columns_;
+};
+
+/// @brief A table of default-policy columns.
+using table = basic_table<default_policy>;
+
+DEVCOL_NAMESPACE_END
