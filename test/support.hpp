@@ -9,8 +9,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace devcol_test {
 
@@ -56,6 +58,59 @@ std::unique_ptr<R> make_test_resource() {
   } else {
     return std::make_unique<R>();
   }
+}
+
+/// The backend's device memory: what columns in tests are made of.
+#if DEVCOL_BACKEND_CUDA
+using device_memory = mr::cuda_async;
+#else
+using device_memory = mr::host_aligned;
+#endif
+/// A tracking resource over device memory.
+using device_tracker = mr::tracking<device_memory>;
+
+/**
+ * @brief For the length of a test case, makes a fresh tracking resource this thread's default, and
+ * at the end checks that everything allocated through it was freed exactly once, with the size and
+ * alignment it was allocated with. Declare it first, so it outlives the test's columns.
+ */
+class leak_check {
+ public:
+  leak_check() : handle_(mr::make_resource_handle<device_tracker>("leak_check")), scope_(handle_) {}
+  leak_check(leak_check const&) = delete;
+  leak_check& operator=(leak_check const&) = delete;
+  ~leak_check() {
+    auto const& t = tracker();
+    CHECK(t.outstanding_count() == 0);
+    CHECK(t.mismatched_deallocations() == 0);
+    CHECK(t.unknown_deallocations() == 0);  // a second free of one pointer lands here
+  }
+  /// The tracking resource, to count allocations while the test runs.
+  [[nodiscard]] device_tracker const& tracker() const { return *handle_.target<device_tracker>(); }
+  /// Allocations live now.
+  [[nodiscard]] std::size_t live() const { return tracker().outstanding_count(); }
+  /// The handle, to compare resource names.
+  [[nodiscard]] mr::resource_handle const& handle() const { return handle_; }
+
+ private:
+  mr::resource_handle handle_;
+  mr::scoped_default scope_;
+};
+
+/// The column's values on the host (nulls read as T{}).
+template <class T, class P>
+std::vector<T> host_values(devcol::column<T, P> const& c) {
+  std::vector<T> out;
+  for (auto const& row : devcol::to_host(c)) { out.push_back(row.value_or(T{})); }
+  return out;
+}
+
+/// Writes `values` at rows [begin, begin + values.size()) through write access (as `s2[0:2] = 10`).
+template <class T, class P>
+void assign(devcol::column<T, P>& c, std::size_t begin, std::vector<T> const& values, devcol::stream_ref s = {}) {
+  T* rows = c.data(devcol::access::write, s);
+  devcol::copy_bytes(rows + begin, values.data(), values.size() * sizeof(T), s);
+  s.synchronize();
 }
 
 }  // namespace devcol_test

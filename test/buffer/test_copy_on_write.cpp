@@ -1,0 +1,298 @@
+// DESIGN.md rules 1-13: copy-on-write and exposure, one test case per rule, with pointer checks.
+#include "../support.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace devcol_test::cow {
+
+using i64 = std::int64_t;
+namespace access = devcol::access;
+
+template <class C>
+void const* address(C const& c) {
+  return c.data(access::read);
+}
+
+struct legacy : devcol::default_policy {
+  using sharing = devcol::shared_views;
+};
+struct runtime : devcol::default_policy {
+  using sharing = devcol::runtime_sharing;
+};
+struct untracked : devcol::default_policy {
+  using exposure = devcol::untracked_exposure;
+};
+
+}  // namespace devcol_test::cow
+
+using namespace devcol_test::cow;  // NOLINT: test brevity
+using devcol_test::assign;
+using devcol_test::host_values;
+
+TEST_CASE("rule 1: copy construction and slice share the owner: no allocation, O(1)", "[cow][rule1]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<i64>({1, 2, 3, 4, 5, 6});
+  std::size_t const live = leaks.live();
+  devcol::column<i64> b = a;
+  auto const s = a.slice(2, 5);
+  CHECK(leaks.live() == live);  // nothing allocated
+  CHECK(address(b) == address(a));
+  CHECK(s.data(access::read) == a.data(access::read) + 2);
+  CHECK(s.size() == 3);
+  CHECK(a.is_shared());
+  CHECK(s.data_buffer().shares_memory_with(a.data_buffer()));
+  CHECK(a.data_buffer().use_count() == 3);
+}
+
+TEST_CASE("rule 2: read access never copies, shared or exposed", "[cow][rule2]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<i64>({1, 2, 3});
+  auto b = a;
+  std::size_t const live = leaks.live();
+  CHECK(b.data(access::read) == a.data(access::read));
+  (void)b.view();
+  (void)b.null_mask(access::read);
+  CHECK(leaks.live() == live);
+  CHECK(b.data(access::read) == a.data(access::read));
+  auto exposed = devcol::make_column<i64>({4, 5});
+  auto const* before = exposed.expose();
+  std::size_t const live_exposed = leaks.live();
+  CHECK(exposed.data(access::read) == before);
+  CHECK(exposed.view().data() == before);
+  CHECK(leaks.live() == live_exposed);
+}
+
+TEST_CASE("rule 3: a write to a shared handle gives the writer its own copy of its own range", "[cow][rule3]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<i64>({1, 2, 3, 4});
+  auto b = a;
+  auto const* original = address(a);
+  i64* q = b.data(access::write);
+  CHECK(q != original);
+  CHECK(address(a) == original);
+  assign(b, 0, {10, 20});
+  CHECK(host_values(a) == std::vector<i64>{1, 2, 3, 4});  // every other handle sees the old values
+  CHECK(host_values(b) == std::vector<i64>{10, 20, 3, 4});
+  CHECK_FALSE(a.is_shared());
+  CHECK_FALSE(b.is_shared());
+}
+
+TEST_CASE("rule 3: a write to a slice copies only the slice's rows", "[cow][rule3]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<i64>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  auto s = a.slice(3, 6);
+  std::size_t const live = leaks.live();
+  assign(s, 0, {30});
+  REQUIRE(leaks.live() == live + 1);
+  auto const records = leaks.tracker().outstanding();
+  auto const fresh = std::ranges::find(records, static_cast<void*>(s.data(access::write)), &devcol::mr::allocation_record::pointer);
+  REQUIRE(fresh != records.end());
+  CHECK(fresh->bytes == 3 * sizeof(i64));  // the slice's rows, not the owner's 10
+  CHECK(s.offset() == 0);
+  CHECK(host_values(s) == std::vector<i64>{30, 4, 5});
+  CHECK(host_values(a) == std::vector<i64>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+}
+
+TEST_CASE("rule 4: a write after every other handle died does not copy", "[cow][rule4]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<i64>({1, 2, 3});
+  auto const* original = address(a);
+  std::optional<devcol::column<i64>> b = a;
+  auto slice = a.slice(1, 2);
+  b.reset();
+  slice = devcol::column<i64>{};
+  std::size_t const live = leaks.live();
+  CHECK(a.data(access::write) == original);
+  CHECK(leaks.live() == live);
+}
+
+TEST_CASE("rule 5: the last handle frees the allocation once, through the resource that made it", "[cow][rule5]") {
+  devcol_test::leak_check leaks;  // checks exactly-once at the end
+  auto const maker = devcol::mr::make_resource_handle<devcol_test::device_tracker>("maker");
+  std::optional<devcol::column<i64>> a;
+  {
+    devcol::mr::scoped_default use_maker{maker};
+    a = devcol::make_column<i64>({1, 2, 3});
+  }
+  CHECK(a->resource_name() == "maker");
+  auto const& made = *maker.target<devcol_test::device_tracker>();
+  std::optional<devcol::column<i64>> b = *a;
+  auto c = a->slice(0, 2);
+  a.reset();
+  b.reset();
+  CHECK(made.outstanding_count() == 1);  // c keeps it alive
+  c = devcol::column<i64>{};
+  CHECK(made.outstanding_count() == 0);
+  CHECK(made.unknown_deallocations() == 0);
+  CHECK(leaks.tracker().unknown_deallocations() == 0);  // the current default never saw the free
+}
+
+TEST_CASE("rule 6: the cuDF copy chain s2 = s1; s3 = s2 holds, pointers checked", "[cow][rule6]") {
+  devcol_test::leak_check leaks;
+  auto s1 = devcol::make_column<i64>({1, 2, 3, 4});
+  devcol::column<i64> s2 = s1;  // s1.copy(deep=False)
+  devcol::column<i64> s3 = s2;  // s2.copy(deep=False)
+  auto const* p = address(s1);
+  CHECK(address(s2) == p);
+  CHECK(address(s3) == p);
+
+  assign(s2, 0, {10, 10});  // s2[0:2] = 10 copies s2 only
+  CHECK(host_values(s2) == std::vector<i64>{10, 10, 3, 4});
+  CHECK(host_values(s1) == std::vector<i64>{1, 2, 3, 4});
+  CHECK(host_values(s3) == std::vector<i64>{1, 2, 3, 4});
+  CHECK(address(s1) == p);
+  CHECK(address(s3) == p);
+  auto const* p2 = address(s2);
+  CHECK(p2 != p);
+
+  assign(s1, 0, {11, 11});  // s1[0:2] = 11 copies s1, because s3 still shares
+  CHECK(host_values(s1) == std::vector<i64>{11, 11, 3, 4});
+  CHECK(host_values(s2) == std::vector<i64>{10, 10, 3, 4});
+  CHECK(host_values(s3) == std::vector<i64>{1, 2, 3, 4});
+  CHECK(address(s2) == p2);
+  CHECK(address(s3) == p);  // s3 keeps the original pointer
+  CHECK(address(s1) != p);
+  CHECK(address(s1) != p2);
+}
+
+TEST_CASE("rule 7: deep_copy always owns fresh memory", "[cow][rule7]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<i64>({1, 2, std::nullopt, 4});
+  std::size_t const live = leaks.live();
+  auto c = a.deep_copy();
+  CHECK(leaks.live() == live + 2);  // values and mask
+  CHECK(address(c) != address(a));
+  CHECK_FALSE(c.is_shared());
+  CHECK_FALSE(a.is_shared());
+  CHECK(devcol::to_host(c) == devcol::to_host(a));
+  CHECK(c.null_count() == 1);
+  auto const* fresh = address(c);
+  CHECK(c.data(access::write) == fresh);  // its own: writing does not copy again
+}
+
+TEST_CASE("rule 8: slices are flat, keep their owner alive, and deep copies of slices own only their range", "[cow][rule8]") {
+  devcol_test::leak_check leaks;
+  std::optional<devcol::column<i64>> a = devcol::make_column<i64>({0, 1, 2, 3, 4, 5, 6, 7});
+  auto s = a->slice(2, 7);   // rows 2..6
+  auto ss = s.slice(1, 4);   // rows 3..5 of a
+  CHECK(ss.offset() == 3);
+  CHECK(ss.data_buffer().shares_memory_with(a->data_buffer()));
+  CHECK(ss.data(access::read) == a->data(access::read) + 3);
+  a.reset();  // the slice keeps the allocation alive
+  CHECK(host_values(ss) == std::vector<i64>{3, 4, 5});
+  std::size_t const live = leaks.live();
+  auto owned = ss.deep_copy();
+  REQUIRE(leaks.live() == live + 1);
+  CHECK(owned.data_buffer().size() == 3 * sizeof(i64));
+  CHECK(owned.offset() == 0);
+  CHECK(host_values(owned) == std::vector<i64>{3, 4, 5});
+
+  // The same at the buffer level: byte offsets add up, one owner.
+  devcol::buffer<> bytes(64);
+  auto const inner = bytes.slice(8, 48).slice(8, 16);
+  CHECK(inner.offset() == 16);
+  CHECK(inner.size() == 8);
+  CHECK(inner.shares_memory_with(bytes));
+  CHECK(static_cast<std::byte const*>(inner.data(access::read)) == static_cast<std::byte const*>(bytes.data(access::read)) + 16);
+  CHECK_THROWS_WITH(bytes.slice(10, 65), Catch::Contains("[10, 65) is not within the 64 bytes"));
+}
+
+TEST_CASE("rule 9: under shared_views copies and slices are views: writes are seen by all", "[cow][rule9]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<i64, legacy>({1, 2, 3, 4});
+  auto b = a;
+  auto s = a.slice(2, 4);
+  assign(b, 0, {10});
+  assign(s, 0, {30});
+  CHECK(address(b) == address(a));
+  CHECK(host_values(a) == std::vector<i64>{10, 2, 30, 4});
+  CHECK(host_values(b) == std::vector<i64>{10, 2, 30, 4});
+  devcol::column<float, legacy> l(1024);  // uninitialised, 1024 rows
+  CHECK(l.size() == 1024);
+  CHECK_FALSE(l.copy_on_write());
+}
+
+TEST_CASE("rule 9: under run-time sharing a buffer keeps the mode in force when it was created", "[cow][rule9]") {
+  devcol_test::leak_check leaks;
+  std::optional<devcol::column<i64, runtime>> views;
+  {
+    devcol::scoped_copy_on_write off{false};
+    views = devcol::make_column<i64, runtime>({1, 2, 3});
+  }
+  devcol::scoped_copy_on_write on{true};
+  auto cow = devcol::make_column<i64, runtime>({1, 2, 3});
+  CHECK_FALSE(views->copy_on_write());  // created under "off": stays a view
+  CHECK(cow.copy_on_write());
+  auto view_copy = *views;
+  assign(view_copy, 0, {100});
+  CHECK(host_values(*views) == std::vector<i64>{100, 2, 3});
+  auto cow_copy = cow;
+  assign(cow_copy, 0, {100});
+  CHECK(host_values(cow) == std::vector<i64>{1, 2, 3});
+  CHECK(devcol::options::copy_on_write());
+}
+
+TEST_CASE("rule 11: exposing unshares first, then marks the owner exposed for good", "[cow][rule11]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<i64>({1, 2, 3});
+  auto b = a;
+  auto const* original = address(a);
+  i64* raw = b.expose();
+  CHECK(raw != original);  // b was shared: it got its own copy first
+  CHECK(b.is_exposed());
+  CHECK_FALSE(a.is_exposed());
+  CHECK(address(a) == original);
+  (void)b.data(access::read);
+  CHECK(b.is_exposed());  // sticky
+  auto c = devcol::make_column<i64>({7});
+  (void)c.mutable_view();  // a mutable view is handed-out raw memory too
+  CHECK(c.is_exposed());
+  auto u = devcol::make_column<i64, untracked>({1});
+  (void)u.expose();
+  CHECK_FALSE(u.is_exposed());  // untracked: nothing recorded, nothing paid
+}
+
+TEST_CASE("rule 12: a shallow copy or slice of an exposed buffer is a deep copy", "[cow][rule12]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<i64>({1, 2, 3, 4});
+  i64* raw = a.expose();
+  std::size_t const live = leaks.live();
+  devcol::column<i64> b = a;
+  CHECK(address(b) != raw);
+  CHECK_FALSE(b.data_buffer().shares_memory_with(a.data_buffer()));
+  CHECK(leaks.live() == live + 1);
+  auto s = a.slice(1, 3);
+  CHECK(s.data(access::read) != raw + 1);
+  CHECK(s.data_buffer().size() == 2 * sizeof(i64));  // only the slice's rows
+  CHECK(host_values(s) == std::vector<i64>{2, 3});
+  CHECK_FALSE(b.is_exposed());  // the copies are ordinary, unexposed columns
+}
+
+TEST_CASE("rule 13: a scoped read-only pointer does not expose", "[cow][rule13]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<i64>({1, 2});
+  (void)a.data(access::read);
+  (void)a.view();
+  devcol::column_view<i64> const v = a;
+  (void)v;
+  CHECK_FALSE(a.is_exposed());
+  auto b = a;
+  CHECK(address(b) == address(a));  // so copies stay shallow
+}
+
+// Policies that are not chosen cost nothing: no member, no atomic.
+static_assert(sizeof(devcol::buffer<>) == 3 * sizeof(void*));
+static_assert(sizeof(devcol::detail::owner<devcol_test::cow::untracked>) <
+              sizeof(devcol::detail::owner<devcol::default_policy>));
+namespace devcol_test::cow {
+struct lean : devcol::default_policy {
+  using resource = devcol::mr::host_aligned;
+  using exposure = devcol::untracked_exposure;
+  using refcount = devcol::single_thread_refcount;
+};
+}  // namespace devcol_test::cow
+// A stateless resource, no exposure flag, a plain count: the allocation (pointer, size, alignment,
+// stream) and one count, nothing more.
+static_assert(sizeof(devcol::detail::owner<devcol_test::cow::lean>) == 5 * sizeof(void*));

@@ -1,0 +1,47 @@
+// Tables: named columns of mixed types, all of one size.
+#include "../support.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+TEST_CASE("a table holds named columns of mixed types; select by name and index, add, drop", "[table]") {
+  devcol_test::leak_check leaks;
+  devcol::table t;
+  t.add("id", devcol::sequence<std::int64_t>(4))
+      .add("price", devcol::make_column<double>({1.5, std::nullopt, 3.0, 4.0}))
+      .add("flag", devcol::make_column<bool>({true, false, true, false}));
+  CHECK(t.num_columns() == 3);
+  CHECK(t.num_rows() == 4);
+  CHECK(t.names() == std::vector<std::string>{"id", "price", "flag"});
+  CHECK(t.get<double>("price").null_count() == 1);
+  CHECK(t.get<std::int64_t>(0).size() == 4);
+  CHECK(t.name(2) == "flag");
+  CHECK(t.format("price") == "g");
+  CHECK(t.contains("id"));
+
+  std::size_t const live = leaks.live();
+  auto const some = t.select({"flag", "id"});
+  CHECK(leaks.live() == live);  // selecting shares the columns' buffers
+  CHECK(some.names() == std::vector<std::string>{"flag", "id"});
+  CHECK(some.get<std::int64_t>("id").data(devcol::access::read) == t.get<std::int64_t>("id").data(devcol::access::read));
+  CHECK(t.select(std::vector<std::size_t>{1}).names() == std::vector<std::string>{"price"});
+
+  t.drop("price");
+  CHECK(t.names() == std::vector<std::string>{"id", "flag"});
+  CHECK(std::holds_alternative<devcol::column<bool>>(t[1]));
+}
+
+TEST_CASE("a table refuses bad input with messages naming it", "[table][errors]") {
+  devcol_test::leak_check leaks;
+  devcol::table t;
+  t.add("a", devcol::sequence<std::int32_t>(3));
+  CHECK_THROWS_WITH(t.add("b", devcol::sequence<std::int32_t>(5)), Catch::Contains("column 'b' has 5 rows, the table 3"));
+  CHECK_THROWS_WITH(t.add("a", devcol::sequence<std::int32_t>(3)), Catch::Contains("a column named 'a' exists already"));
+  CHECK_THROWS_WITH(t.get<double>("a"), Catch::Contains("column 'a' holds int32, not float64"));
+  CHECK_THROWS_WITH(t.get<std::int32_t>("zz"), Catch::Contains("no column named 'zz'"));
+  CHECK_THROWS_WITH(t[7], Catch::Contains("column index 7 is out of range for 1 columns"));
+  CHECK_THROWS_AS(t.drop("nope"), devcol::logic_error);
+  CHECK_THROWS_AS(t.select({"a", "nope"}), devcol::logic_error);
+  CHECK(t.num_columns() == 1);  // nothing changed
+}
