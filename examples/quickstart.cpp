@@ -1,29 +1,29 @@
-// devcol quick start: compose a memory resource at compile time, make it the default, allocate.
+// devcol quick start: columns with copy-on-write, over a memory resource composed at compile time.
 #include <devcol/devcol.hpp>
 
+#include <cstdint>
 #include <iostream>
 
 int main() {
   namespace mr = devcol::mr;
-  // A pool over the backend's device memory, with statistics on top: chosen at compile time.
 #if DEVCOL_BACKEND_CUDA
   using device_memory = mr::cuda_async;
 #else
   using device_memory = mr::host_aligned;  // the host backend's "device" memory
 #endif
-  using resource = mr::statistics<mr::pool<device_memory>>;
-  auto handle = mr::make_resource_handle<resource>("stats+pool");
-  mr::scoped_default use_it{handle};  // this thread allocates from it until the scope ends
+  using resource = mr::statistics<mr::pool<device_memory>>;  // chosen at compile time
+  mr::scoped_default use_it{mr::make_resource_handle<resource>("stats+pool")};
+  devcol::stream s;
 
-  devcol::stream stream;
-  {
-    mr::allocation a(1 << 20, stream);   // 1 MiB, 64-byte aligned, from the default
-    mr::allocation b(4096, stream);
-    std::cout << "allocated from '" << a.resource().name() << "': "
-              << handle.target<resource>()->report().bytes.current << " bytes live\n";
-  }  // both freed through the resource that made them
-  auto const report = handle.target<resource>()->report();
-  std::cout << "peak " << report.bytes.peak << " bytes, " << report.allocations.total << " allocations, "
-            << report.bytes.current << " live\n";
-  return report.bytes.current == 0 ? 0 : 1;
+  auto a = devcol::make_column<std::int64_t>({1, 2, std::nullopt, 4}, s);  // a null row
+  auto b = a;                 // shallow: shares a's memory, O(1)
+  auto c = a.slice(1, 3);     // shallow too: rows 1 and 2, one null
+  std::int64_t const ten = 10;
+  devcol::copy_bytes(b.data(devcol::access::write, s), &ten, sizeof ten, s);  // b copies first
+  s.synchronize();
+
+  std::cout << "a = " << a << "\nb = " << b << "\nc = " << c << " (" << c.null_count() << " null)\n";
+  std::cout << "memory from '" << a.resource_name() << "', b shares a: " << std::boolalpha
+            << b.data_buffer().shares_memory_with(a.data_buffer()) << '\n';
+  return devcol::to_host(a)[0] == 1 && devcol::to_host(b)[0] == 10 ? 0 : 1;
 }

@@ -57,7 +57,16 @@ class buffer {
 
   /// @brief Shares `other`'s allocation (rule 1), or copies its range if it is exposed (rule 12),
   /// on the stream the allocation was made on. @throws what allocation throws, in the deep case
-  buffer(buffer const& other) : buffer(other.share_or_copy(0, other.size_)) {}
+  buffer(buffer const& other) : owner_(other.owner_), offset_(other.offset_), size_(other.size_) {
+    if (owner_ == nullptr) { return; }
+    if (owner_->copy_on_write() && owner_->is_exposed()) {
+      owner_ = nullptr;  // not ours yet: a throwing copy must leave nothing to release
+      buffer fresh = other.copy_range(0, size_, other.owner_->stream());
+      swap(fresh);
+    } else {
+      owner_->retain();
+    }
+  }
   /// @brief Takes over `other`'s handle; `other` becomes empty.
   buffer(buffer&& other) noexcept
       : owner_(std::exchange(other.owner_, nullptr)),

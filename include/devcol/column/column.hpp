@@ -87,7 +87,9 @@ class column {
   }
 
   /// @brief Shares `other`'s buffers (rule 1); if they are exposed, copies its rows instead (rule 12).
-  column(column const& other) : column(other.share_or_copy()) {}
+  column(column const& other)
+      : column(other.must_copy_to_share() ? other.copy_rows(0, other.size_, other.null_count_, other.data_.stream())
+                                          : column(shared_tag{}, other)) {}
   /// @brief Takes over `other`'s buffers; `other` becomes empty.
   column(column&& other) noexcept
       : data_(std::move(other.data_)),
@@ -171,7 +173,9 @@ class column {
    */
   [[nodiscard]] T* data(access::write_t, stream_ref stream = {}) {
     unshare(stream);
-    return static_cast<T*>(data_.data(access::write, stream)) + offset_;
+    // After unshare() this column's rows are its own (or views by policy): the buffer need not
+    // check its count a second time on this hot path.
+    return const_cast<T*>(data(access::read));
   }
   /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
   [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept {
@@ -267,10 +271,14 @@ class column {
 
   [[nodiscard]] bool must_copy_to_share() const noexcept { return copy_on_write() && is_exposed(); }
 
-  [[nodiscard]] column share_or_copy() const {
-    if (must_copy_to_share()) { return deep_copy(data_.stream()); }
-    return slice_of(0, size_, null_count_);
-  }
+  struct shared_tag {};
+  // Shares `other`'s buffers as they are: only for buffers that may be shared (not exposed).
+  column(shared_tag, column const& other)
+      : data_(other.data_),
+        mask_(other.mask_),
+        offset_(other.offset_),
+        size_(other.size_),
+        null_count_(other.null_count_) {}
 
   // Rule 3: a writer whose buffers are shared takes its own copy of its own rows, mask included.
   void unshare(stream_ref stream) {
