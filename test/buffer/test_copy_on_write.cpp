@@ -296,3 +296,27 @@ struct lean : devcol::default_policy {
 // A stateless resource, no exposure flag, a plain count: the allocation (pointer, size, alignment,
 // stream) and one count, nothing more.
 static_assert(sizeof(devcol::detail::owner<devcol_test::cow::lean>) == 5 * sizeof(void*));
+
+TEST_CASE("copies are made by the resource that made the original, whatever the default is now", "[cow][resource]") {
+  devcol_test::leak_check leaks;
+  auto const maker = devcol::mr::make_resource_handle<devcol_test::device_tracker>("maker");
+  std::optional<devcol::column<i64>> a;
+  {
+    devcol::mr::scoped_default use_maker{maker};
+    a = devcol::make_column<i64>({1, std::nullopt, 3});
+  }
+  auto const& made = *maker.target<devcol_test::device_tracker>();
+  REQUIRE(made.outstanding_count() == 2);  // values and mask
+  auto b = *a;
+  (void)b.data(access::write);  // the copy-on-write copy
+  auto c = a->deep_copy();
+  auto d = a->make_like<double>(5, {});
+  CHECK(made.outstanding_count() == 7);  // a, b, c: values and mask each; d: values only
+  CHECK(b.resource_name() == "maker");
+  CHECK(leaks.live() == 0);  // nothing from the current default
+  a.reset();
+  b = {};
+  c = {};
+  d = {};
+  CHECK(made.outstanding_count() == 0);
+}

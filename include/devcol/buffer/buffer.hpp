@@ -43,6 +43,9 @@ class buffer {
  public:
   /// The policy this buffer was composed from.
   using policy = Policy;
+  /// What a buffer keeps of its resource: a `mr::resource_handle` for `default_policy`, the
+  /// resource itself when it is stateless, else a `mr::resource_ref` to its shared instance.
+  using resource_type = detail::resource_storage_t<typename Policy::resource>;
 
   /// @brief An empty buffer: no allocation, size 0.
   buffer() noexcept = default;
@@ -53,7 +56,14 @@ class buffer {
    * @throws devcol::out_of_memory, devcol::logic_error (bad alignment), devcol::cuda_error
    */
   explicit buffer(std::size_t bytes, stream_ref stream = {}, std::size_t alignment = mr::default_alignment)
-      : owner_(new owner_type(bytes, alignment, stream)), size_(bytes) {}
+      : buffer(bytes, stream, alignment, detail::policy_resource<typename Policy::resource>()) {}
+
+  /**
+   * @brief Allocates `bytes` uninitialised bytes from `resource` (kept to free them).
+   * @throws what the resource throws
+   */
+  buffer(std::size_t bytes, stream_ref stream, std::size_t alignment, resource_type resource)
+      : owner_(new owner_type(bytes, alignment, stream, std::move(resource))), size_(bytes) {}
 
   /// @brief Shares `other`'s allocation (rule 1), or copies its range if it is exposed (rule 12),
   /// on the stream the allocation was made on. @throws what allocation throws, in the deep case
@@ -109,7 +119,8 @@ class buffer {
 
   /**
    * @brief A new allocation holding a copy of this handle's bytes (only its range), in order on
-   * `stream` (rule 7). Asynchronous on CUDA. @throws what allocation and copying throw
+   * `stream` (rule 7), from the resource that made this one. Asynchronous on CUDA.
+   * @throws what allocation and copying throw
    */
   [[nodiscard]] buffer deep_copy(stream_ref stream = {}) const { return copy_range(0, size_, stream); }
 
@@ -162,6 +173,10 @@ class buffer {
   }
   /// @brief The name of the resource that made the allocation ("" when empty).
   [[nodiscard]] std::string resource_name() const { return owner_ != nullptr ? owner_->resource_name() : std::string{}; }
+  /// @brief The resource that made the allocation (for an empty buffer, the one a new buffer would use now).
+  [[nodiscard]] resource_type resource() const {
+    return owner_ != nullptr ? owner_->resource() : detail::policy_resource<typename Policy::resource>();
+  }
   /// @brief The stream the allocation was made on, and is freed on.
   [[nodiscard]] stream_ref stream() const noexcept { return owner_ != nullptr ? owner_->stream() : stream_ref{}; }
   /// @brief The allocation's alignment (the start of the range may be less aligned).
@@ -182,9 +197,10 @@ class buffer {
     return buffer{owner_, offset_ + begin, size};
   }
 
+  // A copy of the range in new memory from the same resource (the allocation's handler, as NEP 49).
   [[nodiscard]] buffer copy_range(std::size_t begin, std::size_t size, stream_ref stream) const {
     if (owner_ == nullptr) { return buffer{}; }
-    buffer fresh(size, stream, owner_->alignment());
+    buffer fresh(size, stream, owner_->alignment(), owner_->resource());
     copy_bytes(fresh.begin(), this->begin() + begin, size, stream);
     return fresh;
   }

@@ -14,6 +14,7 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/resource.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -52,6 +53,8 @@ class column {
   using policy = Policy;
   /// The buffer type holding the values and the mask.
   using buffer_type = buffer<Policy>;
+  /// What the buffers keep of their resource (see buffer::resource_type).
+  using resource_type = typename buffer_type::resource_type;
 
   /// @brief An empty column: 0 rows, nothing allocated.
   column() noexcept = default;
@@ -62,10 +65,14 @@ class column {
    * @throws devcol::out_of_memory, devcol::logic_error (a size whose bytes overflow)
    */
   explicit column(std::size_t size, stream_ref stream = {}, mask_state mask = mask_state::unallocated)
-      : data_(byte_size(size), stream), size_(size) {
+      : column(size, stream, mask, detail::policy_resource<typename Policy::resource>()) {}
+
+  /// @brief As above, with memory from `resource`.
+  column(std::size_t size, stream_ref stream, mask_state mask, resource_type resource)
+      : data_(byte_size(size), stream, mr::default_alignment, resource), size_(size) {
     if (mask != mask_state::unallocated) {
       std::size_t const bytes = bitmask_allocation_size(size);
-      mask_ = buffer_type(bytes, stream);
+      mask_ = buffer_type(bytes, stream, mr::default_alignment, std::move(resource));
       fill_bytes(mask_.data(access::write, stream), mask == mask_state::all_valid ? 0xFF : 0x00, bytes, stream);
       null_count_ = mask == mask_state::all_null ? size : 0;
     }
@@ -227,6 +234,16 @@ class column {
   [[nodiscard]] buffer_type const& data_buffer() const noexcept { return data_; }
   /// @brief The mask's buffer (empty without a mask).
   [[nodiscard]] buffer_type const& mask_buffer() const noexcept { return mask_; }
+  /**
+   * @brief A new column of `size` uninitialised `U` rows from the resource that made this one's
+   * values (what ops allocate their results from), with a mask as `mask` says.
+   */
+  template <fixed_width U>
+  [[nodiscard]] column<U, Policy> make_like(std::size_t size, stream_ref stream, mask_state mask = mask_state::unallocated) const {
+    return column<U, Policy>(size, stream, mask, data_.resource());
+  }
+  /// @brief The resource that made the values' memory.
+  [[nodiscard]] resource_type resource() const { return data_.resource(); }
   /// @brief The name of the resource that made the values' memory.
   [[nodiscard]] std::string resource_name() const { return data_.resource_name(); }
 
@@ -256,11 +273,11 @@ class column {
   [[nodiscard]] column copy_rows(std::size_t begin, std::size_t end, std::size_t nulls, stream_ref stream) const {
     column out;
     std::size_t const rows = end - begin;
-    out.data_ = buffer_type(byte_size(rows), stream);
+    out.data_ = buffer_type(byte_size(rows), stream, mr::default_alignment, data_.resource());
     copy_bytes(out.data_.data(access::write, stream), data(access::read) + begin, byte_size(rows), stream);
     if (nullable()) {
       std::size_t const bytes = bitmask_allocation_size(rows);
-      out.mask_ = buffer_type(bytes, stream);
+      out.mask_ = buffer_type(bytes, stream, mr::default_alignment, mask_.resource());
       copy_bitmask(null_mask(access::read), offset_ + begin, offset_ + end,
                    static_cast<bitmask_word*>(out.mask_.data(access::write, stream)), bytes, stream);
     }

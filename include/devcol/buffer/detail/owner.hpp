@@ -102,8 +102,10 @@ class sharing_cell<runtime_sharing> {
 template <buffer_policy Policy>
 class owner {
  public:
-  owner(std::size_t bytes, std::size_t alignment, stream_ref stream)
-      : memory_(bytes, alignment, stream, policy_resource<typename Policy::resource>()) {}
+  using resource_type = resource_storage_t<typename Policy::resource>;
+
+  owner(std::size_t bytes, std::size_t alignment, stream_ref stream, resource_type resource)
+      : memory_(bytes, alignment, stream, std::move(resource)) {}
   owner(owner const&) = delete;
   owner& operator=(owner const&) = delete;
 
@@ -112,6 +114,7 @@ class owner {
   [[nodiscard]] std::size_t alignment() const noexcept { return memory_.alignment(); }
   [[nodiscard]] stream_ref stream() const noexcept { return memory_.stream(); }
   [[nodiscard]] std::string resource_name() const { return mr::resource_name(memory_.resource()); }
+  [[nodiscard]] resource_type const& resource() const noexcept { return memory_.resource(); }
 
   void retain() noexcept { refs_.retain(); }
   /// Drops one reference; the last one frees the memory through its resource, exactly once.
@@ -127,7 +130,7 @@ class owner {
  private:
   ~owner() = default;
 
-  mr::basic_allocation<resource_storage_t<typename Policy::resource>> memory_;
+  mr::basic_allocation<resource_type> memory_;
   [[no_unique_address]] refcount_cell<Policy::refcount::atomic> refs_;
   [[no_unique_address]] exposure_cell<Policy::exposure::tracked> exposure_;
   [[no_unique_address]] sharing_cell<typename Policy::sharing> sharing_;
