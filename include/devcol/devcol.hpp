@@ -43,3 +43,14 @@
 #include <devcol/column/table.hpp>
 #include <devcol/column/to_host.hpp>
 #include <devcol/column/types.hpp>
+
+#include <devcol/ops/cast.hpp>
+#include <devcol/ops/compare.hpp>
+#include <devcol/ops/fill.hpp>
+#include <devcol/ops/filter.hpp>
+#include <devcol/ops/gather.hpp>
+#include <devcol/ops/null_mask.hpp>
+#include <devcol/ops/reduce.hpp>
+#include <devcol/ops/scan.hpp>
+#include <devcol/ops/sort.hpp>
+#include <devcol/ops/transform.hpp>

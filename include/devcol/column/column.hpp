@@ -184,6 +184,24 @@ class column {
     // check its count a second time on this hot path.
     return const_cast<T*>(data(access::read));
   }
+  /**
+   * @brief The validity mask, writable (null without one), after the same unsharing as
+   * data(access::write); row 0 is bit offset(). Writing it does not update null_count(): state the
+   * new count with set_null_count().
+   */
+  [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
+    unshare(stream);
+    return const_cast<bitmask_word*>(null_mask(access::read));
+  }
+  /**
+   * @brief States the null count after the mask was written through null_mask(access::write).
+   * @throws devcol::logic_error if the count is impossible for the column
+   */
+  void set_null_count(std::size_t null_count) {
+    DEVCOL_EXPECTS(null_count <= size_ && (null_count == 0 || nullable()), "column: null count ", null_count,
+                   " is impossible for ", size_, nullable() ? " rows" : " rows without a mask");
+    null_count_ = null_count;
+  }
   /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
   [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept {
     return static_cast<bitmask_word const*>(mask_.data(access::read));

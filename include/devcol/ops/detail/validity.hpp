@@ -1,0 +1,127 @@
+/**
+ * @file validity.hpp
+ * @brief What the ops share: building result columns and their validity masks.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
+
+#include <cstddef>
+#include <string_view>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// Whether row `i` of a view is valid, as a functor over row indices.
+template <class T>
+struct row_is_valid {
+  column_view<T> view;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_valid(i); }
+};
+
+/// Packs `Valid(row)` for rows [0, rows) into mask word `w` (bits past `rows` are 0).
+template <class Valid>
+struct pack_word {
+  Valid valid;
+  std::size_t rows;
+  DEVCOL_HOST_DEVICE bitmask_word operator()(std::size_t w) const {
+    bitmask_word word = 0;
+    std::size_t const first = w * bits_per_word;
+    for (std::size_t b = 0; b < bits_per_word && first + b < rows; ++b) {
+      if (valid(first + b)) { word |= bitmask_word{1} << b; }
+    }
+    return word;
+  }
+};
+
+/// `valid(row - offset)` for rows at or past `offset`, invalid before it.
+template <class Valid>
+struct shifted_valid {
+  Valid valid;
+  std::size_t offset;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const { return i >= offset && valid(i - offset); }
+};
+
+/**
+ * @brief Gives `out` a new mask holding `valid(row)` for each of its rows (at its offset), written
+ * in one pass over the mask words, and the null count from one more pass over them (which
+ * synchronises `stream`). The mask comes from `out`'s resource.
+ */
+template <class T, class Policy, class Valid>
+void set_validity(column<T, Policy>& out, Valid valid, stream_ref stream) {
+  std::size_t const first = out.offset();
+  std::size_t const bits = first + out.size();
+  std::size_t const bytes = bitmask_allocation_size(bits);
+  typename column<T, Policy>::buffer_type mask(bytes, stream, mr::default_alignment, out.resource());
+  auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
+  executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
+                    pack_word<shifted_valid<Valid>>{{valid, first}, bits});
+  std::size_t const nulls = count_unset_bits(words, first, bits, stream);
+  out = column<T, Policy>(out.data_buffer(), std::move(mask), out.size(), nulls, first);
+}
+
+/// Word `w` of `words` with bits [first, last) set and the others kept.
+struct set_bits_in_word {
+  bitmask_word const* words;
+  std::size_t first;
+  std::size_t last;
+  DEVCOL_HOST_DEVICE bitmask_word operator()(std::size_t w) const noexcept {
+    std::size_t const low = w * bits_per_word;
+    std::size_t const b0 = first > low ? first - low : 0;
+    std::size_t const b1 = last < low + bits_per_word ? last - low : bits_per_word;
+    bitmask_word const upto = b1 == bits_per_word ? ~bitmask_word{0} : (bitmask_word{1} << b1) - 1;
+    return words[w] | (upto & ~((bitmask_word{1} << b0) - 1));
+  }
+};
+
+/// Row `i` of a bool column without nulls (a validity computed one byte per row).
+struct flag_set {
+  column_view<bool> flags;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return flags[i]; }
+};
+
+/// Valid where both views are valid.
+template <class A, class B>
+struct both_valid {
+  column_view<A> a;
+  column_view<B> b;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return a.is_valid(i) && b.is_valid(i); }
+};
+
+/**
+ * @brief Gives `out` the validity of `in` (same rows): nothing when `in` has no nulls, else a copy
+ * of `in`'s mask bits for its rows (one pass over the mask, no recount: the null count is `in`'s).
+ */
+template <class T, class U, class Policy>
+void copy_validity(column<T, Policy> const& in, column<U, Policy>& out, stream_ref stream) {
+  if (!in.has_nulls()) { return; }
+  if (out.offset() != 0) {  // rare (an op writing in place into a slice): pack at the offset
+    set_validity(out, row_is_valid<T>{in.view()}, stream);
+    return;
+  }
+  std::size_t const bytes = bitmask_allocation_size(in.size());
+  typename column<U, Policy>::buffer_type mask(bytes, stream, mr::default_alignment, out.resource());
+  copy_bitmask(in.null_mask(access::read), in.offset(), in.offset() + in.size(),
+               static_cast<bitmask_word*>(mask.data(access::write, stream)), bytes, stream);
+  out = column<U, Policy>(out.data_buffer(), std::move(mask), out.size(), in.null_count(), out.offset());
+}
+
+/// Throws devcol::logic_error unless two inputs of `op` have the same number of rows.
+inline void expect_same_size(std::size_t a, std::size_t b, std::string_view op) {
+  DEVCOL_EXPECTS(a == b, op, ": inputs have ", a, " and ", b, " rows");
+}
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,66 @@
+/**
+ * @file fill.hpp
+ * @brief In-place fill and copies: `fill`, `copy`, `copy_into`.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/validity.hpp>
+
+#include <thrust/fill.h>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/**
+ * @brief Sets every row of `col` to `value` and valid, in place, through write access (so a column
+ * that shares memory gets its own copy first: copy-on-write holds). One pass over the values and,
+ * with a mask, one over the mask words. No synchronisation.
+ */
+template <fixed_width T, class Policy>
+void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
+  T* rows = col.data(access::write, stream);
+  detail::executor exec(stream);
+  thrust::fill(exec.policy(), rows, rows + col.size(), value);
+  if (col.nullable() && col.size() != 0) {
+    bitmask_word* words = col.null_mask(access::write, stream);
+    // Set bits [offset, offset + size): a shifted copy of an all-ones mask would be a second
+    // allocation; the rows' words are few, so write them with the same one-pass kernel.
+    std::size_t const first = col.offset();
+    std::size_t const last = first + col.size();
+    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(first / bits_per_word),
+                      thrust::counting_iterator<std::size_t>((last + bits_per_word - 1) / bits_per_word),
+                      words + first / bits_per_word, detail::set_bits_in_word{words, first, last});
+    col.set_null_count(0);
+  }
+}
+
+/// @brief A deep copy of `col` (its rows only) in new memory from its resource: `col.deep_copy(stream)`.
+template <fixed_width T, class Policy>
+[[nodiscard]] column<T, Policy> copy(column<T, Policy> const& col, stream_ref stream = {}) {
+  return col.deep_copy(stream);
+}
+
+/**
+ * @brief Copies `src`'s rows and validity into `dst`, in place, through write access.
+ * @throws devcol::logic_error naming both sizes if they differ
+ */
+template <fixed_width T, class Policy>
+void copy_into(column<T, Policy> const& src, column<T, Policy>& dst, stream_ref stream = {}) {
+  detail::expect_same_size(src.size(), dst.size(), "copy_into");
+  copy_bytes(dst.data(access::write, stream), src.data(access::read), src.size() * sizeof(T), stream);
+  if (src.has_nulls()) {
+    detail::copy_validity(src, dst, stream);
+  } else if (dst.nullable()) {
+    dst = column<T, Policy>(dst.data_buffer(), {}, dst.size(), 0, dst.offset());
+  }
+}
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,142 @@
+/**
+ * @file filter.hpp
+ * @brief `devcol::filter` (stream compaction by a bool column) and `devcol::concatenate`.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/validity.hpp>
+#include <devcol/ops/null_mask.hpp>
+
+#include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/transform.h>
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// Whether row `i` is kept: the flag is valid and true.
+struct kept {
+  column_view<bool> keep;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return keep.is_valid(i) && keep[i]; }
+};
+
+/// One input of a concatenation, as the mask kernel sees it.
+struct concatenated_input {
+  bitmask_word const* mask;  // null without nulls
+  std::size_t offset;        // the mask bit of its row 0
+  std::size_t first;         // its first row in the result
+};
+
+/// Row `r` of a concatenation: which input holds it (binary search of the inputs' first rows), and its validity.
+struct concatenated_valid {
+  concatenated_input const* inputs;  // ascending by first
+  std::size_t count;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t r) const noexcept {
+    std::size_t lo = 0;
+    std::size_t hi = count;
+    while (hi - lo > 1) {
+      std::size_t const mid = (lo + hi) / 2;
+      if (inputs[mid].first <= r) { lo = mid; } else { hi = mid; }
+    }
+    concatenated_input const& in = inputs[lo];
+    return in.mask == nullptr || bit_is_set(in.mask, in.offset + (r - in.first));
+  }
+};
+
+}  // namespace detail
+
+/**
+ * @brief The rows of `col` where `keep` is true (a null flag drops the row), in order: stream
+ * compaction. One pass to count the kept rows (which synchronises `stream`, to size the result
+ * exactly), one to copy values, and with nulls one more for their validity.
+ * @throws devcol::logic_error naming both sizes if they differ
+ */
+template <fixed_width T, class Policy>
+[[nodiscard]] column<T, Policy> filter(column<T, Policy> const& col, column<bool, Policy> const& keep,
+                                       stream_ref stream = {}) {
+  detail::expect_same_size(col.size(), keep.size(), "filter");
+  detail::executor exec(stream);
+  auto const rows = thrust::counting_iterator<std::size_t>(0);
+  auto const flags = thrust::make_transform_iterator(rows, detail::kept{keep.view()});
+  auto const n = static_cast<std::size_t>(
+      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(col.size()), true));
+  auto out = col.template make_like<T>(n, stream);
+  T const* in = col.data(access::read);
+  thrust::copy_if(exec.policy(), in, in + col.size(), rows, out.data(access::write, stream), detail::kept{keep.view()});
+  if (col.has_nulls()) {
+    auto valid = col.template make_like<bool>(n, stream);
+    auto const validity = thrust::make_transform_iterator(rows, detail::row_is_valid<T>{col.view()});
+    thrust::copy_if(exec.policy(), validity, validity + static_cast<std::ptrdiff_t>(col.size()), rows,
+                    valid.data(access::write, stream), detail::kept{keep.view()});
+    detail::set_validity(out, detail::flag_set{valid.view()}, stream);
+  }
+  return out;
+}
+
+/**
+ * @brief The rows of every column in `cols`, one after the other, in new memory from the first's
+ * resource: one copy per input for the values; with nulls, one pass over the result's mask words.
+ * The null count is the inputs' sum: nothing is recounted. An empty list gives an empty column.
+ */
+template <fixed_width T, class Policy>
+[[nodiscard]] column<T, Policy> concatenate(std::span<column<T, Policy> const> cols, stream_ref stream = {}) {
+  if (cols.empty()) { return column<T, Policy>{}; }
+  std::size_t rows = 0;
+  std::size_t nulls = 0;
+  for (auto const& c : cols) {
+    rows += c.size();
+    nulls += c.null_count();
+  }
+  auto out = cols.front().template make_like<T>(rows, stream);
+  T* dst = out.data(access::write, stream);
+  for (auto const& c : cols) {
+    copy_bytes(dst, c.data(access::read), c.size() * sizeof(T), stream);
+    dst += c.size();
+  }
+  if (nulls == 0) { return out; }
+  // Each input's mask, mask offset and first result row, to the device in one copy.
+  std::vector<detail::concatenated_input> inputs;
+  inputs.reserve(cols.size());
+  std::size_t first = 0;
+  for (auto const& c : cols) {
+    inputs.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), first});
+    first += c.size();
+  }
+  std::size_t const index_bytes = inputs.size() * sizeof(detail::concatenated_input);
+  typename column<T, Policy>::buffer_type index(index_bytes, stream, mr::default_alignment, out.resource());
+  auto* device_inputs = static_cast<detail::concatenated_input*>(index.data(access::write, stream));
+  copy_bytes(device_inputs, inputs.data(), index_bytes, stream);
+  std::size_t const bytes = bitmask_allocation_size(rows);
+  typename column<T, Policy>::buffer_type mask(bytes, stream, mr::default_alignment, out.resource());
+  detail::executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)),
+                    static_cast<bitmask_word*>(mask.data(access::write, stream)),
+                    detail::pack_word<detail::concatenated_valid>{{device_inputs, inputs.size()}, rows});
+  stream.synchronize();  // the host index must outlive the copy queued above
+  return column<T, Policy>(out.data_buffer(), std::move(mask), rows, nulls);
+}
+
+/// @brief concatenate() of an initializer list or vector of columns.
+template <fixed_width T, class Policy>
+[[nodiscard]] column<T, Policy> concatenate(std::vector<column<T, Policy>> const& cols, stream_ref stream = {}) {
+  return concatenate(std::span<column<T, Policy> const>(cols), stream);
+}
+
+DEVCOL_NAMESPACE_END

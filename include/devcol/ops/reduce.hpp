@@ -1,0 +1,141 @@
+/**
+ * @file reduce.hpp
+ * @brief Reductions, nulls skipped: `sum`, `product`, `min`, `max`, `mean`, `count`, `any`, `all`.
+ *
+ * Each reduces in one pass over the values (and the mask, with nulls) and returns its result to
+ * the host: it synchronises `stream`. The result is empty (`std::nullopt`) when no row is valid.
+ * Result types: `sum` and `product` accumulate integers in 64 bits of the same signedness
+ * (`std::int64_t` / `std::uint64_t`; `bool` counts as unsigned) and floating point in `double`;
+ * `min` and `max` return the element type; `mean` returns `double`. NaNs: the order of min/max
+ * with NaN is unspecified; sums propagate them.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform_reduce.h>
+
+#include <cuda/std/limits>
+
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/// @brief The type `sum` and `product` of `T` accumulate and return.
+template <class T>
+using sum_type_t = std::conditional_t<std::is_floating_point_v<T>, double,
+                                      std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
+
+namespace detail {
+
+/// Row `i` as `Acc`, or `identity` where it is null.
+template <class T, class Acc>
+struct value_or_identity {
+  column_view<T> view;
+  Acc identity;
+  DEVCOL_HOST_DEVICE Acc operator()(std::size_t i) const noexcept {
+    return view.is_valid(i) ? static_cast<Acc>(view[i]) : identity;
+  }
+};
+
+struct multiplies_op {
+  template <class T>
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a * b; }
+};
+struct min_op {
+  template <class T>
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return b < a ? b : a; }
+};
+struct max_op {
+  template <class T>
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a < b ? b : a; }
+};
+
+template <class T>
+DEVCOL_HOST_DEVICE constexpr T highest() noexcept {
+  if constexpr (requires { T::max(); }) { return T::max(); } else { return ::cuda::std::numeric_limits<T>::max(); }
+}
+template <class T>
+DEVCOL_HOST_DEVICE constexpr T lowest() noexcept {
+  if constexpr (requires { T::min(); }) { return T::min(); } else { return ::cuda::std::numeric_limits<T>::lowest(); }
+}
+
+/// Reduces the valid rows of `col` as `Acc` with `op` from `identity`; empty when none is valid.
+template <class Acc, class T, class Policy, class Op>
+std::optional<Acc> reduce_valid(column<T, Policy> const& col, Acc identity, Op op, stream_ref stream) {
+  if (col.size() == col.null_count()) { return std::nullopt; }
+  executor exec(stream);
+  return thrust::transform_reduce(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                                  thrust::counting_iterator<std::size_t>(col.size()),
+                                  value_or_identity<T, Acc>{col.view(), identity}, identity, op);
+}
+
+}  // namespace detail
+
+/// @brief The sum of the valid rows, as sum_type_t<T>. Synchronises `stream`.
+template <fixed_width T, class Policy>
+  requires std::is_arithmetic_v<T>
+[[nodiscard]] std::optional<sum_type_t<T>> sum(column<T, Policy> const& col, stream_ref stream = {}) {
+  return detail::reduce_valid(col, sum_type_t<T>{0}, thrust::plus<sum_type_t<T>>{}, stream);
+}
+
+/// @brief The product of the valid rows, as sum_type_t<T>. Synchronises `stream`.
+template <fixed_width T, class Policy>
+  requires std::is_arithmetic_v<T>
+[[nodiscard]] std::optional<sum_type_t<T>> product(column<T, Policy> const& col, stream_ref stream = {}) {
+  return detail::reduce_valid(col, sum_type_t<T>{1}, detail::multiplies_op{}, stream);
+}
+
+/// @brief The least valid row. Synchronises `stream`.
+template <fixed_width T, class Policy>
+[[nodiscard]] std::optional<T> min(column<T, Policy> const& col, stream_ref stream = {}) {
+  return detail::reduce_valid(col, detail::highest<T>(), detail::min_op{}, stream);
+}
+
+/// @brief The greatest valid row. Synchronises `stream`.
+template <fixed_width T, class Policy>
+[[nodiscard]] std::optional<T> max(column<T, Policy> const& col, stream_ref stream = {}) {
+  return detail::reduce_valid(col, detail::lowest<T>(), detail::max_op{}, stream);
+}
+
+/// @brief The mean of the valid rows, in double. Synchronises `stream`.
+template <fixed_width T, class Policy>
+  requires std::is_arithmetic_v<T>
+[[nodiscard]] std::optional<double> mean(column<T, Policy> const& col, stream_ref stream = {}) {
+  auto const total = detail::reduce_valid(col, 0.0, thrust::plus<double>{}, stream);
+  if (!total) { return std::nullopt; }
+  return *total / static_cast<double>(col.size() - col.null_count());
+}
+
+/// @brief The number of valid rows: no kernel, no synchronisation (the null count is always known).
+template <fixed_width T, class Policy>
+[[nodiscard]] std::size_t count(column<T, Policy> const& col) noexcept {
+  return col.size() - col.null_count();
+}
+
+/// @brief Whether any valid row is true (non-zero). Synchronises `stream`.
+template <fixed_width T, class Policy>
+  requires std::is_arithmetic_v<T>
+[[nodiscard]] std::optional<bool> any(column<T, Policy> const& col, stream_ref stream = {}) {
+  auto const found = detail::reduce_valid(col, false, thrust::logical_or<bool>{}, stream);
+  return found;
+}
+
+/// @brief Whether every valid row is true (non-zero). Synchronises `stream`.
+template <fixed_width T, class Policy>
+  requires std::is_arithmetic_v<T>
+[[nodiscard]] std::optional<bool> all(column<T, Policy> const& col, stream_ref stream = {}) {
+  return detail::reduce_valid(col, true, thrust::logical_and<bool>{}, stream);
+}
+
+DEVCOL_NAMESPACE_END

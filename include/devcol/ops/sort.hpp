@@ -1,0 +1,127 @@
+/**
+ * @file sort.hpp
+ * @brief `devcol::sort`, `devcol::argsort` (both stable) and `devcol::is_sorted`.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/gather.hpp>
+
+#include <thrust/functional.h>
+#include <thrust/gather.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/logical.h>
+#include <thrust/partition.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+
+#include <cstdint>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/// @brief Sort direction.
+enum class order { ascending, descending };
+/// @brief Where nulls go.
+enum class null_order { last, first };
+
+namespace detail {
+
+template <class T>
+struct index_is_valid_row {
+  column_view<T> view;
+  DEVCOL_HOST_DEVICE bool operator()(std::int64_t i) const noexcept { return view.is_valid(static_cast<std::size_t>(i)); }
+};
+
+/// Whether rows i-1 and i are in order, nulls placed as asked.
+template <class T>
+struct in_order {
+  column_view<T> view;
+  bool descending;
+  bool nulls_first;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
+    bool const a_valid = view.is_valid(i - 1);
+    bool const b_valid = view.is_valid(i);
+    if (!a_valid || !b_valid) { return a_valid == b_valid || (nulls_first ? !a_valid : !b_valid); }
+    return descending ? !(view[i - 1] < view[i]) : !(view[i] < view[i - 1]);
+  }
+};
+
+}  // namespace detail
+
+/**
+ * @brief The row numbers that put `col` in order (Arrow's `sort_indices`), stable: equal rows keep
+ * their order. Nulls go first or last, in their original order. Without nulls: one radix or merge
+ * sort of a copy of the keys; with nulls, a stable partition first. No synchronisation.
+ */
+template <fixed_width T, class Policy>
+[[nodiscard]] column<std::int64_t, Policy> argsort(column<T, Policy> const& col, order direction = order::ascending,
+                                                   stream_ref stream = {}, null_order nulls = null_order::last) {
+  std::size_t const n = col.size();
+  auto indices = col.template make_like<std::int64_t>(n, stream);
+  std::int64_t* first = indices.data(access::write, stream);
+  detail::executor exec(stream);
+  thrust::sequence(exec.policy(), first, first + n);
+  std::int64_t* valid_first = first;
+  std::size_t valid = n;
+  if (col.has_nulls()) {
+    valid = n - col.null_count();
+    if (nulls == null_order::first) {
+      thrust::stable_partition(exec.policy(), first, first + n, thrust::not_fn(detail::index_is_valid_row<T>{col.view()}));
+      valid_first = first + col.null_count();
+    } else {
+      thrust::stable_partition(exec.policy(), first, first + n, detail::index_is_valid_row<T>{col.view()});
+    }
+  }
+  auto keys = col.template make_like<T>(valid, stream);
+  T* key = keys.data(access::write, stream);
+  thrust::gather(exec.policy(), valid_first, valid_first + valid, col.data(access::read), key);
+  if (direction == order::ascending) {
+    thrust::stable_sort_by_key(exec.policy(), key, key + valid, valid_first, thrust::less<T>{});
+  } else {
+    thrust::stable_sort_by_key(exec.policy(), key, key + valid, valid_first, thrust::greater<T>{});
+  }
+  return indices;
+}
+
+/**
+ * @brief `col` in order, stable, nulls first or last. Without nulls: a copy then one sort of the
+ * values in place; with nulls, argsort then gather. No synchronisation without nulls.
+ */
+template <fixed_width T, class Policy>
+[[nodiscard]] column<T, Policy> sort(column<T, Policy> const& col, order direction = order::ascending,
+                                     stream_ref stream = {}, null_order nulls = null_order::last) {
+  if (col.has_nulls()) {
+    return devcol::gather(col, devcol::argsort(col, direction, stream, nulls), stream, out_of_bounds::nullify);
+  }
+  auto out = col.template make_like<T>(col.size(), stream);
+  T* first = out.data(access::write, stream);
+  copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
+  detail::executor exec(stream);
+  if (direction == order::ascending) {
+    thrust::stable_sort(exec.policy(), first, first + col.size(), thrust::less<T>{});
+  } else {
+    thrust::stable_sort(exec.policy(), first, first + col.size(), thrust::greater<T>{});
+  }
+  return out;
+}
+
+/// @brief Whether `col` is in order, nulls placed as asked: one pass over adjacent pairs. Synchronises `stream`.
+template <fixed_width T, class Policy>
+[[nodiscard]] bool is_sorted(column<T, Policy> const& col, order direction = order::ascending, stream_ref stream = {},
+                             null_order nulls = null_order::last) {
+  if (col.size() < 2) { return true; }
+  detail::executor exec(stream);
+  return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
+                        thrust::counting_iterator<std::size_t>(col.size()),
+                        detail::in_order<T>{col.view(), direction == order::descending, nulls == null_order::first});
+}
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,66 @@
+/**
+ * @file transform.hpp
+ * @brief `devcol::transform`: a user functor over one or two columns, nulls propagated.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/validity.hpp>
+
+#include <thrust/transform.h>
+
+#include <type_traits>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/**
+ * @brief `f(row)` for every row, in one pass, in order on `stream`: a new column from `col`'s
+ * resource, null where `col` is null (its mask bits copied, no recount, no synchronisation).
+ *
+ * `f` runs on every row, null rows included (their values are unspecified), so it must accept any
+ * value. On CUDA it must be callable on the device: a functor with a `DEVCOL_HOST_DEVICE` call
+ * operator, or a lambda marked `DEVCOL_HOST_DEVICE` (nvcc's `--extended-lambda`).
+ */
+template <fixed_width T, class Policy, class F>
+  requires fixed_width<std::invoke_result_t<F, T>>
+[[nodiscard]] auto transform(column<T, Policy> const& col, F f, stream_ref stream = {}) {
+  using R = std::invoke_result_t<F, T>;
+  auto out = col.template make_like<R>(col.size(), stream);
+  T const* in = col.data(access::read);
+  detail::executor exec(stream);
+  thrust::transform(exec.policy(), in, in + col.size(), out.data(access::write, stream), f);
+  detail::copy_validity(col, out, stream);
+  return out;
+}
+
+/**
+ * @brief `f(a_row, b_row)` for every row pair, in one pass: a new column from `a`'s resource, null
+ * where either input is null. With nulls in both inputs the result's mask is their AND and its
+ * null count is counted (a pass over the mask, which synchronises `stream`).
+ * @throws devcol::logic_error naming both sizes if they differ
+ */
+template <fixed_width A, fixed_width B, class Policy, class F>
+  requires fixed_width<std::invoke_result_t<F, A, B>>
+[[nodiscard]] auto transform(column<A, Policy> const& a, column<B, Policy> const& b, F f, stream_ref stream = {}) {
+  using R = std::invoke_result_t<F, A, B>;
+  detail::expect_same_size(a.size(), b.size(), "transform");
+  auto out = a.template make_like<R>(a.size(), stream);
+  A const* x = a.data(access::read);
+  detail::executor exec(stream);
+  thrust::transform(exec.policy(), x, x + a.size(), b.data(access::read), out.data(access::write, stream), f);
+  if (a.has_nulls() && b.has_nulls()) {
+    detail::set_validity(out, detail::both_valid<A, B>{a.view(), b.view()}, stream);
+  } else if (a.has_nulls()) {
+    detail::copy_validity(a, out, stream);
+  } else if (b.has_nulls()) {
+    detail::copy_validity(b, out, stream);
+  }
+  return out;
+}
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,167 @@
+// Element-wise ops against host references: transform, compare, cast, fill, copy, null-mask ops.
+#include "ops_support.hpp"
+
+#include <cmath>
+
+namespace devcol_test::ops {
+struct times_three_plus_one {
+  template <class T>
+  DEVCOL_HOST_DEVICE T operator()(T v) const {
+    return static_cast<T>(v * 3 + 1);
+  }
+};
+struct difference {
+  template <class T>
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const {
+    return static_cast<T>(a - b);
+  }
+};
+}  // namespace devcol_test::ops
+
+using namespace devcol_test::ops;  // NOLINT: test brevity
+
+TEMPLATE_TEST_CASE("transform: unary and binary, nulls propagated, sliced inputs", "[ops][transform]", std::int8_t,
+                   std::uint16_t, std::int32_t, std::int64_t, float, double) {
+  devcol_test::leak_check leaks;
+  for (std::size_t n : sizes) {
+    for (std::size_t off : offsets) {
+      INFO("n " << n << ", offset " << off);
+      auto [a, ma] = random_column<TestType>(n, off, true, static_cast<unsigned>(n + off));
+      auto [b, mb] = random_column<TestType>(n, off + 1, n % 2 == 0, static_cast<unsigned>(7 * n + off));
+      model<TestType> unary(n);
+      model<TestType> binary(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (ma[i]) { unary[i] = times_three_plus_one{}(*ma[i]); }
+        if (ma[i] && mb[i]) { binary[i] = difference{}(*ma[i], *mb[i]); }
+      }
+      check_equal(devcol::transform(a, times_three_plus_one{}), unary);
+      check_equal(devcol::transform(a, b, difference{}), binary);
+    }
+  }
+}
+
+TEST_CASE("transform with a lambda, as the issue writes it", "[ops][transform]") {
+  devcol_test::leak_check leaks;
+  auto x = devcol::sequence<std::int64_t>(1000, 0, 1);
+  auto y = devcol::transform(x, [] DEVCOL_HOST_DEVICE(std::int64_t v) { return v * 2; });
+  CHECK(devcol::sum(y) == 999 * 1000);
+  CHECK_THROWS_WITH(devcol::transform(x, devcol::sequence<std::int64_t>(3), difference{}),
+                    Catch::Contains("transform: inputs have 1000 and 3 rows"));
+}
+
+TEMPLATE_TEST_CASE("compare against a scalar and a column", "[ops][compare]", std::int8_t, std::int32_t, std::uint64_t,
+                   double, devcol::timestamp_ms) {
+  devcol_test::leak_check leaks;
+  std::mt19937_64 rng(5);
+  for (std::size_t n : sizes) {
+    for (std::size_t off : offsets) {
+      auto [a, ma] = random_column<TestType>(n, off, true, static_cast<unsigned>(n * 3 + off));
+      auto [b, mb] = random_column<TestType>(n, 0, true, static_cast<unsigned>(n * 5 + off));
+      TestType const pivot = random_value<TestType>(rng);
+      for (auto op : {devcol::cmp::equal, devcol::cmp::not_equal, devcol::cmp::less, devcol::cmp::less_equal,
+                      devcol::cmp::greater, devcol::cmp::greater_equal}) {
+        model<bool> with_scalar(n);
+        model<bool> with_column(n);
+        auto const reference = [op](TestType const& x, TestType const& y) {
+          switch (op) {
+            case devcol::cmp::equal: return x == y;
+            case devcol::cmp::not_equal: return x != y;
+            case devcol::cmp::less: return x < y;
+            case devcol::cmp::less_equal: return x <= y;
+            case devcol::cmp::greater: return x > y;
+            case devcol::cmp::greater_equal: return x >= y;
+          }
+          return false;
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+          if (ma[i]) { with_scalar[i] = reference(*ma[i], pivot); }
+          if (ma[i] && mb[i]) { with_column[i] = reference(*ma[i], *mb[i]); }
+        }
+        check_equal(devcol::compare(a, op, pivot), with_scalar);
+        check_equal(devcol::compare(a, op, b), with_column);
+      }
+    }
+  }
+}
+
+TEST_CASE("cast: widening, wrapping, saturating floats, time units", "[ops][cast]") {
+  devcol_test::leak_check leaks;
+  auto ints = devcol::make_column<std::int32_t>({-1, 300, std::nullopt, 70000});
+  check_equal(devcol::cast<std::int64_t>(ints), model<std::int64_t>{-1, 300, std::nullopt, 70000});
+  check_equal(devcol::cast<std::uint8_t>(ints), model<std::uint8_t>{255, 44, std::nullopt, 112});  // wraps mod 256
+  check_equal(devcol::cast<double>(ints), model<double>{-1.0, 300.0, std::nullopt, 70000.0});
+  auto floats = devcol::make_column<double>({1.9, -1.9, 1e300, -1e300, std::nan(""), std::nullopt});
+  check_equal(devcol::cast<std::int32_t>(floats),
+              model<std::int32_t>{1, -1, 2147483647, -2147483648, 0, std::nullopt});  // saturates; NaN -> 0
+  check_equal(devcol::cast<bool>(devcol::make_column<float>({0.0F, 2.5F})), model<bool>{false, true});
+  auto ms = devcol::make_column<devcol::duration_ms>({devcol::duration_ms{1999}, devcol::duration_ms{-1999}});
+  check_equal(devcol::cast<devcol::duration_s>(ms), model<devcol::duration_s>{devcol::duration_s{1}, devcol::duration_s{-1}});
+  auto ts = devcol::make_column<devcol::timestamp_s>({devcol::timestamp_s{devcol::duration_s{2}}});
+  check_equal(devcol::cast<devcol::timestamp_ms>(ts), model<devcol::timestamp_ms>{devcol::timestamp_ms{devcol::duration_ms{2000}}});
+}
+
+TEST_CASE("fill in place goes through write access: copy-on-write holds, the mask becomes all valid", "[ops][fill]") {
+  devcol_test::leak_check leaks;
+  auto [a, ma] = random_column<std::int32_t>(150, 0, true, 3);
+  auto b = a;
+  auto s = a.slice(13, 140);
+  devcol::fill(s, 7);
+  check_equal(s, model<std::int32_t>(127, 7));
+  check_equal(a, ma);  // the shared original is untouched
+  check_equal(b, ma);
+  devcol::fill(b, 9);  // b's memory was shared with a: b copies first
+  check_equal(a, ma);
+  check_equal(b, model<std::int32_t>(150, 9));
+  auto alone = devcol::make_column<std::int32_t>({1, std::nullopt, 3}).slice(1, 3);  // a sole-owner slice
+  devcol::fill(alone, 4);
+  check_equal(alone, model<std::int32_t>{4, 4});
+}
+
+TEST_CASE("copy and copy_into", "[ops][copy]") {
+  devcol_test::leak_check leaks;
+  auto [a, ma] = random_column<double>(100, 3, true, 11);
+  auto c = devcol::copy(a);
+  check_equal(c, ma);
+  CHECK_FALSE(c.data_buffer().shares_memory_with(a.data_buffer()));
+  auto dst = devcol::full<double>(100, 0.5);
+  devcol::copy_into(a, dst);
+  check_equal(dst, ma);
+  auto [clean, mc] = random_column<double>(100, 0, false, 12);
+  devcol::copy_into(clean, dst);  // no nulls: dst loses its mask
+  check_equal(dst, mc);
+  CHECK_FALSE(dst.nullable());
+  CHECK_THROWS_WITH(devcol::copy_into(clean, c = devcol::full<double>(3, 1.0)), Catch::Contains("100 and 3 rows"));
+}
+
+TEMPLATE_TEST_CASE("null-mask ops: is_null, is_valid, fill_null, set_null_mask, drop_null_mask", "[ops][nulls]",
+                   std::int16_t, double, bool) {
+  devcol_test::leak_check leaks;
+  for (std::size_t n : sizes) {
+    for (std::size_t off : offsets) {
+      auto [a, ma] = random_column<TestType>(n, off, true, static_cast<unsigned>(n + 3 * off));
+      model<bool> nulls(n);
+      model<bool> valids(n);
+      model<TestType> filled(n);
+      std::mt19937_64 rng(9);
+      TestType const value = random_value<TestType>(rng);
+      for (std::size_t i = 0; i < n; ++i) {
+        nulls[i] = !ma[i].has_value();
+        valids[i] = ma[i].has_value();
+        filled[i] = ma[i].value_or(value);
+      }
+      check_equal(devcol::is_null(a), nulls);
+      check_equal(devcol::is_valid(a), valids);
+      check_equal(devcol::fill_null(a, value), filled);
+      auto [flags, mf] = random_column<bool>(n, 0, true, static_cast<unsigned>(n + 1));
+      model<TestType> masked(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (mf[i] && *mf[i]) { masked[i] = filled[i]; }
+      }
+      auto const refilled = devcol::fill_null(a, value);
+      check_equal(devcol::set_null_mask(refilled, flags), masked);
+      auto const dropped = devcol::drop_null_mask(refilled);
+      CHECK_FALSE(dropped.nullable());
+      CHECK(dropped.data(devcol::access::read) == refilled.data(devcol::access::read));  // O(1): shared values
+    }
+  }
+}

@@ -1,0 +1,113 @@
+// Gather, scatter, filter, concatenate against host references.
+#include "ops_support.hpp"
+
+using namespace devcol_test::ops;  // NOLINT: test brevity
+
+TEMPLATE_TEST_CASE("gather: values, nulls from source and indices, out-of-bounds policies", "[ops][gather]", std::int8_t,
+                   std::int64_t, double, bool, devcol::timestamp_us) {
+  devcol_test::leak_check leaks;
+  for (std::size_t n : sizes) {
+    for (std::size_t off : offsets) {
+      INFO("n " << n << ", offset " << off);
+      auto [a, ma] = random_column<TestType>(n, off, true, static_cast<unsigned>(n + off));
+      std::mt19937_64 rng(n * 31 + off);
+      std::size_t const m = n + 17;
+      model<std::int32_t> idx(m);
+      for (auto& i : idx) {
+        if (rng() % 5 != 0 && n != 0) { i = static_cast<std::int32_t>(rng() % n); }
+      }
+      auto indices = devcol::make_column<std::int32_t>(idx);
+      model<TestType> expected(m);
+      for (std::size_t r = 0; r < m; ++r) {
+        if (idx[r]) { expected[r] = ma[static_cast<std::size_t>(*idx[r])]; }
+      }
+      check_equal(devcol::gather(a, indices), expected);
+      // Out of bounds: nullified, or an error naming the index.
+      auto bad = devcol::make_column<std::int64_t>({0, -1, static_cast<std::int64_t>(n)});
+      auto nullified = devcol::gather(a, bad, {}, devcol::out_of_bounds::nullify);
+      CHECK(nullified.null_count() == (n == 0 ? 3U : (ma[0] ? 2U : 3U)));
+      CHECK_THROWS_WITH(devcol::gather(a, bad), Catch::Contains("out of bounds for " + std::to_string(n) + " rows"));
+    }
+  }
+}
+
+TEST_CASE("gather as the issue writes it, and without nulls allocates no mask", "[ops][gather]") {
+  devcol_test::leak_check leaks;
+  auto x = devcol::sequence<std::int64_t>(1000, 0, 1);
+  auto indices = devcol::make_column<std::int32_t>({999, 0, 500});
+  auto g = devcol::gather(x, indices);
+  check_equal(g, model<std::int64_t>{999, 0, 500});
+  CHECK_FALSE(g.nullable());
+  CHECK_THROWS_WITH(devcol::gather(x, devcol::make_column<std::int32_t>({3, 1000})),
+                    Catch::Contains("gather: index 1000 at row 1 is out of bounds for 1000 rows"));
+}
+
+TEMPLATE_TEST_CASE("scatter in place: values and validity, null indices skipped", "[ops][scatter]", std::int32_t, double) {
+  devcol_test::leak_check leaks;
+  for (std::size_t off : offsets) {
+    auto [target, mt] = random_column<TestType>(200, off, true, static_cast<unsigned>(off + 1));
+    auto original = target;  // shares: scatter must copy first
+    auto [source, ms] = random_column<TestType>(50, 0, true, static_cast<unsigned>(off + 2));
+    model<std::int64_t> idx(50);
+    for (std::size_t i = 0; i < 50; ++i) {
+      if (i % 7 != 3) { idx[i] = static_cast<std::int64_t>((i * 37 + off) % 200); }  // distinct targets
+    }
+    auto expected = mt;
+    for (std::size_t i = 0; i < 50; ++i) {
+      if (idx[i]) { expected[static_cast<std::size_t>(*idx[i])] = ms[i]; }
+    }
+    devcol::scatter(source, devcol::make_column<std::int64_t>(idx), target);
+    check_equal(target, expected);
+    check_equal(original, mt);
+  }
+  auto t = devcol::make_column<std::int32_t>({1, 2, 3});
+  CHECK_THROWS_WITH(devcol::scatter(devcol::make_column<std::int32_t>({9}), devcol::make_column<std::int32_t>({3}), t),
+                    Catch::Contains("scatter: index 3 at row 0 is out of bounds for 3 rows"));
+  check_equal(t, model<std::int32_t>{1, 2, 3});  // nothing was written
+}
+
+TEMPLATE_TEST_CASE("filter by a bool column: null flags drop rows, nulls in values stay", "[ops][filter]", std::uint8_t,
+                   std::int64_t, float, devcol::duration_ns) {
+  devcol_test::leak_check leaks;
+  for (std::size_t n : sizes) {
+    for (std::size_t off : offsets) {
+      auto [a, ma] = random_column<TestType>(n, off, true, static_cast<unsigned>(2 * n + off));
+      auto [keep, mk] = random_column<bool>(n, off + 5, true, static_cast<unsigned>(3 * n + off));
+      model<TestType> expected;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (mk[i] && *mk[i]) { expected.push_back(ma[i]); }
+      }
+      check_equal(devcol::filter(a, keep), expected);
+    }
+  }
+}
+
+TEST_CASE("filter as the issue writes it", "[ops][filter]") {
+  devcol_test::leak_check leaks;
+  auto x = devcol::sequence<std::int64_t>(1000, 0, 1);
+  auto keep = devcol::compare(x, devcol::cmp::less, std::int64_t{10});
+  auto f = devcol::filter(x, keep);
+  CHECK(devcol_test::host_values(f) == std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+}
+
+TEMPLATE_TEST_CASE("concatenate: values and masks at any offsets; null counts add up", "[ops][concatenate]", std::int16_t,
+                   double) {
+  devcol_test::leak_check leaks;
+  std::vector<devcol::column<TestType>> parts;
+  model<TestType> expected;
+  unsigned seed = 1;
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{130}}) {
+    for (std::size_t off : offsets) {
+      auto [c, m] = random_column<TestType>(n, off, seed % 3 != 0, seed);
+      ++seed;
+      parts.push_back(c);
+      expected.insert(expected.end(), m.begin(), m.end());
+    }
+  }
+  check_equal(devcol::concatenate(parts), expected);
+  auto [clean, mc] = random_column<TestType>(10, 0, false, 99);
+  auto twice = devcol::concatenate(std::vector{clean, clean});
+  CHECK_FALSE(twice.nullable());
+  CHECK(twice.size() == 20);
+  CHECK(devcol::concatenate(std::vector<devcol::column<TestType>>{}).empty());
+}
