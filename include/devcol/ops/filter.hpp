@@ -18,6 +18,9 @@
 #include <devcol/ops/null_mask.hpp>
 
 #include <thrust/copy.h>
+#include <thrust/functional.h>
+
+#include <cuda/std/functional>
 #include <thrust/count.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -35,6 +38,24 @@ struct kept {
   column_view<bool> keep;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return keep.is_valid(i) && keep[i]; }
 };
+
+#if DEVCOL_BACKEND_HOST
+/**
+ * The kept rows of `in` (where `keep` is true) into `out`, which holds exactly `kept` rows: one
+ * branchless pass. Measured on 2^24 int64 rows with half kept: Thrust's OpenMP copy_if (its
+ * generic flags, scan and scatter) 89 ms, Thrust's serial copy_if (a branch per row, half of them
+ * mispredicted) 74 ms, Arrow C++'s filter 44 ms; this loop is in bench/RESULTS.md. On CUDA,
+ * Thrust's copy_if is CUB's DeviceSelect and stays.
+ */
+template <class T>
+void compact_flagged(T const* in, bool const* keep, std::size_t n, T* out, std::size_t kept) noexcept {
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < n && j < kept; ++i) {
+    out[j] = in[i];
+    j += keep[i] ? 1U : 0U;
+  }
+}
+#endif
 
 /// One input of a concatenation, as the mask kernel sees it.
 struct concatenated_input {
@@ -72,6 +93,18 @@ template <fixed_width T, class Policy>
                                        stream_ref stream = {}) {
   detail::expect_same_size(col.size(), keep.size(), "filter");
   detail::executor exec(stream);
+  if (!keep.has_nulls() && !col.has_nulls()) {  // the flags' bytes are the stencil: no row arithmetic
+    bool const* flags = keep.data(access::read);
+    auto const n = static_cast<std::size_t>(thrust::count(exec.policy(), flags, flags + keep.size(), true));
+    auto out = col.template make_like<T>(n, stream);
+    T const* in = col.data(access::read);
+#if DEVCOL_BACKEND_HOST
+    detail::compact_flagged(in, flags, col.size(), out.data(access::write, stream), n);
+#else
+    thrust::copy_if(exec.policy(), in, in + col.size(), flags, out.data(access::write, stream), ::cuda::std::identity{});
+#endif
+    return out;
+  }
   auto const rows = thrust::counting_iterator<std::size_t>(0);
   auto const flags = thrust::make_transform_iterator(rows, detail::kept{keep.view()});
   auto const n = static_cast<std::size_t>(

@@ -2,7 +2,7 @@
  * @file reduce.hpp
  * @brief Reductions, nulls skipped: `sum`, `product`, `min`, `max`, `mean`, `count`, `any`, `all`.
  *
- * Each reduces in one pass over the values (and the mask, with nulls) and returns its result to
+ * Each reduces in one pass over the values (`minmax` gives both extremes in one) (and the mask, with nulls) and returns its result to
  * the host: it synchronises `stream`. The result is empty (`std::nullopt`) when no row is valid.
  * Result types: `sum` and `product` accumulate integers in 64 bits of the same signedness
  * (`std::int64_t` / `std::uint64_t`; `bool` counts as unsigned) and floating point in `double`;
@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -70,15 +71,51 @@ DEVCOL_HOST_DEVICE constexpr T lowest() noexcept {
   if constexpr (requires { T::min(); }) { return T::min(); } else { return ::cuda::std::numeric_limits<T>::lowest(); }
 }
 
+/// A value as `Acc`.
+template <class Acc>
+struct convert {
+  template <class T>
+  DEVCOL_HOST_DEVICE Acc operator()(T const& v) const noexcept { return static_cast<Acc>(v); }
+};
+
 /// Reduces the valid rows of `col` as `Acc` with `op` from `identity`; empty when none is valid.
+/// Without nulls it runs over the values alone, which vectorises; with nulls over rows and mask.
 template <class Acc, class T, class Policy, class Op>
 std::optional<Acc> reduce_valid(column<T, Policy> const& col, Acc identity, Op op, stream_ref stream) {
   if (col.size() == col.null_count()) { return std::nullopt; }
   executor exec(stream);
+  if (!col.has_nulls()) {
+    T const* first = col.data(access::read);
+    return thrust::transform_reduce(exec.policy(), first, first + col.size(), convert<Acc>{}, identity, op);
+  }
   return thrust::transform_reduce(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                                   thrust::counting_iterator<std::size_t>(col.size()),
                                   value_or_identity<T, Acc>{col.view(), identity}, identity, op);
 }
+
+/// Both extremes at once.
+template <class T>
+struct extremes {
+  T lo;
+  T hi;
+};
+template <class T>
+struct to_extremes {
+  DEVCOL_HOST_DEVICE extremes<T> operator()(T const& v) const noexcept { return {v, v}; }
+};
+template <class T>
+struct valid_to_extremes {
+  column_view<T> view;
+  DEVCOL_HOST_DEVICE extremes<T> operator()(std::size_t i) const noexcept {
+    return view.is_valid(i) ? extremes<T>{view[i], view[i]} : extremes<T>{highest<T>(), lowest<T>()};
+  }
+};
+struct merge_extremes {
+  template <class T>
+  DEVCOL_HOST_DEVICE extremes<T> operator()(extremes<T> const& a, extremes<T> const& b) const noexcept {
+    return {b.lo < a.lo ? b.lo : a.lo, a.hi < b.hi ? b.hi : a.hi};
+  }
+};
 
 }  // namespace detail
 
@@ -106,6 +143,27 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> max(column<T, Policy> const& col, stream_ref stream = {}) {
   return detail::reduce_valid(col, detail::lowest<T>(), detail::max_op{}, stream);
+}
+
+/**
+ * @brief The least and the greatest valid rows in one pass (Arrow's `min_max`). Synchronises `stream`.
+ */
+template <fixed_width T, class Policy>
+[[nodiscard]] std::optional<std::pair<T, T>> minmax(column<T, Policy> const& col, stream_ref stream = {}) {
+  if (col.size() == col.null_count()) { return std::nullopt; }
+  detail::executor exec(stream);
+  detail::extremes<T> const init{detail::highest<T>(), detail::lowest<T>()};
+  detail::extremes<T> found{};
+  if (!col.has_nulls()) {
+    T const* first = col.data(access::read);
+    found = thrust::transform_reduce(exec.policy(), first, first + col.size(), detail::to_extremes<T>{}, init,
+                                     detail::merge_extremes{});
+  } else {
+    found = thrust::transform_reduce(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                                     thrust::counting_iterator<std::size_t>(col.size()),
+                                     detail::valid_to_extremes<T>{col.view()}, init, detail::merge_extremes{});
+  }
+  return std::pair<T, T>{found.lo, found.hi};
 }
 
 /// @brief The mean of the valid rows, in double. Synchronises `stream`.

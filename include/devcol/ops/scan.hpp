@@ -31,6 +31,15 @@ template <class T, class Policy, class Op>
 column<T, Policy> run_scan(column<T, Policy> const& col, Op op, T identity, bool inclusive, stream_ref stream) {
   auto out = col.template make_like<T>(col.size(), stream);
   executor exec(stream);
+  if (!col.has_nulls()) {  // over the values alone
+    T const* first = col.data(access::read);
+    if (inclusive) {
+      thrust::inclusive_scan(exec.policy(), first, first + col.size(), out.data(access::write, stream), op);
+    } else {
+      thrust::exclusive_scan(exec.policy(), first, first + col.size(), out.data(access::write, stream), identity, op);
+    }
+    return out;
+  }
   auto const values = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
                                                       value_or_identity<T, T>{col.view(), identity});
   auto const end = values + static_cast<std::ptrdiff_t>(col.size());
