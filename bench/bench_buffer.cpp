@@ -88,7 +88,7 @@ template <bool Pooled>
 void cow_copy_256mib(benchmark::State& state) {
   using pool = mr::pool<mr::host_aligned>;
   std::optional<mr::scoped_default> pooled;
-  if constexpr (Pooled) { pooled.emplace(mr::make_resource_handle<pool>("pool")); }
+  if constexpr (Pooled) { (void)pooled.emplace(mr::make_resource_handle<pool>("pool")); }
   auto const a = devcol::sequence<value>(big_rows);
   if constexpr (Pooled) {  // steady state: the pool's block is faulted in once, before timing
     devcol::column<value> warm = a;
