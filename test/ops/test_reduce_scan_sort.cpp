@@ -87,9 +87,10 @@ TEMPLATE_TEST_CASE("scans: inclusive and exclusive sum, min, max; nulls skipped 
     for (std::size_t off : offsets) {
       auto [a, ma] = random_column<TestType>(n, off, true, static_cast<unsigned>(n + 13 * off));
       for (auto op : {devcol::scan_op::sum, devcol::scan_op::min, devcol::scan_op::max}) {
+        using limits = std::numeric_limits<TestType>;
         TestType const identity = op == devcol::scan_op::sum   ? TestType{0}
-                                  : op == devcol::scan_op::min ? std::numeric_limits<TestType>::max()
-                                                               : std::numeric_limits<TestType>::lowest();
+                                  : op == devcol::scan_op::min ? (limits::has_infinity ? limits::infinity() : limits::max())
+                                                               : (limits::has_infinity ? -limits::infinity() : limits::lowest());
         auto const combine = [op](TestType x, TestType y) {
           return op == devcol::scan_op::sum ? static_cast<TestType>(x + y) : op == devcol::scan_op::min ? std::min(x, y) : std::max(x, y);
         };

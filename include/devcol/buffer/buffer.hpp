@@ -10,6 +10,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/event.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
@@ -33,6 +34,11 @@ DEVCOL_NAMESPACE_BEGIN
  *
  * A handle object is not itself thread-safe; distinct handles on one allocation may be copied,
  * read, written and destroyed from many threads under `atomic_refcount` (rule 10).
+ *
+ * Streams (CUDA backend): a copy is queued on the stream the caller passes, and the allocation's own
+ * stream (on which it is freed) waits for it, so the last handle never frees memory a copy has yet
+ * to read. Work queued on other streams by other handles of the same allocation is ordered by the
+ * caller, as with any memory shared between streams in libcudf or RMM.
  *
  * @tparam Policy a `buffer_policy` (`default_policy` unless named)
  */
@@ -202,6 +208,15 @@ class buffer {
     if (owner_ == nullptr) { return buffer{}; }
     buffer fresh(size, stream, owner_->alignment(), owner_->resource());
     copy_bytes(fresh.begin(), this->begin() + begin, size, stream);
+#if DEVCOL_BACKEND_CUDA
+    // The source is freed (and may be written in place) on its own stream: order that stream
+    // after the copy, or the last handle could free memory the copy has yet to read.
+    if (stream != owner_->stream()) {
+      event copied;
+      copied.record(stream);
+      copied.wait(owner_->stream());
+    }
+#endif
     return fresh;
   }
 

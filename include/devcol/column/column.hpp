@@ -87,8 +87,9 @@ class column {
       : data_(std::move(data)), mask_(std::move(mask)), offset_(offset), size_(size), null_count_(null_count) {
     DEVCOL_EXPECTS(data_.size() >= byte_size(offset + size), "column: a data buffer of ", data_.size(),
                    " bytes cannot hold rows [", offset, ", ", offset + size, ") of ", sizeof(T), " bytes");
-    DEVCOL_EXPECTS(mask_.empty() || mask_.size() * 8 >= offset + size, "column: a mask of ", mask_.size(),
-                   " bytes cannot hold bits [", offset, ", ", offset + size, ")");
+    check_mask(mask_, offset, size);
+    DEVCOL_EXPECTS(data_.offset() % alignof(T) == 0, "column: a data buffer at byte offset ", data_.offset(),
+                   " is not aligned for ", sizeof(T), "-byte values");
     DEVCOL_EXPECTS(null_count <= size && (null_count == 0 || !mask_.empty()), "column: null count ", null_count,
                    " is impossible for ", size, mask_.empty() ? " rows without a mask" : " rows");
   }
@@ -135,13 +136,16 @@ class column {
 
   /**
    * @brief Rows [begin, end), sharing this column's buffers with the offsets summed (rules 1 and 8;
-   * O(1) without a mask). With a mask, the slice's nulls are counted in one pass over its bits, in
-   * order on `stream`, which this synchronises. If the buffers are exposed, copies the rows (rule 12).
+   * O(1) when the column has no nulls, or only nulls). Otherwise the slice's nulls are counted in one
+   * pass over its bits, in order on `stream`, which this synchronises. If the buffers are exposed,
+   * copies the rows (rule 12).
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
     check_range(begin, end);
-    std::size_t const nulls = nullable() ? count_unset_bits(null_mask(access::read), offset_ + begin, offset_ + end, stream) : 0;
+    std::size_t const nulls = null_count_ == 0     ? 0
+                              : null_count_ == size_ ? end - begin  // all null: no kernel either
+                                                     : count_unset_bits(null_mask(access::read), offset_ + begin, offset_ + end, stream);
     return must_copy_to_share() ? copy_rows(begin, end, nulls, stream) : slice_of(begin, end, nulls);
   }
 
@@ -159,7 +163,11 @@ class column {
       bits.emplace_back(offset_ + begin, offset_ + end);
     }
     std::vector<std::size_t> nulls(ranges.size(), 0);
-    if (nullable() && !ranges.empty()) { nulls = segmented_count_unset_bits(null_mask(access::read), bits, stream); }
+    if (null_count_ == size_) {
+      for (std::size_t i = 0; i < ranges.size(); ++i) { nulls[i] = ranges[i].second - ranges[i].first; }
+    } else if (null_count_ != 0 && !ranges.empty()) {
+      nulls = segmented_count_unset_bits(null_mask(access::read), bits, stream);
+    }
     std::vector<column> slices;
     slices.reserve(ranges.size());
     for (std::size_t i = 0; i < ranges.size(); ++i) {
@@ -193,6 +201,19 @@ class column {
     unshare(stream);
     return const_cast<bitmask_word*>(null_mask(access::read));
   }
+  /**
+   * @brief Replaces the validity mask (empty: none) and states its null count, keeping the values
+   * as they are (never copied, even if exposed). Row 0 is bit offset() of `mask`.
+   * @throws devcol::logic_error when the mask is too small or misaligned, or the count impossible
+   */
+  void replace_null_mask(buffer_type mask, std::size_t null_count) {
+    check_mask(mask, offset_, size_);
+    DEVCOL_EXPECTS(null_count <= size_ && (null_count == 0 || !mask.empty()), "column: null count ", null_count,
+                   " is impossible for ", size_, mask.empty() ? " rows without a mask" : " rows");
+    mask_ = std::move(mask);
+    null_count_ = null_count;
+  }
+
   /**
    * @brief States the null count after the mask was written through null_mask(access::write).
    * @throws devcol::logic_error if the count is impossible for the column
@@ -266,6 +287,16 @@ class column {
   [[nodiscard]] std::string resource_name() const { return data_.resource_name(); }
 
  private:
+  // Mask readers load whole aligned words: the buffer must hold them all.
+  static void check_mask(buffer_type const& mask, std::size_t offset, std::size_t size) {
+    if (mask.empty()) { return; }
+    std::size_t const words = (offset + size + bits_per_word - 1) / bits_per_word;
+    DEVCOL_EXPECTS(mask.size() >= words * sizeof(bitmask_word), "column: a mask of ", mask.size(),
+                   " bytes cannot hold the ", words, " words of bits [", offset, ", ", offset + size, ")");
+    DEVCOL_EXPECTS(mask.offset() % sizeof(bitmask_word) == 0, "column: a mask at byte offset ", mask.offset(),
+                   " is not aligned to its ", sizeof(bitmask_word), "-byte words");
+  }
+
   static std::size_t byte_size(std::size_t rows) {
     DEVCOL_EXPECTS(rows <= SIZE_MAX / sizeof(T), "column: ", rows, " rows of ", sizeof(T), " bytes overflow");
     return rows * sizeof(T);

@@ -59,7 +59,7 @@ void copy_into(column<T, Policy> const& src, column<T, Policy>& dst, stream_ref 
   if (src.has_nulls()) {
     detail::copy_validity(src, dst, stream);
   } else if (dst.nullable()) {
-    dst = column<T, Policy>(dst.data_buffer(), {}, dst.size(), 0, dst.offset());
+    dst.replace_null_mask({}, 0);
   }
 }
 

@@ -85,7 +85,8 @@ struct concatenated_valid {
 /**
  * @brief The rows of `col` where `keep` is true (a null flag drops the row), in order: stream
  * compaction. One pass to count the kept rows (which synchronises `stream`, to size the result
- * exactly), one to copy values, and with nulls one more for their validity.
+ * exactly), one to copy values; with nulls, the kept rows' validity goes through one byte per row of
+ * scratch (from `col`'s resource) and the result's nulls are counted (synchronises).
  * @throws devcol::logic_error naming both sizes if they differ
  */
 template <fixed_width T, class Policy>
@@ -124,8 +125,10 @@ template <fixed_width T, class Policy>
 
 /**
  * @brief The rows of every column in `cols`, one after the other, in new memory from the first's
- * resource: one copy per input for the values; with nulls, one pass over the result's mask words.
- * The null count is the inputs' sum: nothing is recounted. An empty list gives an empty column.
+ * resource: one copy per input for the values; with nulls, a small index of the inputs is copied to
+ * the device and one pass writes the result's mask words, then `stream` is synchronised (the host
+ * index must outlive its copy). The null count is the inputs' sum: nothing is recounted. An empty
+ * list gives an empty column.
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> concatenate(std::span<column<T, Policy> const> cols, stream_ref stream = {}) {

@@ -16,6 +16,7 @@
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/null_mask.hpp>
 
+#include <thrust/fill.h>
 #include <thrust/find.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -24,6 +25,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 
@@ -87,6 +89,27 @@ struct index_is_valid {
   column_view<I> indices;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return indices.is_valid(i); }
 };
+/// Row `r` of a scattered target: the winning source row's value, or the target's own.
+template <class T>
+struct winner_value {
+  column_view<T> source;
+  column_view<T> target;
+  std::int64_t const* winner;
+  DEVCOL_HOST_DEVICE T operator()(std::size_t r) const noexcept {
+    return winner[r] >= 0 ? source[static_cast<std::size_t>(winner[r])] : target[r];
+  }
+};
+/// Row `r` of a scattered target: the winning source row's validity, or the target's own.
+template <class T>
+struct winner_valid {
+  column_view<T> source;
+  column_view<T> target;
+  std::int64_t const* winner;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t r) const noexcept {
+    return winner[r] >= 0 ? source.is_valid(static_cast<std::size_t>(winner[r])) : target.is_valid(r);
+  }
+};
+
 /// Throws naming the first index that is out of bounds for `size` rows (one pass; synchronises).
 template <class I>
 void check_indices(column_view<I> indices, std::size_t size, char const* op, stream_ref stream) {
@@ -105,8 +128,9 @@ void check_indices(column_view<I> indices, std::size_t size, char const* op, str
 
 /**
  * @brief Row `indices[i]` of `col` for each `i` (Arrow's `take`): one pass over the indices, a new
- * column from `col`'s resource. A null index gives a null row. Nulls in the result (from `col`, the
- * indices or `nullify`) are written to a mask and counted (synchronises `stream`).
+ * column from `col`'s resource. A null index gives a null row. With `throw_error` the indices are
+ * checked first (one pass; synchronises `stream`). Nulls in the result (from `col`, the indices or
+ * `nullify`) are written to a mask and counted (synchronises `stream`).
  * @throws devcol::logic_error naming the first out-of-bounds index, with out_of_bounds::throw_error
  */
 template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
@@ -120,16 +144,20 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
                     detail::gather_value<T, I>{col.view(), indices.view()});
   if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
     detail::set_validity(out, detail::gather_valid<T, I>{col.view(), indices.view()}, stream);
-    if (out.null_count() == 0) { out = drop_null_mask(out); }
+    if (out.null_count() == 0) { out.replace_null_mask({}, 0); }
   }
   return out;
 }
 
 /**
- * @brief `target[indices[i]] = source[i]` for each `i`, values and validity, in place through
- * write access. Null indices are skipped. Two `indices` equal: which source row wins is unspecified.
- * @throws devcol::logic_error naming the first out-of-bounds index (checked before anything is written),
- *         or both sizes if `source` and `indices` differ
+ * @brief `target[indices[i]] = source[i]` for each `i`, value and validity together, in place
+ * through write access (a target that shares memory is copied first). Null indices are skipped.
+ * When indices repeat, one of their source rows wins, unspecified which, and the row takes both its
+ * value and its validity. Costs: a check of the indices (one pass; synchronises), an `int64` per
+ * target row of scratch from `target`'s resource (which source row wins), one pass to write, and
+ * with nulls one over the new mask and its count (synchronises).
+ * @throws devcol::logic_error naming the first out-of-bounds index (checked before anything is
+ *         written), or both sizes if `source` and `indices` differ
  */
 template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
 void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indices, column<T, Policy>& target,
@@ -137,30 +165,20 @@ void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indi
   detail::expect_same_size(source.size(), indices.size(), "scatter");
   detail::check_indices(indices.view(), target.size(), "scatter", stream);
   detail::executor exec(stream);
-  bool const masks = source.has_nulls() || target.has_nulls();
-  // Validity first, as one byte per row (bits of one word may not be written from two threads).
-  std::optional<column<bool, Policy>> valid;
-  if (masks) {
-    valid = target.template make_like<bool>(target.size(), stream);
-    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                      thrust::counting_iterator<std::size_t>(target.size()), valid->data(access::write, stream),
-                      detail::row_is_valid<T>{target.view()});
-  }
-  T* rows = target.data(access::write, stream);
-  auto const map = detail::scatter_map<I>{indices.view()};
-  thrust::scatter_if(exec.policy(), source.data(access::read), source.data(access::read) + source.size(),
-                     thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), map),
-                     thrust::counting_iterator<std::size_t>(0), rows, detail::index_is_valid<I>{indices.view()});
-  if (masks) {
-    auto source_valid = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                                        detail::row_is_valid<T>{source.view()});
-    thrust::scatter_if(exec.policy(), source_valid, source_valid + static_cast<std::ptrdiff_t>(source.size()),
-                       thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), map),
-                       thrust::counting_iterator<std::size_t>(0), valid->data(access::write, stream),
-                       detail::index_is_valid<I>{indices.view()});
-    column<T, Policy> values(target.data_buffer(), {}, target.size(), 0, target.offset());
-    detail::set_validity(values, detail::flag_set{valid->view()}, stream);
-    target = std::move(values);
+  auto const rows = thrust::counting_iterator<std::size_t>(0);
+  auto winners = target.template make_like<std::int64_t>(target.size(), stream);
+  std::int64_t* winner = winners.data(access::write, stream);
+  thrust::fill(exec.policy(), winner, winner + target.size(), std::int64_t{-1});
+  thrust::scatter_if(exec.policy(), thrust::counting_iterator<std::int64_t>(0),
+                     thrust::counting_iterator<std::int64_t>(static_cast<std::int64_t>(source.size())),
+                     thrust::make_transform_iterator(rows, detail::scatter_map<I>{indices.view()}), rows, winner,
+                     detail::index_is_valid<I>{indices.view()});
+  T* values = target.data(access::write, stream);  // unshares first: take the view after
+  column_view<T> const before = target.view();
+  thrust::transform(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(target.size()), values,
+                    detail::winner_value<T>{source.view(), before, winner});
+  if (source.has_nulls() || target.has_nulls()) {
+    detail::set_validity(target, detail::winner_valid<T>{source.view(), before, winner}, stream);
   }
 }
 

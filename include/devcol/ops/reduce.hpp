@@ -62,13 +62,27 @@ struct max_op {
   DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a < b ? b : a; }
 };
 
+/// The identity of min: +infinity for floating point (a finite maximum would beat an infinite row).
 template <class T>
 DEVCOL_HOST_DEVICE constexpr T highest() noexcept {
-  if constexpr (requires { T::max(); }) { return T::max(); } else { return ::cuda::std::numeric_limits<T>::max(); }
+  if constexpr (requires { T::max(); }) {
+    return T::max();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return ::cuda::std::numeric_limits<T>::infinity();
+  } else {
+    return ::cuda::std::numeric_limits<T>::max();
+  }
 }
+/// The identity of max: -infinity for floating point.
 template <class T>
 DEVCOL_HOST_DEVICE constexpr T lowest() noexcept {
-  if constexpr (requires { T::min(); }) { return T::min(); } else { return ::cuda::std::numeric_limits<T>::lowest(); }
+  if constexpr (requires { T::min(); }) {
+    return T::min();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return -::cuda::std::numeric_limits<T>::infinity();
+  } else {
+    return ::cuda::std::numeric_limits<T>::lowest();
+  }
 }
 
 /// A value as `Acc`.

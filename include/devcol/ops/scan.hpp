@@ -74,7 +74,8 @@ template <fixed_width T, class Policy>
   return detail::scan(col, op, true, stream);
 }
 
-/// @brief As inclusive_scan, each result excluding its own row (the first is op's identity).
+/// @brief As inclusive_scan, each result excluding its own row (the first is op's identity: 0 for
+/// sum; for min and max the type's greatest and least values, ±infinity for floating point).
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)
 [[nodiscard]] column<T, Policy> exclusive_scan(column<T, Policy> const& col, scan_op op, stream_ref stream = {}) {

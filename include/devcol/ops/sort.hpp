@@ -58,8 +58,9 @@ struct in_order {
 
 /**
  * @brief The row numbers that put `col` in order (Arrow's `sort_indices`), stable: equal rows keep
- * their order. Nulls go first or last, in their original order. Without nulls: one radix or merge
- * sort of a copy of the keys; with nulls, a stable partition first. No synchronisation.
+ * their order. Nulls go first or last, in their original order. Sorts a copy of the valid rows' keys
+ * (scratch from `col`'s resource) with the row numbers; with nulls, a stable partition of the row
+ * numbers comes first, which synchronises `stream` on CUDA. Without nulls, no synchronisation.
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> argsort(column<T, Policy> const& col, order direction = order::ascending,

@@ -69,7 +69,7 @@ void set_validity(column<T, Policy>& out, Valid valid, stream_ref stream) {
                     thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
                     pack_word<shifted_valid<Valid>>{{valid, first}, bits});
   std::size_t const nulls = count_unset_bits(words, first, bits, stream);
-  out = column<T, Policy>(out.data_buffer(), std::move(mask), out.size(), nulls, first);
+  out.replace_null_mask(std::move(mask), nulls);
 }
 
 /// Word `w` of `words` with bits [first, last) set and the others kept.
@@ -115,7 +115,7 @@ void copy_validity(column<T, Policy> const& in, column<U, Policy>& out, stream_r
   typename column<U, Policy>::buffer_type mask(bytes, stream, mr::default_alignment, out.resource());
   copy_bitmask(in.null_mask(access::read), in.offset(), in.offset() + in.size(),
                static_cast<bitmask_word*>(mask.data(access::write, stream)), bytes, stream);
-  out = column<U, Policy>(out.data_buffer(), std::move(mask), out.size(), in.null_count(), out.offset());
+  out.replace_null_mask(std::move(mask), in.null_count());
 }
 
 /// Throws devcol::logic_error unless two inputs of `op` have the same number of rows.
