@@ -113,6 +113,16 @@ struct count_set_in_ranges {
 
 [[nodiscard]] constexpr std::size_t words_for(std::size_t bits) noexcept { return (bits + bits_per_word - 1) / bits_per_word; }
 
+/// `dst` = Op of two masks' bit ranges, each shifted to bit 0; one pass over `dst`'s words.
+template <class Op>
+void combine_masks(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
+                   std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
+  executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(dst_bytes / sizeof(bitmask_word)), dst,
+                    combine_words<Op>{{a, a_begin, a_begin + bits}, {b, b_begin, b_begin + bits}});
+}
+
 }  // namespace detail
 
 /**
@@ -198,19 +208,13 @@ inline void copy_bitmask(bitmask_word const* src, std::size_t begin, std::size_t
  */
 inline void bitmask_and(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
                         std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
-  detail::executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(dst_bytes / sizeof(bitmask_word)), dst,
-                    detail::combine_words<detail::bit_and>{{a, a_begin, a_begin + bits}, {b, b_begin, b_begin + bits}});
+  detail::combine_masks<detail::bit_and>(a, a_begin, b, b_begin, bits, dst, dst_bytes, stream);
 }
 
 /// @brief As bitmask_and, with OR (valid where either is valid).
 inline void bitmask_or(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
                        std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
-  detail::executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(dst_bytes / sizeof(bitmask_word)), dst,
-                    detail::combine_words<detail::bit_or>{{a, a_begin, a_begin + bits}, {b, b_begin, b_begin + bits}});
+  detail::combine_masks<detail::bit_or>(a, a_begin, b, b_begin, bits, dst, dst_bytes, stream);
 }
 
 DEVCOL_NAMESPACE_END

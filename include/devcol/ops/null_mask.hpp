@@ -36,26 +36,28 @@ struct true_and_valid {
 };
 }  // namespace detail
 
+namespace detail {
+/// A bool column without a mask holding `flag(row)` for each row of `col`: one pass.
+template <class T, class Policy, class Flag>
+column<bool, Policy> flags_of(column<T, Policy> const& col, Flag flag, stream_ref stream) {
+  auto out = col.template make_like<bool>(col.size(), stream);
+  executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream), flag);
+  return out;
+}
+}  // namespace detail
+
 /// @brief A bool column, true where `col` is null; no mask. One pass over the mask, no synchronisation.
 template <fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> is_null(column<T, Policy> const& col, stream_ref stream = {}) {
-  auto out = col.template make_like<bool>(col.size(), stream);
-  detail::executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
-                    detail::row_is_null<T>{col.view()});
-  return out;
+  return detail::flags_of(col, detail::row_is_null<T>{col.view()}, stream);
 }
 
-/// @brief A bool column, true where `col` is valid; no mask.
+/// @brief A bool column, true where `col` is valid; no mask. One pass over the mask, no synchronisation.
 template <fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> is_valid(column<T, Policy> const& col, stream_ref stream = {}) {
-  auto out = col.template make_like<bool>(col.size(), stream);
-  detail::executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
-                    detail::row_is_valid<T>{col.view()});
-  return out;
+  return detail::flags_of(col, detail::row_is_valid<T>{col.view()}, stream);
 }
 
 /// @brief `col` with every null replaced by `value`, without a mask: one pass, no synchronisation.
