@@ -121,3 +121,55 @@ TEST_CASE("slicing a column with no nulls, or only nulls, needs no kernel", "[co
   CHECK(parts[0].null_count() == 10);
   CHECK(parts[1].null_count() == 0);
 }
+
+TEST_CASE("every op on a million rows, sliced at an offset off the byte boundary, with nulls", "[ops][million]") {
+  devcol_test::leak_check leaks;
+  constexpr std::size_t n = 1000000;
+  auto [a, ma] = random_column<std::int64_t>(n, 3, true, 2024);
+  auto [b, mb] = random_column<std::int64_t>(n, 70, true, 2025);
+  auto [keep, mk] = random_column<bool>(n, 5, true, 2026);
+  model<std::int64_t> sums(n);
+  model<bool> less(n);
+  model<double> casted(n);
+  model<std::int64_t> kept;
+  model<std::int64_t> filled(n);
+  std::int64_t total = 0;
+  std::size_t valid = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (ma[i] && mb[i]) { sums[i] = *ma[i] + *mb[i]; }
+    if (ma[i]) {
+      less[i] = *ma[i] < 50;
+      casted[i] = static_cast<double>(*ma[i]);
+      total += *ma[i];
+      ++valid;
+    }
+    if (mk[i] && *mk[i]) { kept.push_back(ma[i]); }
+    filled[i] = ma[i].value_or(-1);
+  }
+  check_equal(devcol::transform(a, b, [] DEVCOL_HOST_DEVICE(std::int64_t x, std::int64_t y) { return x + y; }), sums);
+  check_equal(devcol::compare(a, devcol::cmp::less, std::int64_t{50}), less);
+  check_equal(devcol::cast<double>(a), casted);
+  check_equal(devcol::filter(a, keep), kept);
+  check_equal(devcol::fill_null(a, std::int64_t{-1}), filled);
+  CHECK(devcol::sum(a) == total);
+  CHECK(devcol::count(a) == valid);
+  auto const reversed = devcol::argsort(a, devcol::order::descending);
+  auto const sorted = devcol::gather(a, reversed);
+  CHECK(devcol::is_sorted(sorted, devcol::order::descending));
+  CHECK(sorted.null_count() == a.null_count());
+  auto scanned = devcol::to_host(devcol::inclusive_scan(a, devcol::scan_op::sum));
+  std::int64_t running = 0;
+  bool scan_ok = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    running += ma[i].value_or(0);
+    scan_ok = scan_ok && (ma[i] ? scanned[i] == running : !scanned[i].has_value());
+  }
+  CHECK(scan_ok);
+  check_equal(devcol::concatenate(std::vector{a.slice(0, n / 2), a.slice(n / 2, n)}), ma);
+  auto target = b.deep_copy();
+  auto const first_rows = devcol::sequence<std::int64_t>(n / 2, 0, 2);  // even rows of the target
+  devcol::scatter(a.slice(0, n / 2), first_rows, target);
+  auto expected = mb;
+  for (std::size_t i = 0; i < n / 2; ++i) { expected[2 * i] = ma[i]; }
+  check_equal(target, expected);
+}
