@@ -94,24 +94,27 @@ struct index_is_valid {
   column_view<I> indices;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return indices.is_valid(i); }
 };
-/// Row `r` of a scattered target: the winning source row's value, or the target's own.
+/// Row `r` of a scattered target reads the winning source row, or its own row where none won.
 template <class T>
-struct winner_value {
+struct scattered_rows {
   column_view<T> source;
   column_view<T> target;
   std::int64_t const* winner;
-  DEVCOL_HOST_DEVICE T operator()(std::size_t r) const noexcept {
-    return winner[r] >= 0 ? source[static_cast<std::size_t>(winner[r])] : target[r];
+  [[nodiscard]] DEVCOL_HOST_DEVICE bool won(std::size_t r) const noexcept { return winner[r] >= 0; }
+  [[nodiscard]] DEVCOL_HOST_DEVICE std::size_t from(std::size_t r) const noexcept {
+    return static_cast<std::size_t>(winner[r]);
   }
 };
-/// Row `r` of a scattered target: the winning source row's validity, or the target's own.
 template <class T>
-struct winner_valid {
-  column_view<T> source;
-  column_view<T> target;
-  std::int64_t const* winner;
+struct winner_value : scattered_rows<T> {
+  DEVCOL_HOST_DEVICE T operator()(std::size_t r) const noexcept {
+    return this->won(r) ? this->source[this->from(r)] : this->target[r];
+  }
+};
+template <class T>
+struct winner_valid : scattered_rows<T> {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t r) const noexcept {
-    return winner[r] >= 0 ? source.is_valid(static_cast<std::size_t>(winner[r])) : target.is_valid(r);
+    return this->won(r) ? this->source.is_valid(this->from(r)) : this->target.is_valid(r);
   }
 };
 
@@ -181,9 +184,9 @@ void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indi
   T* values = target.data(access::write, stream);  // unshares first: take the view after
   column_view<T> const before = target.view();
   thrust::transform(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(target.size()), values,
-                    detail::winner_value<T>{source.view(), before, winner});
+                    detail::winner_value<T>{{source.view(), before, winner}});
   if (source.has_nulls() || target.has_nulls()) {
-    detail::set_validity(target, detail::winner_valid<T>{source.view(), before, winner}, stream);
+    detail::set_validity(target, detail::winner_valid<T>{{source.view(), before, winner}}, stream);
   }
 }
 
