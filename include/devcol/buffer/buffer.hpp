@@ -75,7 +75,7 @@ class buffer {
   /// on the stream the allocation was made on. @throws what allocation throws, in the deep case
   buffer(buffer const& other) : owner_(other.owner_), offset_(other.offset_), size_(other.size_) {
     if (owner_ == nullptr) { return; }
-    if (owner_->copy_on_write() && owner_->is_exposed()) {
+    if (other.copies_are_deep()) {
       owner_ = nullptr;  // not ours yet: a throwing copy must leave nothing to release
       buffer fresh = other.copy_range(0, size_, other.owner_->stream());
       swap(fresh);
@@ -196,9 +196,12 @@ class buffer {
   [[nodiscard]] std::byte* begin() const noexcept { return owner_ != nullptr ? owner_->data() + offset_ : nullptr; }
 
   // Copies of an exposed allocation must not share it: a third party may be writing (rule 12).
+  // Only for a handle with an allocation.
+  [[nodiscard]] bool copies_are_deep() const noexcept { return owner_->copy_on_write() && owner_->is_exposed(); }
+
   [[nodiscard]] buffer share_or_copy(std::size_t begin, std::size_t size) const {
     if (owner_ == nullptr) { return buffer{}; }
-    if (owner_->copy_on_write() && owner_->is_exposed()) { return copy_range(begin, size, owner_->stream()); }
+    if (copies_are_deep()) { return copy_range(begin, size, owner_->stream()); }
     owner_->retain();
     return buffer{owner_, offset_ + begin, size};
   }

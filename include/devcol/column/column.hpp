@@ -90,8 +90,7 @@ class column {
     check_mask(mask_, offset, size);
     DEVCOL_EXPECTS(data_.offset() % alignof(T) == 0, "column: a data buffer at byte offset ", data_.offset(),
                    " is not aligned for ", sizeof(T), "-byte values");
-    DEVCOL_EXPECTS(null_count <= size && (null_count == 0 || !mask_.empty()), "column: null count ", null_count,
-                   " is impossible for ", size, mask_.empty() ? " rows without a mask" : " rows");
+    check_null_count(null_count, size, !mask_.empty());
   }
 
   /// @brief Shares `other`'s buffers (rule 1); if they are exposed, copies its rows instead (rule 12).
@@ -208,8 +207,7 @@ class column {
    */
   void replace_null_mask(buffer_type mask, std::size_t null_count) {
     check_mask(mask, offset_, size_);
-    DEVCOL_EXPECTS(null_count <= size_ && (null_count == 0 || !mask.empty()), "column: null count ", null_count,
-                   " is impossible for ", size_, mask.empty() ? " rows without a mask" : " rows");
+    check_null_count(null_count, size_, !mask.empty());
     mask_ = std::move(mask);
     null_count_ = null_count;
   }
@@ -219,8 +217,7 @@ class column {
    * @throws devcol::logic_error if the count is impossible for the column
    */
   void set_null_count(std::size_t null_count) {
-    DEVCOL_EXPECTS(null_count <= size_ && (null_count == 0 || nullable()), "column: null count ", null_count,
-                   " is impossible for ", size_, nullable() ? " rows" : " rows without a mask");
+    check_null_count(null_count, size_, nullable());
     null_count_ = null_count;
   }
   /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
@@ -287,6 +284,11 @@ class column {
   [[nodiscard]] std::string resource_name() const { return data_.resource_name(); }
 
  private:
+  static void check_null_count(std::size_t null_count, std::size_t size, bool has_mask) {
+    DEVCOL_EXPECTS(null_count <= size && (null_count == 0 || has_mask), "column: null count ", null_count,
+                   " is impossible for ", size, has_mask ? " rows" : " rows without a mask");
+  }
+
   // Mask readers load whole aligned words: the buffer must hold them all.
   static void check_mask(buffer_type const& mask, std::size_t offset, std::size_t size) {
     if (mask.empty()) { return; }

@@ -33,12 +33,6 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// Whether row `i` is kept: the flag is valid and true.
-struct kept {
-  column_view<bool> keep;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return keep.is_valid(i) && keep[i]; }
-};
-
 #if DEVCOL_BACKEND_HOST
 /**
  * The kept rows of `in` (where `keep` is true) into `out`, which holds exactly `kept` rows: one
@@ -107,17 +101,17 @@ template <fixed_width T, class Policy>
     return out;
   }
   auto const rows = thrust::counting_iterator<std::size_t>(0);
-  auto const flags = thrust::make_transform_iterator(rows, detail::kept{keep.view()});
+  auto const flags = thrust::make_transform_iterator(rows, detail::true_and_valid{keep.view()});
   auto const n = static_cast<std::size_t>(
       thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(col.size()), true));
   auto out = col.template make_like<T>(n, stream);
   T const* in = col.data(access::read);
-  thrust::copy_if(exec.policy(), in, in + col.size(), rows, out.data(access::write, stream), detail::kept{keep.view()});
+  thrust::copy_if(exec.policy(), in, in + col.size(), rows, out.data(access::write, stream), detail::true_and_valid{keep.view()});
   if (col.has_nulls()) {
     auto valid = col.template make_like<bool>(n, stream);
     auto const validity = thrust::make_transform_iterator(rows, detail::row_is_valid<T>{col.view()});
     thrust::copy_if(exec.policy(), validity, validity + static_cast<std::ptrdiff_t>(col.size()), rows,
-                    valid.data(access::write, stream), detail::kept{keep.view()});
+                    valid.data(access::write, stream), detail::true_and_valid{keep.view()});
     detail::set_validity(out, detail::flag_set{valid.view()}, stream);
   }
   return out;

@@ -88,12 +88,6 @@ struct scatter_map {
   column_view<I> indices;
   DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept { return static_cast<std::size_t>(indices[i]); }
 };
-/// Whether row `i`'s index is not null.
-template <class I>
-struct index_is_valid {
-  column_view<I> indices;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return indices.is_valid(i); }
-};
 /// Row `r` of a scattered target reads the winning source row, or its own row where none won.
 template <class T>
 struct scattered_rows {
@@ -180,7 +174,7 @@ void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indi
   thrust::scatter_if(exec.policy(), thrust::counting_iterator<std::int64_t>(0),
                      thrust::counting_iterator<std::int64_t>(static_cast<std::int64_t>(source.size())),
                      thrust::make_transform_iterator(rows, detail::scatter_map<I>{indices.view()}), rows, winner,
-                     detail::index_is_valid<I>{indices.view()});
+                     detail::row_is_valid<I>{indices.view()});
   T* values = target.data(access::write, stream);  // unshares first: take the view after
   column_view<T> const before = target.view();
   thrust::transform(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(target.size()), values,

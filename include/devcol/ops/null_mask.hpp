@@ -23,17 +23,6 @@ struct row_is_null {
   column_view<T> view;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_null(i); }
 };
-template <class T>
-struct value_or {
-  column_view<T> view;
-  T replacement;
-  DEVCOL_HOST_DEVICE T operator()(std::size_t i) const noexcept { return view.is_valid(i) ? view[i] : replacement; }
-};
-/// Valid where the bool column says true (and is not null).
-struct true_and_valid {
-  column_view<bool> flags;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return flags.is_valid(i) && flags[i]; }
-};
 }  // namespace detail
 
 namespace detail {
@@ -68,7 +57,7 @@ template <fixed_width T, class Policy>
   detail::executor exec(stream);
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                     thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
-                    detail::value_or<T>{col.view(), value});
+                    detail::value_or_identity<T, T>{col.view(), value});
   return out;
 }
 

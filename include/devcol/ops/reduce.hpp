@@ -18,6 +18,7 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -38,16 +39,6 @@ using sum_type_t = std::conditional_t<std::is_floating_point_v<T>, double,
                                       std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
 
 namespace detail {
-
-/// Row `i` as `Acc`, or `identity` where it is null.
-template <class T, class Acc>
-struct value_or_identity {
-  column_view<T> view;
-  Acc identity;
-  DEVCOL_HOST_DEVICE Acc operator()(std::size_t i) const noexcept {
-    return view.is_valid(i) ? static_cast<Acc>(view[i]) : identity;
-  }
-};
 
 struct multiplies_op {
   template <class T>
@@ -199,8 +190,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<bool> any(column<T, Policy> const& col, stream_ref stream = {}) {
-  auto const found = detail::reduce_valid(col, false, thrust::logical_or<bool>{}, stream);
-  return found;
+  return detail::reduce_valid(col, false, thrust::logical_or<bool>{}, stream);
 }
 
 /// @brief Whether every valid row is true (non-zero). Synchronises `stream`.

@@ -30,24 +30,22 @@ namespace detail {
 template <class T, class Policy, class Op>
 column<T, Policy> run_scan(column<T, Policy> const& col, Op op, T identity, bool inclusive, stream_ref stream) {
   auto out = col.template make_like<T>(col.size(), stream);
+  T* result = out.data(access::write, stream);
   executor exec(stream);
-  if (!col.has_nulls()) {  // over the values alone
-    T const* first = col.data(access::read);
+  auto const scan_range = [&](auto first) {
+    auto const last = first + static_cast<std::ptrdiff_t>(col.size());
     if (inclusive) {
-      thrust::inclusive_scan(exec.policy(), first, first + col.size(), out.data(access::write, stream), op);
+      thrust::inclusive_scan(exec.policy(), first, last, result, op);
     } else {
-      thrust::exclusive_scan(exec.policy(), first, first + col.size(), out.data(access::write, stream), identity, op);
+      thrust::exclusive_scan(exec.policy(), first, last, result, identity, op);
     }
+  };
+  if (!col.has_nulls()) {
+    scan_range(col.data(access::read));  // over the values alone
     return out;
   }
-  auto const values = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                                      value_or_identity<T, T>{col.view(), identity});
-  auto const end = values + static_cast<std::ptrdiff_t>(col.size());
-  if (inclusive) {
-    thrust::inclusive_scan(exec.policy(), values, end, out.data(access::write, stream), op);
-  } else {
-    thrust::exclusive_scan(exec.policy(), values, end, out.data(access::write, stream), identity, op);
-  }
+  scan_range(thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                             value_or_identity<T, T>{col.view(), identity}));
   copy_validity(col, out, stream);
   return out;
 }

@@ -12,6 +12,7 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/gather.hpp>
 
 #include <thrust/functional.h>
@@ -33,12 +34,6 @@ enum class order { ascending, descending };
 enum class null_order { last, first };
 
 namespace detail {
-
-template <class T>
-struct index_is_valid_row {
-  column_view<T> view;
-  DEVCOL_HOST_DEVICE bool operator()(std::int64_t i) const noexcept { return view.is_valid(static_cast<std::size_t>(i)); }
-};
 
 /// Whether rows i-1 and i are in order, nulls placed as asked.
 template <class T>
@@ -75,10 +70,10 @@ template <fixed_width T, class Policy>
   if (col.has_nulls()) {
     valid = n - col.null_count();
     if (nulls == null_order::first) {
-      thrust::stable_partition(exec.policy(), first, first + n, thrust::not_fn(detail::index_is_valid_row<T>{col.view()}));
+      thrust::stable_partition(exec.policy(), first, first + n, thrust::not_fn(detail::row_is_valid<T>{col.view()}));
       valid_first = first + col.null_count();
     } else {
-      thrust::stable_partition(exec.policy(), first, first + n, detail::index_is_valid_row<T>{col.view()});
+      thrust::stable_partition(exec.policy(), first, first + n, detail::row_is_valid<T>{col.view()});
     }
   }
   auto keys = col.template make_like<T>(valid, stream);

@@ -92,6 +92,22 @@ struct flag_set {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return flags[i]; }
 };
 
+/// Valid where a bool column is true and not null (a kept row, a valid row of a new mask).
+struct true_and_valid {
+  column_view<bool> flags;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return flags.is_valid(i) && flags[i]; }
+};
+
+/// Row `i` as `Acc`, or `fallback` where it is null (a reduction's identity, fill_null's value).
+template <class T, class Acc>
+struct value_or_identity {
+  column_view<T> view;
+  Acc identity;
+  DEVCOL_HOST_DEVICE Acc operator()(std::size_t i) const noexcept {
+    return view.is_valid(i) ? static_cast<Acc>(view[i]) : identity;
+  }
+};
+
 /// Valid where both views are valid.
 template <class A, class B>
 struct both_valid {
