@@ -37,26 +37,31 @@ struct small_alignment_upstream {
   mr::host_aligned inner;
 };
 
-/// Builds a resource of type R with arguments fit for tests (adaptors that need some).
-template <class R>
-std::unique_ptr<R> make_test_resource() {
-  return std::make_unique<R>();
-}
-template <class R>
-  requires requires { typename R::upstream_type; }
-std::unique_ptr<R> make_test_resource() {
-  using U = typename R::upstream_type;
-  if constexpr (std::is_same_v<R, mr::limiting<U>>) {
-    return std::make_unique<R>(std::size_t{1} << 30);
-  } else if constexpr (std::is_same_v<R, mr::logging<U>>) {
-    static std::ostringstream sink;  // outlives every logging adaptor of the test run
-    return std::make_unique<R>(sink);
-  } else if constexpr (std::is_same_v<R, mr::on_oom<U>>) {
-    return std::make_unique<R>([](std::size_t, devcol::stream_ref) { return false; });
-  } else if constexpr (std::is_same_v<R, mr::aligned<U>>) {
-    return std::make_unique<R>(std::size_t{64});
-  } else {
+/**
+ * Builds a resource of type R with arguments fit for tests (adaptors that need some), over
+ * `upstream` when one is given (moved in), else over a default-constructed upstream.
+ */
+template <class R, class... Upstream>
+std::unique_ptr<R> make_test_resource(Upstream&&... upstream) {
+  if constexpr (!requires { typename R::upstream_type; }) {
     return std::make_unique<R>();
+  } else {
+    using U = typename R::upstream_type;
+    if constexpr (std::is_same_v<R, mr::limiting<U>>) {
+      return std::make_unique<R>(std::size_t{1} << 30, std::forward<Upstream>(upstream)...);
+    } else if constexpr (std::is_same_v<R, mr::logging<U>>) {
+      static std::ostringstream sink;  // outlives every logging adaptor of the test run
+      return std::make_unique<R>(sink, std::forward<Upstream>(upstream)...);
+    } else if constexpr (std::is_same_v<R, mr::on_oom<U>>) {
+      return std::make_unique<R>([](std::size_t, devcol::stream_ref) { return false; }, std::forward<Upstream>(upstream)...);
+    } else if constexpr (std::is_same_v<R, mr::aligned<U>>) {
+      // 512: beyond a resource_handle's 64-byte guarantee, so that path over-allocates.
+      return std::make_unique<R>(std::size_t{512}, std::forward<Upstream>(upstream)...);
+    } else if constexpr (std::is_same_v<R, mr::pool<U>>) {
+      return std::make_unique<R>(mr::pool_options{}, std::forward<Upstream>(upstream)...);
+    } else {
+      return std::make_unique<R>(std::forward<Upstream>(upstream)...);
+    }
   }
 }
 

@@ -27,24 +27,6 @@ using checked_adaptors = std::tuple<mr::pool<mr::resource_handle>, mr::statistic
                                     mr::logging<mr::resource_handle>, mr::on_oom<mr::resource_handle>,
                                     mr::aligned<mr::resource_handle>>;
 
-template <class R>
-std::unique_ptr<R> make_over(mr::resource_handle upstream) {
-  if constexpr (std::is_same_v<R, mr::limiting<mr::resource_handle>>) {
-    return std::make_unique<R>(std::size_t{1} << 30, upstream);
-  } else if constexpr (std::is_same_v<R, mr::logging<mr::resource_handle>>) {
-    static std::ostringstream sink;
-    return std::make_unique<R>(sink, upstream);
-  } else if constexpr (std::is_same_v<R, mr::on_oom<mr::resource_handle>>) {
-    return std::make_unique<R>([](std::size_t, devcol::stream_ref) { return false; }, upstream);
-  } else if constexpr (std::is_same_v<R, mr::aligned<mr::resource_handle>>) {
-    return std::make_unique<R>(std::size_t{512}, upstream);  // beyond the handle's guarantee: over-allocates
-  } else if constexpr (std::is_same_v<R, mr::pool<mr::resource_handle>>) {
-    return std::make_unique<R>(mr::pool_options{}, upstream);
-  } else {
-    return std::make_unique<R>(upstream);
-  }
-}
-
 }  // namespace devcol_test::resources
 
 // --- compile-time contract --------------------------------------------------------------------------
@@ -129,7 +111,7 @@ TEMPLATE_LIST_TEST_CASE("every deallocate reaches upstream with the size and ali
   using tracker = devcol::mr::tracking<devcol::mr::host_aligned>;
   auto checker = devcol::mr::make_resource_handle<tracker>("checker");
   {
-    auto adaptor = devcol_test::resources::make_over<TestType>(checker);
+    auto adaptor = devcol_test::make_test_resource<TestType>(checker);
     std::mt19937 rng(42);
     std::vector<std::tuple<void*, std::size_t, std::size_t>> live;
     for (int i = 0; i < 500; ++i) {
