@@ -294,8 +294,8 @@ struct lean : devcol::default_policy {
 };
 }  // namespace devcol_test::cow
 // A stateless resource, no exposure flag, a plain count: the allocation (pointer, size, alignment,
-// stream) and one count, nothing more.
-static_assert(sizeof(devcol::detail::owner<devcol_test::cow::lean>) == 5 * sizeof(void*));
+// stream), one pointer for borrowed (imported) memory, and one count, nothing more.
+static_assert(sizeof(devcol::detail::owner<devcol_test::cow::lean>) == 6 * sizeof(void*));
 
 TEST_CASE("copies are made by the resource that made the original, whatever the default is now", "[cow][resource]") {
   devcol_test::leak_check leaks;

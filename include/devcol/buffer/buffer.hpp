@@ -15,6 +15,7 @@
 #include <devcol/memory/resource.hpp>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -70,6 +71,22 @@ class buffer {
    */
   buffer(std::size_t bytes, stream_ref stream, std::size_t alignment, resource_type resource)
       : owner_(new owner_type(bytes, alignment, stream, std::move(resource))), size_(bytes) {}
+
+  /**
+   * @brief A handle on `bytes` bytes at `data` that devcol did not allocate (an import): nothing is
+   * allocated or copied. `keep_alive` keeps the memory valid; its last copy is dropped when the last
+   * handle goes (that is how an import hands memory back to its producer, exactly once). The memory
+   * is read-only to devcol: data(access::write) and expose() first copy it, under every sharing
+   * policy, into memory from `resource` (which also serves deep copies).
+   * @throws std::bad_alloc (the owner's bookkeeping)
+   */
+  [[nodiscard]] static buffer borrow(void const* data, std::size_t bytes, std::shared_ptr<void const> keep_alive,
+                                     stream_ref stream = {},
+                                     resource_type resource = detail::policy_resource<typename Policy::resource>()) {
+    DEVCOL_EXPECTS(keep_alive != nullptr, "buffer::borrow: a keep-alive handle is required");
+    return buffer{new owner_type(detail::borrowed_memory_t{}, data, bytes, stream, std::move(resource), std::move(keep_alive)),
+                  0, bytes};
+  }
 
   /// @brief Shares `other`'s allocation (rule 1), or copies its range if it is exposed (rule 12),
   /// on the stream the allocation was made on. @throws what allocation throws, in the deep case
@@ -135,8 +152,8 @@ class buffer {
 
   /**
    * @brief The bytes, writable. If the policy copies on write and another handle shares the
-   * allocation, this handle first gets its own copy of its range, made in order on `stream`
-   * (rule 3); otherwise nothing is copied (rule 4). Not an exposure: the pointer is for use before
+   * allocation, or the memory is borrowed, this handle first gets its own copy of its range, made
+   * in order on `stream` (rule 3); otherwise nothing is copied (rule 4). Not an exposure: the pointer is for use before
    * this handle is next copied or sliced (a later copy would share what is still being written;
    * use expose() to hand the pointer to code that keeps it).
    * @throws what allocation and copying throw, when it copies
@@ -157,6 +174,23 @@ class buffer {
     return begin();
   }
 
+  /**
+   * @brief Another handle on this range that shares the allocation even when it is exposed (rule 12
+   * does not apply): for code that keeps exposed memory alive while a third party uses it, such as
+   * a DLPack export. O(1), never copies; writes through either handle are seen by the other.
+   */
+  [[nodiscard]] buffer alias() const noexcept {
+    if (owner_ == nullptr) { return buffer{}; }
+    owner_->retain();
+    return buffer{owner_, offset_, size_};
+  }
+
+  /// @brief Whether data(access::write) or expose() would copy first: the allocation is shared under
+  /// copy-on-write, or borrowed (see borrow()).
+  [[nodiscard]] bool writes_copy() const noexcept {
+    return owner_ != nullptr && ((owner_->copy_on_write() && owner_->use_count() > 1) || owner_->is_borrowed());
+  }
+
   /// @brief The size in bytes of this handle's range.
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   /// @brief Whether the range is empty.
@@ -167,6 +201,8 @@ class buffer {
   [[nodiscard]] bool is_shared() const noexcept { return use_count() > 1; }
   /// @brief How many live handles share this allocation (0 when empty).
   [[nodiscard]] std::size_t use_count() const noexcept { return owner_ != nullptr ? owner_->use_count() : 0; }
+  /// @brief Whether the memory was made elsewhere and borrowed (see borrow()).
+  [[nodiscard]] bool is_borrowed() const noexcept { return owner_ != nullptr && owner_->is_borrowed(); }
   /// @brief Whether the allocation was exposed (always false without exposure tracking).
   [[nodiscard]] bool is_exposed() const noexcept { return owner_ != nullptr && owner_->is_exposed(); }
   /// @brief Whether writes copy first (the policy's mode, or for runtime_sharing the one at creation).
@@ -224,7 +260,7 @@ class buffer {
   }
 
   void unshare(stream_ref stream) {
-    if (owner_ != nullptr && owner_->copy_on_write() && owner_->use_count() > 1) { *this = deep_copy(stream); }
+    if (writes_copy()) { *this = deep_copy(stream); }
   }
 
   owner_type* owner_ = nullptr;

@@ -181,8 +181,8 @@ class column {
     return static_cast<T const*>(data_.data(access::read)) + offset_;
   }
   /**
-   * @brief The first row, writable: if the buffers are shared under copy-on-write, this column
-   * first gets its own copy of its rows, in order on `stream` (rule 3); otherwise nothing is
+   * @brief The first row, writable: if the buffers are shared under copy-on-write, or borrowed
+   * (an import), this column first gets its own copy of its rows, in order on `stream` (rule 3); otherwise nothing is
    * copied (rule 4). The pointer is for use before this column is next copied or sliced.
    */
   [[nodiscard]] T* data(access::write_t, stream_ref stream = {}) {
@@ -262,6 +262,21 @@ class column {
   [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
   /// @brief Whether another handle shares this column's buffers.
   [[nodiscard]] bool is_shared() const noexcept { return data_.is_shared() || mask_.is_shared(); }
+  /// @brief Whether the column's memory was made elsewhere (an import): writes copy it first.
+  [[nodiscard]] bool is_borrowed() const noexcept { return data_.is_borrowed() || mask_.is_borrowed(); }
+  /**
+   * @brief Another column on the same buffers even when they are exposed (rule 12 does not apply):
+   * for keeping exposed memory alive while a third party uses it (a DLPack export). O(1).
+   */
+  [[nodiscard]] column alias() const noexcept {
+    column out;
+    out.data_ = data_.alias();
+    out.mask_ = mask_.alias();
+    out.offset_ = offset_;
+    out.size_ = size_;
+    out.null_count_ = null_count_;
+    return out;
+  }
   /// @brief Whether the column's memory was exposed (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept { return data_.is_exposed() || mask_.is_exposed(); }
   /// @brief Whether writes copy first.
@@ -348,9 +363,10 @@ class column {
         size_(other.size_),
         null_count_(other.null_count_) {}
 
-  // Rule 3: a writer whose buffers are shared takes its own copy of its own rows, mask included.
+  // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows,
+  // mask included.
   void unshare(stream_ref stream) {
-    if (copy_on_write() && is_shared()) { *this = deep_copy(stream); }
+    if (data_.writes_copy() || mask_.writes_copy()) { *this = deep_copy(stream); }
   }
 
   buffer_type data_;

@@ -48,6 +48,11 @@ class basic_allocation {
     requires std::same_as<Resource, resource_handle>
       : basic_allocation(bytes, alignment, stream, get_default()) {}
 
+  /// @brief An empty allocation (null data, size 0) that keeps `resource`, as the owner of memory
+  /// made elsewhere does (its copies come from `resource`). Allocates nothing, frees nothing.
+  basic_allocation(Resource resource, stream_ref stream) noexcept(std::is_nothrow_move_constructible_v<Resource>)
+      : resource_(std::move(resource)), data_(nullptr), size_(0), alignment_(default_alignment), stream_(stream) {}
+
   basic_allocation(basic_allocation const&) = delete;
   basic_allocation& operator=(basic_allocation const&) = delete;
   /// @brief Takes over `other`'s memory; `other` becomes empty.

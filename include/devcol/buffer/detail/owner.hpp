@@ -16,6 +16,7 @@
 #include <atomic>
 #include <concepts>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -95,9 +96,18 @@ class sharing_cell<runtime_sharing> {
   bool copy_on_write_ = options::copy_on_write();
 };
 
+/// Tags the owner of memory devcol did not allocate (an Arrow or DLPack import).
+struct borrowed_memory_t {
+  explicit borrowed_memory_t() = default;
+};
+
 /**
  * @brief One allocation and what its handles share: the resource that made it, the count of live
  * handles, the exposure flag and the sharing mode. Handles create and release it; nothing else does.
+ *
+ * A borrowed owner holds memory made elsewhere instead: `keep_alive` keeps it valid (its last
+ * copy going is what hands the memory back), and the resource only serves later copies. Borrowed
+ * memory is read-only to devcol: every write first copies (see buffer::data(access::write)).
  */
 template <buffer_policy Policy>
 class owner {
@@ -106,18 +116,28 @@ class owner {
 
   owner(std::size_t bytes, std::size_t alignment, stream_ref stream, resource_type resource)
       : memory_(bytes, alignment, stream, std::move(resource)) {}
+  owner(borrowed_memory_t, void const* data, std::size_t bytes, stream_ref stream, resource_type resource,
+        std::shared_ptr<void const> keep_alive)
+      : memory_(std::move(resource), stream),
+        borrowed_(std::make_unique<borrowed const>(
+            borrowed{static_cast<std::byte*>(const_cast<void*>(data)), bytes, std::move(keep_alive)})) {}
   owner(owner const&) = delete;
   owner& operator=(owner const&) = delete;
 
-  [[nodiscard]] std::byte* data() const noexcept { return static_cast<std::byte*>(const_cast<void*>(memory_.data())); }
-  [[nodiscard]] std::size_t size() const noexcept { return memory_.size(); }
+  [[nodiscard]] std::byte* data() const noexcept {
+    return borrowed_ == nullptr ? static_cast<std::byte*>(const_cast<void*>(memory_.data())) : borrowed_->data;
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return borrowed_ == nullptr ? memory_.size() : borrowed_->size; }
   [[nodiscard]] std::size_t alignment() const noexcept { return memory_.alignment(); }
   [[nodiscard]] stream_ref stream() const noexcept { return memory_.stream(); }
   [[nodiscard]] std::string resource_name() const { return mr::resource_name(memory_.resource()); }
   [[nodiscard]] resource_type const& resource() const noexcept { return memory_.resource(); }
+  /// Whether the memory was made elsewhere (and so is never written in place).
+  [[nodiscard]] bool is_borrowed() const noexcept { return borrowed_ != nullptr; }
 
   void retain() noexcept { refs_.retain(); }
-  /// Drops one reference; the last one frees the memory through its resource, exactly once.
+  /// Drops one reference; the last one frees the memory through its resource (or lets go of the
+  /// borrowed memory), exactly once.
   static void release(owner* o) noexcept {
     if (o->refs_.release()) { delete o; }
   }
@@ -130,7 +150,15 @@ class owner {
  private:
   ~owner() = default;
 
+  // Memory made elsewhere, and what keeps it valid: one pointer, null for memory_ of our own.
+  struct borrowed {
+    std::byte* data;
+    std::size_t size;
+    std::shared_ptr<void const> keep_alive;
+  };
+
   mr::basic_allocation<resource_type> memory_;
+  std::unique_ptr<borrowed const> borrowed_;
   [[no_unique_address]] refcount_cell<Policy::refcount::atomic> refs_;
   [[no_unique_address]] exposure_cell<Policy::exposure::tracked> exposure_;
   [[no_unique_address]] sharing_cell<typename Policy::sharing> sharing_;
