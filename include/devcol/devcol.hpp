@@ -54,3 +54,10 @@
 #include <devcol/ops/scan.hpp>
 #include <devcol/ops/sort.hpp>
 #include <devcol/ops/transform.hpp>
+
+#include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/arrow_stream.hpp>
+#include <devcol/interop/dlpack.hpp>
+#include <devcol/interop/dlpack_abi.hpp>
+#include <devcol/interop/from_arrow.hpp>
+#include <devcol/interop/to_arrow.hpp>

@@ -103,4 +103,15 @@ class arrow_error : public std::invalid_argument, public error {
   [[nodiscard]] char const* what() const noexcept override { return std::invalid_argument::what(); }
 };
 
+/**
+ * @brief Invalid input met at the DLPack boundary (a tensor devcol cannot read as a column).
+ *
+ * The message names the offending field and its value. The tensor's deleter has been called.
+ */
+class dlpack_error : public std::invalid_argument, public error {
+ public:
+  using std::invalid_argument::invalid_argument;
+  [[nodiscard]] char const* what() const noexcept override { return std::invalid_argument::what(); }
+};
+
 DEVCOL_NAMESPACE_END

@@ -1,0 +1,265 @@
+/**
+ * @file arrow_stream.hpp
+ * @brief Tables as an `ArrowDeviceArrayStream`, and back.
+ */
+#pragma once
+
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/table.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/from_arrow.hpp>
+#include <devcol/interop/to_arrow.hpp>
+
+#include <cerrno>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/// @brief What an exported stream calls for its next table: one, or nothing at the end.
+template <buffer_policy Policy = default_policy>
+using table_source = std::function<std::optional<basic_table<Policy>>()>;
+
+namespace detail {
+
+/// An exported stream's private data: the schema every batch must have, where batches come from,
+/// and the last error's message.
+template <buffer_policy Policy>
+struct stream_state {
+  basic_table<Policy> schema;  // zero rows: only names and types matter
+  table_source<Policy> next;
+  stream_ref stream;
+  std::size_t produced = 0;
+  std::string last_error;
+
+  /// Runs `f`, turning an exception into an errno and a message (callbacks must not throw).
+  template <class F>
+  int guarded(F&& f) noexcept {
+    try {
+      f();
+      last_error.clear();
+      return 0;
+    } catch (std::bad_alloc const& e) {
+      last_error = e.what();
+      return ENOMEM;
+    } catch (std::exception const& e) {
+      last_error = e.what();
+      return EINVAL;
+    } catch (...) {
+      last_error = "unknown exception";
+      return EIO;
+    }
+  }
+
+  static std::string_view type_of(any_column<Policy> const& col) {
+    return std::visit([](auto const& c) { return type_name_v<typename std::decay_t<decltype(c)>::value_type>; }, col);
+  }
+
+  /// Throws unless `batch` has the stream's column names and types, in order.
+  void expect_schema(basic_table<Policy> const& batch) const {
+    DEVCOL_EXPECTS(batch.num_columns() == schema.num_columns(), "stream batch ", produced, " has ", batch.num_columns(),
+                   " columns, the stream's schema ", schema.num_columns());
+    for (std::size_t i = 0; i < batch.num_columns(); ++i) {
+      DEVCOL_EXPECTS(batch.name(i) == schema.name(i) && batch[i].index() == schema[i].index(), "stream batch ", produced,
+                     ": column ", i, " is '", batch.name(i), "' ", type_of(batch[i]), ", the stream's schema has '",
+                     schema.name(i), "' ", type_of(schema[i]));
+    }
+  }
+
+  static stream_state& of(ArrowDeviceArrayStream* self) noexcept { return *static_cast<stream_state*>(self->private_data); }
+
+  static int get_schema(ArrowDeviceArrayStream* self, ArrowSchema* out) noexcept {
+    auto& state = of(self);
+    return state.guarded([&] { to_arrow_schema(state.schema, out); });
+  }
+  static int get_next(ArrowDeviceArrayStream* self, ArrowDeviceArray* out) noexcept {
+    auto& state = of(self);
+    return state.guarded([&] {
+      std::optional<basic_table<Policy>> batch = state.next();
+      if (!batch) {
+        *out = ArrowDeviceArray{};  // the end: a released array
+        return;
+      }
+      state.expect_schema(*batch);
+      export_table_array(*batch, out, state.stream);
+      ++state.produced;
+    });
+  }
+  static char const* get_last_error(ArrowDeviceArrayStream* self) noexcept {
+    auto const& state = of(self);
+    return state.last_error.empty() ? nullptr : state.last_error.c_str();
+  }
+  static void release(ArrowDeviceArrayStream* self) noexcept {
+    delete static_cast<stream_state*>(self->private_data);
+    self->release = nullptr;
+  }
+};
+
+}  // namespace detail
+
+/**
+ * @brief Exports a stream of tables: each `get_next` calls `next` and exports the table it returns
+ * as to_arrow(table) does (zero-copy, its own `release` and `sync_event`), or ends the stream (a
+ * released array) when it returns nothing. Every batch must have `schema`'s column names and types
+ * (its rows do not matter): one that does not makes `get_next` return EINVAL, with the reason from
+ * `get_last_error`; errors inside `next` do the same (ENOMEM for allocation). The caller owns `out`
+ * and releases it, early or at the end; `next` is destroyed then. Device type: where `schema`'s
+ * memory is (CPU on the host backend; CUDA with an empty schema).
+ * @throws devcol::logic_error (null output), std::bad_alloc; `out` is written only on success
+ */
+template <buffer_policy Policy>
+void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, ArrowDeviceArrayStream* out,
+                     stream_ref stream = {}) {
+  DEVCOL_EXPECTS(out != nullptr, "to_arrow_stream: the ArrowDeviceArrayStream to export into is null");
+  DEVCOL_EXPECTS(next != nullptr, "to_arrow_stream: no table source");
+  ArrowDeviceType const type = schema.num_columns() == 0
+                                   ? detail::device_of(static_cast<void const*>(nullptr)).type
+                                   : std::visit([](auto const& col) { return detail::device_of(col).type; }, schema[0]);
+  using state_type = detail::stream_state<Policy>;
+  auto state = std::make_unique<state_type>(state_type{std::move(schema), std::move(next), stream, 0, {}});
+  *out = ArrowDeviceArrayStream{};
+  out->device_type = type;
+  out->get_schema = &state_type::get_schema;
+  out->get_next = &state_type::get_next;
+  out->get_last_error = &state_type::get_last_error;
+  out->release = &state_type::release;
+  out->private_data = state.release();
+}
+
+/**
+ * @brief Exports `batches` as a stream, in order; the first gives the schema.
+ * @throws devcol::logic_error when `batches` is empty (no schema: use the table_source overload)
+ */
+template <buffer_policy Policy>
+void to_arrow_stream(std::vector<basic_table<Policy>> batches, ArrowDeviceArrayStream* out, stream_ref stream = {}) {
+  DEVCOL_EXPECTS(!batches.empty(), "to_arrow_stream: no batches to take the schema from; pass a schema table");
+  basic_table<Policy> schema = batches.front();
+  auto queue = std::make_shared<std::vector<basic_table<Policy>>>(std::move(batches));
+  table_source<Policy> next = [queue, i = std::size_t{0}]() mutable -> std::optional<basic_table<Policy>> {
+    if (i == queue->size()) { return std::nullopt; }
+    return std::move((*queue)[i++]);
+  };
+  to_arrow_stream(std::move(schema), std::move(next), out, stream);
+}
+
+/**
+ * @brief Reads tables from an `ArrowDeviceArrayStream`, which it takes ownership of (the caller's
+ * struct is marked released) and releases when destroyed, whether or not the stream was read to
+ * its end (closing it early).
+ *
+ * The constructor checks the stream (NULL, released, a device type this backend cannot read) and
+ * its schema (a struct of columns a table holds), each a `devcol::arrow_error`. Each array is
+ * imported as table_from_arrow() does, and checked first against the stream's device type (Arrow
+ * C++ does not), the array released on any failure.
+ */
+template <buffer_policy Policy = default_policy>
+class arrow_stream_reader {
+ public:
+  /// @brief Takes `source` over and reads its schema.
+  /// @throws devcol::arrow_error naming what is wrong; `source` is released then
+  explicit arrow_stream_reader(ArrowDeviceArrayStream* source, stream_ref stream = {}) : stream_(stream) {
+    DEVCOL_ARROW_EXPECTS(source != nullptr, "the ArrowDeviceArrayStream is NULL");
+    DEVCOL_ARROW_EXPECTS(source->release != nullptr, "the ArrowDeviceArrayStream is released (release is NULL)");
+    source_.value = *source;
+    source->release = nullptr;
+    DEVCOL_ARROW_EXPECTS(source_.value.get_schema != nullptr && source_.value.get_next != nullptr,
+                         "the ArrowDeviceArrayStream has a NULL get_schema or get_next");
+    detail::expect_readable_device_type(source_.value.device_type, "stream");
+    ArrowSchema schema{};
+    expect_ok(source_.value.get_schema(&source_.value, &schema), "get_schema");
+    detail::import_guard schema_guard(&schema, nullptr);
+    detail::seen_nodes seen;
+    field_ = detail::read_schema(&schema, "schema", 0, seen);
+    DEVCOL_ARROW_EXPECTS(field_.format == "+s", "schema.format '", field_.format,
+                         "' is not a struct ('+s'): a stream of tables has struct arrays");
+    for (std::size_t i = 0; i < field_.children.size(); ++i) {
+      detail::visit_format(field_.children[i].format, "schema.children[" + std::to_string(i) + "]", [](auto) {});
+    }
+  }
+  arrow_stream_reader(arrow_stream_reader const&) = delete;
+  arrow_stream_reader& operator=(arrow_stream_reader const&) = delete;
+  /// @brief Releases the stream (closing it if it was not read to its end).
+  ~arrow_stream_reader() = default;
+
+  /**
+   * @brief The next table, or nothing at the end of the stream.
+   * @throws devcol::arrow_error when `get_next` fails (its errno and `get_last_error`), or the array
+   * is on another device type than the stream's, or fails table_from_arrow()'s checks
+   */
+  [[nodiscard]] std::optional<basic_table<Policy>> next() {
+    if (finished_) { return std::nullopt; }
+    ArrowDeviceArray array{};
+    expect_ok(source_.value.get_next(&source_.value, &array), "get_next");
+    if (array.array.release == nullptr) {
+      finished_ = true;
+      return std::nullopt;
+    }
+    detail::import_guard guard(nullptr, &array);
+    DEVCOL_ARROW_EXPECTS(array.device_type == source_.value.device_type, "array ", read_, ".device_type ", array.device_type,
+                         " (", detail::arrow_device_name(array.device_type), ") is not the stream's ",
+                         source_.value.device_type, " (", detail::arrow_device_name(source_.value.device_type), ")");
+    detail::check_device_array(&array, field_);
+    basic_table<Policy> out = detail::import_struct<Policy>(field_, guard, stream_);
+    ++read_;
+    return out;
+  }
+
+  /// @brief The stream's device type.
+  [[nodiscard]] ArrowDeviceType device_type() const noexcept { return source_.value.device_type; }
+  /// @brief The column names the stream's schema gives.
+  [[nodiscard]] std::vector<std::string> column_names() const {
+    std::vector<std::string> names;
+    for (auto const& child : field_.children) { names.push_back(child.name); }
+    return names;
+  }
+
+ private:
+  void expect_ok(int code, char const* call) {
+    if (code == 0) { return; }
+    char const* message = source_.value.get_last_error != nullptr ? source_.value.get_last_error(&source_.value) : nullptr;
+    DEVCOL_ARROW_EXPECTS(false, "stream.", call, " failed with errno ", code, ": ",
+                         message != nullptr ? message : "(no message)");
+  }
+
+  // Owns the stream from the first line of the constructor on, so a throwing constructor releases it.
+  struct owned_stream {
+    ArrowDeviceArrayStream value{};
+    owned_stream() = default;
+    owned_stream(owned_stream const&) = delete;
+    owned_stream& operator=(owned_stream const&) = delete;
+    ~owned_stream() { detail::release_if_live(value); }
+  };
+
+  owned_stream source_;
+  stream_ref stream_;
+  detail::arrow_field field_;
+  std::size_t read_ = 0;
+  bool finished_ = false;
+};
+
+/**
+ * @brief Reads every table of `source` (taking it over and releasing it, as arrow_stream_reader).
+ * @throws as arrow_stream_reader
+ */
+template <buffer_policy Policy = default_policy>
+[[nodiscard]] std::vector<basic_table<Policy>> tables_from_arrow(ArrowDeviceArrayStream* source, stream_ref stream = {}) {
+  arrow_stream_reader<Policy> reader(source, stream);
+  std::vector<basic_table<Policy>> out;
+  while (auto batch = reader.next()) { out.push_back(std::move(*batch)); }
+  return out;
+}
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,128 @@
+/**
+ * @file export_nodes.hpp
+ * @brief The private data behind exported ArrowSchema and ArrowArray structs.
+ *
+ * Each exported struct owns one node; a node owns its children's structs and releases those the
+ * consumer has not moved out (their `release` is still set). Nodes are built completely before
+ * anything is written to the caller's structs, so a throwing export leaves them untouched and
+ * leaks nothing.
+ */
+#pragma once
+
+#include <devcol/core/config.hpp>
+#include <devcol/core/event.hpp>
+#include <devcol/interop/arrow_abi.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// Releases `s` if its owner has not released or moved it.
+template <class ArrowStruct>
+void release_if_live(ArrowStruct& s) noexcept {
+  if (s.release != nullptr) { s.release(&s); }
+}
+
+/// The children of an exported node: structs at stable addresses, and the pointer array naming them.
+template <class ArrowStruct>
+class export_children {
+ public:
+  explicit export_children(std::size_t n) : structs_(n), pointers_(n) {
+    for (std::size_t i = 0; i < n; ++i) { pointers_[i] = &structs_[i]; }  // value-initialised: release == NULL
+  }
+  export_children(export_children const&) = delete;
+  export_children& operator=(export_children const&) = delete;
+  ~export_children() {
+    for (auto& child : structs_) { release_if_live(child); }
+  }
+  [[nodiscard]] ArrowStruct* operator[](std::size_t i) noexcept { return &structs_[i]; }
+  [[nodiscard]] std::size_t size() const noexcept { return structs_.size(); }
+  [[nodiscard]] ArrowStruct** pointers() noexcept { return pointers_.empty() ? nullptr : pointers_.data(); }
+
+ private:
+  std::vector<ArrowStruct> structs_;
+  std::vector<ArrowStruct*> pointers_;
+};
+
+/// An exported ArrowSchema's private data: its strings and children.
+struct schema_node {
+  std::string format;
+  std::string name;
+  export_children<ArrowSchema> children;
+
+  schema_node(std::string f, std::string n, std::size_t n_children)
+      : format(std::move(f)), name(std::move(n)), children(n_children) {}
+};
+
+inline void release_schema_node(ArrowSchema* schema) noexcept {
+  delete static_cast<schema_node*>(schema->private_data);
+  schema->release = nullptr;
+}
+
+/// Writes `node` into `out`, which owns it from now on. Never throws.
+inline void publish(std::unique_ptr<schema_node> node, std::int64_t flags, ArrowSchema* out) noexcept {
+  *out = ArrowSchema{};
+  out->format = node->format.c_str();
+  out->name = node->name.c_str();
+  out->metadata = nullptr;
+  out->flags = flags;
+  out->n_children = static_cast<std::int64_t>(node->children.size());
+  out->children = node->children.pointers();
+  out->dictionary = nullptr;
+  out->release = &release_schema_node;
+  out->private_data = node.release();
+}
+
+/// An exported ArrowArray's private data: the buffer pointers, the children, the event a device
+/// export's consumer waits on, and (in a derived node) what keeps the memory alive.
+struct array_node {
+  std::array<void const*, 2> buffers{};
+  std::int64_t n_buffers = 0;
+  export_children<ArrowArray> children;
+  std::optional<event> ready;  // recorded after the last write (CUDA); its handle is what sync_event points to
+  event::value_type ready_handle{};
+
+  explicit array_node(std::size_t n_children) : children(n_children) {}
+  array_node(array_node const&) = delete;
+  array_node& operator=(array_node const&) = delete;
+  virtual ~array_node() = default;
+};
+
+/// An array node that also holds `Kept` (the column handles whose memory the array points to).
+template <class Kept>
+struct holding_array_node final : array_node {
+  Kept kept;
+  holding_array_node(std::size_t n_children, Kept k) : array_node(n_children), kept(std::move(k)) {}
+};
+
+inline void release_array_node(ArrowArray* array) noexcept {
+  delete static_cast<array_node*>(array->private_data);
+  array->release = nullptr;
+}
+
+/// Writes `node` into `out`, which owns it from now on. Never throws.
+inline void publish(std::unique_ptr<array_node> node, std::int64_t length, std::int64_t null_count,
+                    std::int64_t offset, ArrowArray* out) noexcept {
+  *out = ArrowArray{};
+  out->length = length;
+  out->null_count = null_count;
+  out->offset = offset;
+  out->n_buffers = node->n_buffers;
+  out->n_children = static_cast<std::int64_t>(node->children.size());
+  out->buffers = node->buffers.data();
+  out->children = node->children.pointers();
+  out->dictionary = nullptr;
+  out->release = &release_array_node;
+  out->private_data = node.release();
+}
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,362 @@
+/**
+ * @file import.hpp
+ * @brief What the Arrow importers share: the structure checks of untrusted input, the ownership of
+ * an imported array, and the building of columns over its memory.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/table.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/export_nodes.hpp>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_set>
+#include <utility>
+#include <variant>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// How deep an imported schema or array may nest (a bound on the checks' recursion).
+inline constexpr int max_arrow_depth = 64;
+
+/// What an import keeps of a schema after releasing it: the checked tree of formats and names.
+struct arrow_field {
+  std::string format;
+  std::string name;
+  std::vector<arrow_field> children;
+  std::vector<arrow_field> dictionary;  // none, or the one dictionary's field
+};
+
+/// Nodes met while walking one untrusted tree: a node met twice is a cycle (or a shared child).
+using seen_nodes = std::unordered_set<void const*>;
+
+inline void expect_node(void const* node, bool released, std::string const& path, int depth, seen_nodes& seen) {
+  DEVCOL_ARROW_EXPECTS(depth <= max_arrow_depth, path, ": nesting is deeper than ", max_arrow_depth, " levels");
+  DEVCOL_ARROW_EXPECTS(node != nullptr, path, " is NULL");
+  DEVCOL_ARROW_EXPECTS(seen.insert(node).second, path, " (", node, ") appears twice in the tree: a cycle");
+  DEVCOL_ARROW_EXPECTS(!released, path, " is released (release is NULL)");
+}
+
+inline void expect_children(std::int64_t n, void const* children, std::string const& path) {
+  DEVCOL_ARROW_EXPECTS(n >= 0, path, ".n_children is ", n);
+  DEVCOL_ARROW_EXPECTS(n == 0 || children != nullptr, path, ".children is NULL for ", n, " children");
+}
+
+/// Checks a schema tree's structure and copies what import needs. Reads no buffer.
+inline arrow_field read_schema(ArrowSchema const* schema, std::string const& path, int depth, seen_nodes& seen) {
+  expect_node(schema, schema != nullptr && schema->release == nullptr, path, depth, seen);
+  DEVCOL_ARROW_EXPECTS(schema->format != nullptr, path, ".format is NULL");
+  expect_children(schema->n_children, schema->children, path);
+  arrow_field field{schema->format, schema->name != nullptr ? schema->name : "", {}, {}};
+  field.children.reserve(static_cast<std::size_t>(schema->n_children));
+  for (std::int64_t i = 0; i < schema->n_children; ++i) {
+    field.children.push_back(
+        read_schema(schema->children[i], path + ".children[" + std::to_string(i) + "]", depth + 1, seen));
+  }
+  if (schema->dictionary != nullptr) {
+    field.dictionary.push_back(read_schema(schema->dictionary, path + ".dictionary", depth + 1, seen));
+  }
+  return field;
+}
+
+/// Checks an array tree's structure against its schema's: what every layout requires. Reads no buffer.
+inline void check_array(ArrowArray const* array, arrow_field const& field, std::string const& path, int depth,
+                        seen_nodes& seen) {
+  expect_node(array, array != nullptr && array->release == nullptr, path, depth, seen);
+  expect_children(array->n_children, array->children, path);
+  DEVCOL_ARROW_EXPECTS(array->n_children == static_cast<std::int64_t>(field.children.size()), path, ".n_children is ",
+                       array->n_children, ", its schema has ", field.children.size(), " children");
+  DEVCOL_ARROW_EXPECTS((array->dictionary != nullptr) == !field.dictionary.empty(), path, ".dictionary is ",
+                       array->dictionary != nullptr ? "present" : "NULL", ", its schema has ",
+                       field.dictionary.empty() ? "none" : "one");
+  DEVCOL_ARROW_EXPECTS(array->length >= 0, path, ".length is ", array->length);
+  DEVCOL_ARROW_EXPECTS(array->offset >= 0, path, ".offset is ", array->offset);
+  DEVCOL_ARROW_EXPECTS(array->offset <= std::numeric_limits<std::int64_t>::max() - array->length, path, ".offset ",
+                       array->offset, " + length ", array->length, " overflows");
+  DEVCOL_ARROW_EXPECTS(array->null_count >= -1 && array->null_count <= array->length, path, ".null_count is ",
+                       array->null_count, " for length ", array->length);
+  DEVCOL_ARROW_EXPECTS(array->n_buffers >= 0, path, ".n_buffers is ", array->n_buffers);
+  DEVCOL_ARROW_EXPECTS(array->n_buffers == 0 || array->buffers != nullptr, path, ".buffers is NULL for ",
+                       array->n_buffers, " buffers");
+  for (std::int64_t i = 0; i < array->n_children; ++i) {
+    check_array(array->children[i], field.children[static_cast<std::size_t>(i)],
+                path + ".children[" + std::to_string(i) + "]", depth + 1, seen);
+  }
+  if (array->dictionary != nullptr) { check_array(array->dictionary, field.dictionary.front(), path + ".dictionary", depth + 1, seen); }
+}
+
+/// Whether an Arrow format string denotes `T` (timestamps match with any time zone: the values are
+/// UTC instants either way; the zone is not kept).
+template <fixed_width T>
+[[nodiscard]] constexpr bool format_matches(std::string_view format) noexcept {
+  std::string_view const ours = arrow_format_v<T>;
+  if (ours.starts_with("ts")) { return format.starts_with(ours); }
+  return format == ours;
+}
+
+/// Calls `f(std::type_identity<T>{})` for the fixed-width type `T` that `format` denotes.
+/// @throws devcol::arrow_error naming the format when it denotes none
+template <class F>
+void visit_format(std::string_view format, std::string const& path, F&& f) {
+  bool found = false;
+  auto try_one = [&]<class Column>(std::type_identity<Column>) {
+    using T = typename Column::value_type;
+    if (!found && format_matches<T>(format)) {
+      found = true;
+      f(std::type_identity<T>{});
+    }
+  };
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (try_one(std::type_identity<std::variant_alternative_t<I, any_column<>>>{}), ...);
+  }(std::make_index_sequence<std::variant_size_v<any_column<>>>{});
+  DEVCOL_ARROW_EXPECTS(found, path, ".format '", format,
+                       "' is not a type devcol imports (fixed-width integers and floats, bool, timestamps, durations)");
+}
+
+/// Checks that an array (structure already checked) is a `T` array devcol can read.
+template <fixed_width T>
+void check_fixed_width(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+  DEVCOL_ARROW_EXPECTS(format_matches<T>(field.format), path, ".format '", field.format, "' is not ", type_name_v<T>,
+                       " ('", arrow_format_v<T>, "')");
+  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type_name_v<T>,
+                       " is not supported (decode it first)");
+  DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(), ", a ", type_name_v<T>,
+                       " array has none");
+  DEVCOL_ARROW_EXPECTS(array.n_buffers == 2, path, ".n_buffers is ", array.n_buffers, ", a ", type_name_v<T>,
+                       " array has 2 (validity, values)");
+  DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,
+                       " without a validity buffer");
+  std::uint64_t const rows = static_cast<std::uint64_t>(array.offset) + static_cast<std::uint64_t>(array.length);
+  DEVCOL_ARROW_EXPECTS(type_traits<T>::arrow_bit_packed || rows <= SIZE_MAX / sizeof(T), path, ": ", rows, " rows of ",
+                       sizeof(T), " bytes overflow");
+  DEVCOL_ARROW_EXPECTS(rows == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (values) is NULL for ", rows,
+                       " rows");
+}
+
+/// Checks a struct array that import reads as a table: no null rows, children long enough,
+/// unique names, each child a column devcol reads.
+inline void check_struct(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+  DEVCOL_ARROW_EXPECTS(field.format == "+s", path, ".format '", field.format,
+                       "' is not a struct ('+s'): a table imports from a struct array (a record batch)");
+  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded struct is not a table");
+  DEVCOL_ARROW_EXPECTS(array.n_buffers == 1, path, ".n_buffers is ", array.n_buffers, ", a struct array has 1 (validity)");
+  DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,
+                       " without a validity buffer");
+  DEVCOL_ARROW_EXPECTS(array.null_count <= 0, path, ".null_count is ", array.null_count,
+                       ": a table has no null rows");
+  std::unordered_set<std::string_view> names;
+  for (std::size_t i = 0; i < field.children.size(); ++i) {
+    ArrowArray const& child = *array.children[i];
+    arrow_field const& child_field = field.children[i];
+    std::string const child_path = path + ".children[" + std::to_string(i) + "]";
+    DEVCOL_ARROW_EXPECTS(names.insert(child_field.name).second, child_path, ".name '", child_field.name,
+                         "' is taken by an earlier column");
+    DEVCOL_ARROW_EXPECTS(child.length >= array.offset + array.length, child_path, ".length ", child.length,
+                         " is short of the struct's offset ", array.offset, " + length ", array.length);
+    visit_format(child_field.format, child_path,
+                 [&]<class T>(std::type_identity<T>) { check_fixed_width<T>(child, child_field, child_path); });
+  }
+}
+
+/// Owns an imported ArrowDeviceArray (moved in, as the specification's move semantics allow) and
+/// calls its `release` exactly once, when the last column built over its memory is gone.
+struct imported_array {
+  ArrowDeviceArray device{};
+  imported_array() = default;
+  imported_array(imported_array const&) = delete;
+  imported_array& operator=(imported_array const&) = delete;
+  ~imported_array() { release_if_live(device.array); }
+};
+
+/**
+ * @brief Releases an import's input on every path that does not take it: the schema always (import
+ * keeps what it needs), the array unless taken.
+ */
+class import_guard {
+ public:
+  import_guard(ArrowSchema* schema, ArrowDeviceArray* array) noexcept : schema_(schema), array_(array) {}
+  import_guard(import_guard const&) = delete;
+  import_guard& operator=(import_guard const&) = delete;
+  ~import_guard() {
+    release_schema();
+    if (array_ != nullptr) { release_if_live(array_->array); }
+  }
+  void release_schema() noexcept {
+    if (schema_ != nullptr) { release_if_live(*schema_); }
+  }
+  /// Moves the array into shared ownership; the caller's struct is marked released.
+  [[nodiscard]] std::shared_ptr<imported_array> take_array() {
+    auto taken = std::make_shared<imported_array>();
+    taken->device = *array_;
+    array_->array.release = nullptr;
+    array_ = nullptr;
+    return taken;
+  }
+  /// The array not yet taken.
+  [[nodiscard]] ArrowDeviceArray const& array() const noexcept { return *array_; }
+
+ private:
+  ArrowSchema* schema_;
+  ArrowDeviceArray* array_;
+};
+
+/// Checks a device array's structure against a checked schema, and its device. Reads no buffer.
+inline void check_device_array(ArrowDeviceArray const* array, arrow_field const& field) {
+  DEVCOL_ARROW_EXPECTS(array != nullptr, "the ArrowDeviceArray is NULL");
+  seen_nodes seen;
+  check_array(&array->array, field, "array", 0, seen);
+  expect_readable_device({array->device_type, array->device_id}, "array");
+}
+
+/// Checks the structs of a device array import and its device, and copies what the schema says.
+/// Reads no buffer.
+inline arrow_field check_device_import(ArrowSchema const* schema, ArrowDeviceArray const* array) {
+  DEVCOL_ARROW_EXPECTS(schema != nullptr, "the ArrowSchema is NULL");
+  DEVCOL_ARROW_EXPECTS(array != nullptr, "the ArrowDeviceArray is NULL");
+  seen_nodes seen;
+  arrow_field field = read_schema(schema, "schema", 0, seen);
+  check_device_array(array, field);
+  return field;
+}
+
+/**
+ * @brief Bits [0, first + bits) of a producer's bitmap as a buffer devcol can read whole words of:
+ * borrowed when `bitmap` is word-aligned (reading the aligned word that holds a last bit never
+ * crosses a page), else copied into fresh words. If `shift`, bits [first, first + bits) are moved
+ * to start at bit 0 (a copy).
+ */
+template <buffer_policy Policy>
+buffer<Policy> import_bits(void const* bitmap, std::size_t first, std::size_t bits, bool shift,
+                           std::shared_ptr<void const> const& keep, stream_ref stream) {
+  std::size_t const end = first + bits;
+  std::size_t const word_bytes = words_for(end) * sizeof(bitmask_word);
+  buffer<Policy> words;
+  if (reinterpret_cast<std::uintptr_t>(bitmap) % sizeof(bitmask_word) == 0) {
+    words = buffer<Policy>::borrow(bitmap, word_bytes, keep, stream);
+  } else {
+    words = buffer<Policy>(word_bytes, stream);
+    void* out = words.data(access::write, stream);
+    fill_bytes(out, 0, word_bytes, stream);
+    copy_bytes(out, bitmap, (end + 7) / 8, stream);
+  }
+  if (!shift || first == 0) { return words; }
+  std::size_t const bytes = bitmask_allocation_size(bits);
+  buffer<Policy> shifted(bytes, stream);
+  copy_bitmask(static_cast<bitmask_word const*>(words.data(access::read)), first, end,
+               static_cast<bitmask_word*>(shifted.data(access::write, stream)), bytes, stream);
+  return shifted;
+}
+
+/// Bit `first + i` of `words` as row i's bool.
+struct unpack_bit {
+  bitmask_word const* words;
+  std::size_t first;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return bit_is_set(words, first + i); }
+};
+
+/**
+ * @brief Rows [first, first + rows) of a checked array's buffers as a column. Values are borrowed
+ * (no copy) unless they are bit-packed bools (unpacked, one pass) or misaligned for `T` (copied);
+ * then the rows start at 0 and the validity bits are moved to match. `null_count` < 0: counted.
+ */
+template <fixed_width T, buffer_policy Policy>
+column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std::size_t rows, std::int64_t null_count,
+                                std::shared_ptr<void const> const& keep, stream_ref stream) {
+  using buffer_type = buffer<Policy>;
+  void const* const validity = array.buffers[0];
+  void const* const values = array.buffers[1];
+  constexpr bool packed = type_traits<T>::arrow_bit_packed;
+  bool const shift = packed || reinterpret_cast<std::uintptr_t>(values) % alignof(T) != 0;
+  buffer_type data;
+  if constexpr (packed) {
+    buffer_type bits = import_bits<Policy>(values, first, rows, false, keep, stream);
+    data = buffer_type(rows * sizeof(T), stream);
+    executor exec(stream);
+    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(rows),
+                      static_cast<T*>(data.data(access::write, stream)),
+                      unpack_bit{static_cast<bitmask_word const*>(bits.data(access::read)), first});
+  } else if (shift) {  // misaligned values: copy the rows to aligned memory
+    data = buffer_type(rows * sizeof(T), stream);
+    copy_bytes(data.data(access::write, stream), static_cast<std::byte const*>(values) + first * sizeof(T),
+               rows * sizeof(T), stream);
+  } else {
+    data = buffer_type::borrow(values, (first + rows) * sizeof(T), keep, stream);
+  }
+  std::size_t const offset = shift ? 0 : first;
+  buffer_type mask;
+  std::size_t nulls = 0;
+  if (validity != nullptr) {
+    mask = import_bits<Policy>(validity, first, rows, shift, keep, stream);
+    nulls = null_count >= 0 ? static_cast<std::size_t>(null_count)
+                            : count_unset_bits(static_cast<bitmask_word const*>(mask.data(access::read)), offset,
+                                               offset + rows, stream);
+  }
+  return column<T, Policy>(std::move(data), std::move(mask), rows, nulls, offset);
+}
+
+/// The columns of a checked struct array, rows [offset, offset + length) of each child.
+template <buffer_policy Policy>
+basic_table<Policy> import_table(ArrowArray const& array, arrow_field const& field,
+                                 std::shared_ptr<void const> const& keep, stream_ref stream) {
+  basic_table<Policy> out;
+  auto const first = static_cast<std::size_t>(array.offset);
+  auto const rows = static_cast<std::size_t>(array.length);
+  for (std::size_t i = 0; i < field.children.size(); ++i) {
+    ArrowArray const& child = *array.children[i];
+    arrow_field const& child_field = field.children[i];
+    // The child's null count covers all its rows: recount when the struct takes only some.
+    std::int64_t const nulls = child.null_count == 0 || (array.offset == 0 && child.length == array.length) ? child.null_count : -1;
+    visit_format(child_field.format, "array", [&]<class T>(std::type_identity<T>) {
+      out.add(child_field.name, import_column<T, Policy>(child, static_cast<std::size_t>(child.offset) + first, rows,
+                                                         nulls, keep, stream));
+    });
+  }
+  return out;
+}
+
+/**
+ * @brief Imports the struct array `guard` holds (its structure checked against `field`) as a
+ * table: the remaining checks, then ownership, the wait for the producer, and the columns.
+ */
+template <buffer_policy Policy>
+basic_table<Policy> import_struct(arrow_field const& field, import_guard& guard, stream_ref stream) {
+  check_struct(guard.array().array, field, "array");
+  auto const taken = guard.take_array();
+  ArrowArray const& imported = taken->device.array;
+  wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
+  if (imported.buffers[0] != nullptr && imported.null_count < 0) {
+    auto const first = static_cast<std::size_t>(imported.offset);
+    auto const rows = static_cast<std::size_t>(imported.length);
+    auto const bits = import_bits<Policy>(imported.buffers[0], first, rows, false, taken, stream);
+    std::size_t const nulls =
+        count_unset_bits(static_cast<bitmask_word const*>(bits.data(access::read)), first, first + rows, stream);
+    DEVCOL_ARROW_EXPECTS(nulls == 0, "array.null_count is -1 and the validity bitmap has ", nulls,
+                         " null rows: a table has none");
+  }
+  return import_table<Policy>(imported, field, taken, stream);
+}
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END

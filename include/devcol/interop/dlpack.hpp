@@ -1,0 +1,156 @@
+/**
+ * @file dlpack.hpp
+ * @brief Fixed-width columns without nulls as DLPack tensors (`DLManagedTensorVersioned`), and back.
+ */
+#pragma once
+
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/error.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/dlpack_abi.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+
+/// Throws `devcol::dlpack_error` unless `cond` holds; the remaining arguments name the field and value.
+#define DEVCOL_DLPACK_EXPECTS(cond, ...)                                                              \
+  do {                                                                                                \
+    if (!(cond)) [[unlikely]] {                                                                       \
+      throw ::devcol::dlpack_error(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__)); \
+    }                                                                                                 \
+  } while (0)
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// The DLPack element type of `T`: its representation (timestamps and durations as int64).
+template <fixed_width T>
+[[nodiscard]] constexpr DLDataType dlpack_dtype() noexcept {
+  using rep = std::conditional_t<std::is_arithmetic_v<T>, T, std::int64_t>;
+  static_assert(sizeof(rep) == sizeof(T));
+  std::uint8_t const code = std::is_same_v<rep, bool>          ? kDLBool
+                            : std::is_floating_point_v<rep>    ? kDLFloat
+                            : std::is_signed_v<rep>            ? kDLInt
+                                                               : kDLUInt;
+  return DLDataType{code, static_cast<std::uint8_t>(sizeof(T) * 8), 1};
+}
+
+/// What a DLPack export keeps: the tensor, its shape and strides, and the column that owns the memory.
+template <fixed_width T, buffer_policy Policy>
+struct dlpack_export {
+  DLManagedTensorVersioned tensor{};
+  std::int64_t shape[1]{};
+  std::int64_t strides[1]{1};
+  column<T, Policy> kept;
+
+  static void deleter(DLManagedTensorVersioned* self) noexcept { delete static_cast<dlpack_export*>(self->manager_ctx); }
+};
+
+[[nodiscard]] inline DLDevice dlpack_device(void const* p) {
+  arrow_device const where = device_of(p);  // the numbering is the same; ids are ints in DLPack
+  return DLDevice{static_cast<DLDeviceType>(where.type), where.id < 0 ? 0 : static_cast<std::int32_t>(where.id)};
+}
+
+/// Hands a tensor back to its producer when the last devcol handle on its memory goes.
+struct dlpack_import {
+  DLManagedTensorVersioned* tensor;
+  explicit dlpack_import(DLManagedTensorVersioned* t) noexcept : tensor(t) {}
+  dlpack_import(dlpack_import const&) = delete;
+  dlpack_import& operator=(dlpack_import const&) = delete;
+  ~dlpack_import() {
+    if (tensor->deleter != nullptr) { tensor->deleter(tensor); }
+  }
+};
+
+}  // namespace detail
+
+/**
+ * @brief Exports `col` as a one-dimensional DLPack tensor sharing its memory, which the consumer
+ * may write: this is an exposure (rule 11). The column is first unshared if it shares its buffers
+ * (a copy, in order on `stream`), then marked exposed for good, so its later copies are deep
+ * (rule 12); writes through either side are seen by the other. The tensor keeps the memory alive
+ * until its `deleter` is called (the caller's duty, as with any DLPack producer). On CUDA the
+ * memory is ready once `stream`'s work so far completes: order the consumer after `stream`.
+ * Element types: their representation (timestamps and durations as int64, bool as 8-bit kDLBool).
+ * @throws devcol::logic_error when the column has nulls (DLPack has no validity); what unsharing throws
+ */
+template <fixed_width T, buffer_policy Policy>
+[[nodiscard]] DLManagedTensorVersioned* to_dlpack(column<T, Policy>& col, stream_ref stream = {}) {
+  DEVCOL_EXPECTS(!col.has_nulls(), "to_dlpack: the column has ", col.null_count(),
+                 " nulls, which a DLPack tensor cannot hold (fill them first)");
+  auto ctx = std::make_unique<detail::dlpack_export<T, Policy>>();
+  T* values = col.expose(stream);
+  ctx->kept = col.alias();
+  ctx->shape[0] = static_cast<std::int64_t>(col.size());
+  DLManagedTensorVersioned& t = ctx->tensor;
+  t.version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
+  t.flags = 0;
+  t.dl_tensor.data = values;
+  t.dl_tensor.device = detail::dlpack_device(values);
+  t.dl_tensor.ndim = 1;
+  t.dl_tensor.dtype = detail::dlpack_dtype<T>();
+  t.dl_tensor.shape = ctx->shape;
+  t.dl_tensor.strides = ctx->strides;
+  t.dl_tensor.byte_offset = 0;
+  t.deleter = &detail::dlpack_export<T, Policy>::deleter;
+  t.manager_ctx = ctx.get();
+  return &ctx.release()->tensor;
+}
+
+/**
+ * @brief Imports a one-dimensional, contiguous DLPack tensor as a column without a mask, taking
+ * ownership: the column borrows the memory (never written by devcol: writes copy first) and the
+ * producer's `deleter` is called exactly once, when the last handle goes, or at once on failure.
+ * Checked first: NULL tensor or data, a major version other than 1, `ndim` not 1, a dtype that is
+ * not `T`'s representation, negative or non-unit strides, a device this backend cannot read,
+ * values misaligned for `T`. On CUDA the caller orders `stream` after the producer's work (DLPack's
+ * stream exchange happens above this C ABI).
+ * @throws devcol::dlpack_error naming the field and value
+ */
+template <fixed_width T, buffer_policy Policy = default_policy>
+[[nodiscard]] column<T, Policy> from_dlpack(DLManagedTensorVersioned* tensor, stream_ref stream = {}) {
+  DEVCOL_DLPACK_EXPECTS(tensor != nullptr, "from_dlpack: the tensor is NULL");
+  std::shared_ptr<detail::dlpack_import> keep;  // from its making on, the deleter runs exactly once
+  try {
+    keep = std::make_shared<detail::dlpack_import>(tensor);
+  } catch (...) {
+    if (tensor->deleter != nullptr) { tensor->deleter(tensor); }
+    throw;
+  }
+  DEVCOL_DLPACK_EXPECTS(tensor->version.major == 1, "from_dlpack: version ", tensor->version.major, ".",
+                        tensor->version.minor, " is not DLPack 1.x");
+  DLTensor const& t = tensor->dl_tensor;
+  DEVCOL_DLPACK_EXPECTS(t.ndim == 1, "from_dlpack: ndim is ", t.ndim, ", a column has 1");
+  DEVCOL_DLPACK_EXPECTS(t.shape != nullptr && t.shape[0] >= 0, "from_dlpack: shape[0] is ",
+                        t.shape != nullptr ? t.shape[0] : -1, " (NULL shape or negative)");
+  std::int64_t const rows = t.shape[0];
+  DLDataType const want = detail::dlpack_dtype<T>();
+  DEVCOL_DLPACK_EXPECTS(t.dtype.code == want.code && t.dtype.bits == want.bits && t.dtype.lanes == want.lanes,
+                        "from_dlpack: dtype (code ", int{t.dtype.code}, ", bits ", int{t.dtype.bits}, ", lanes ",
+                        t.dtype.lanes, ") is not ", type_name_v<T>, "'s (code ", int{want.code}, ", bits ",
+                        int{want.bits}, ", lanes 1)");
+  DEVCOL_DLPACK_EXPECTS(t.strides == nullptr || rows <= 1 || t.strides[0] == 1, "from_dlpack: stride ",
+                        t.strides != nullptr ? t.strides[0] : 1, " is not 1: a column is contiguous");
+  DEVCOL_DLPACK_EXPECTS(detail::readable_device_type(static_cast<ArrowDeviceType>(t.device.device_type)),
+                        "from_dlpack: device type ", static_cast<int>(t.device.device_type), " (",
+                        detail::arrow_device_name(static_cast<ArrowDeviceType>(t.device.device_type)),
+                        ") is not readable by this backend");
+  auto const* values = static_cast<std::byte const*>(t.data) + t.byte_offset;
+  DEVCOL_DLPACK_EXPECTS(rows == 0 || t.data != nullptr, "from_dlpack: data is NULL for ", rows, " rows");
+  DEVCOL_DLPACK_EXPECTS(reinterpret_cast<std::uintptr_t>(values) % alignof(T) == 0, "from_dlpack: data + byte_offset (",
+                        static_cast<void const*>(values), ") is not aligned for ", type_name_v<T>);
+  auto const size = static_cast<std::size_t>(rows);
+  DEVCOL_DLPACK_EXPECTS(size <= SIZE_MAX / sizeof(T), "from_dlpack: ", size, " rows overflow");
+  using buffer_type = buffer<Policy>;
+  return column<T, Policy>(buffer_type::borrow(values, size * sizeof(T), std::move(keep), stream), buffer_type{}, size, 0);
+}
+
+DEVCOL_NAMESPACE_END

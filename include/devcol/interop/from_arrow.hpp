@@ -1,0 +1,74 @@
+/**
+ * @file from_arrow.hpp
+ * @brief Import of columns and tables through the Arrow C Device Data Interface, zero-copy, from
+ * untrusted producers.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/table.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/import.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/**
+ * @brief Imports a `T` array, taking ownership of it: `array` is marked released at once, and its
+ * producer's `release` is called exactly once, when the last devcol handle on its memory goes
+ * (slices and copies of the result included). `schema` is released before this returns.
+ *
+ * Zero-copy: the column borrows the producer's buffers, which devcol never writes (a write through
+ * the column copies first). Copies happen only for bit-packed bools (unpacked to one byte per row)
+ * and values or bitmaps not aligned for their words. A bitmap is read in whole aligned 64-bit words,
+ * as Arrow's 64-byte padding allows. `null_count` -1 is counted (one pass, which synchronises).
+ *
+ * Before anything is touched the input is checked, and on any failure both structs are released
+ * and `devcol::arrow_error` names the field and value: NULL or released structs and children;
+ * nesting deeper than 64 or cycles; a format that is not `T` (timestamps of any zone match their
+ * unit); buffer and child counts; dictionary presence; negative length or offset, their overflow;
+ * null counts outside [-1, length] or without a bitmap; NULL values for rows; a device the backend
+ * cannot read (host: CPU with device id -1 or 0; CUDA: the current device, pinned or managed
+ * memory). Non-zero `reserved` is accepted. On CUDA, `stream` waits for the producer's
+ * `sync_event` without blocking the host; on the host backend a `sync_event` is ignored.
+ * @throws devcol::arrow_error, what allocation throws (for the copies above), devcol::cuda_error
+ */
+template <fixed_width T, buffer_policy Policy = default_policy>
+[[nodiscard]] column<T, Policy> from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
+  detail::import_guard guard(schema, array);
+  detail::arrow_field const field = detail::check_device_import(schema, array);
+  detail::check_fixed_width<T>(array->array, field, "array");
+  guard.release_schema();
+  auto const taken = guard.take_array();
+  ArrowArray const& imported = taken->device.array;
+  detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
+  return detail::import_column<T, Policy>(imported, static_cast<std::size_t>(imported.offset),
+                                          static_cast<std::size_t>(imported.length), imported.null_count, taken, stream);
+}
+
+/**
+ * @brief Imports a struct array (a record batch) as a table, one column per child under its name,
+ * taking ownership as from_arrow() does: one `release` of the whole array, when the last column
+ * built over it goes. The struct's offset and length select the children's rows. Checked as
+ * from_arrow() checks, and also: the format is `+s`, the struct has no null rows, each child is at
+ * least offset + length long and of a type a table holds, and names are unique.
+ * @throws devcol::arrow_error (the input released), what allocation throws, devcol::cuda_error
+ */
+template <buffer_policy Policy = default_policy>
+[[nodiscard]] basic_table<Policy> table_from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
+  detail::import_guard guard(schema, array);
+  detail::arrow_field const field = detail::check_device_import(schema, array);
+  guard.release_schema();
+  return detail::import_struct<Policy>(field, guard, stream);
+}
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,221 @@
+/**
+ * @file to_arrow.hpp
+ * @brief Export of columns and tables through the Arrow C Device Data Interface, zero-copy.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/table.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/export_nodes.hpp>
+#include <devcol/ops/detail/validity.hpp>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// Bits [0, offset + size) of a new bitmap from `col`'s resource: bit offset + i is row i's value.
+/// One pass over the words, in order on `stream`.
+template <buffer_policy Policy>
+buffer<Policy> pack_bools(column<bool, Policy> const& col, stream_ref stream) {
+  std::size_t const bits = col.offset() + col.size();
+  std::size_t const bytes = bitmask_allocation_size(bits);
+  buffer<Policy> packed(bytes, stream, mr::default_alignment, col.resource());
+  auto* words = static_cast<bitmask_word*>(packed.data(access::write, stream));
+  executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
+                    pack_word<shifted_valid<flag_set>>{{flag_set{col.view()}, col.offset()}, bits});
+  return packed;
+}
+
+/// What an export keeps: a handle on the column (a snapshot if it was exposed), and for bool the
+/// bit-packed values.
+template <fixed_width T, buffer_policy Policy>
+struct exported_column {
+  column<T, Policy> col;
+  buffer<Policy> packed;
+};
+
+/// Where a column's memory lives (its values, or its mask when it has no values).
+template <fixed_width T, buffer_policy Policy>
+arrow_device device_of(column<T, Policy> const& col) {
+  void const* p = col.data_buffer().data(access::read);
+  return device_of(p != nullptr ? p : col.mask_buffer().data(access::read));
+}
+
+/// The private data of one column's ArrowArray: two buffers at the column's offset, no children.
+template <fixed_width T, buffer_policy Policy>
+std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, stream_ref stream) {
+  // A handle keeps the memory immutable: a later write through the caller's column copies first
+  // (rule 3). Exposed memory may change under us (rule 12): export a snapshot of it instead.
+  column<T, Policy> kept = col.copy_on_write() && col.is_exposed() ? col.deep_copy(stream) : col;
+  buffer<Policy> packed;
+  if constexpr (type_traits<T>::arrow_bit_packed) { packed = pack_bools(kept, stream); }
+  auto node = std::make_unique<holding_array_node<exported_column<T, Policy>>>(
+      0, exported_column<T, Policy>{std::move(kept), std::move(packed)});
+  auto const& held = node->kept;
+  node->n_buffers = 2;
+  node->buffers[0] = held.col.mask_buffer().data(access::read);
+  node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.packed.data(access::read) : held.col.data_buffer().data(access::read);
+  return node;
+}
+
+/// Records on `stream` the event consumers of a device export wait on (CUDA only).
+inline void record_ready(array_node& node, stream_ref stream) {
+#if DEVCOL_BACKEND_CUDA
+  node.ready.emplace();
+  node.ready->record(stream);
+  node.ready_handle = node.ready->value();
+#else
+  (void)node;
+  (void)stream;
+#endif
+}
+
+/// Publishes a complete export: the schema, then the device array around `node`. Never throws.
+/// (No schema when `schema_tree` is null: a stream's arrays share the stream's schema.)
+inline void publish_device_array(std::unique_ptr<schema_node> schema_tree, std::int64_t schema_flags,
+                                 std::unique_ptr<array_node> node, std::int64_t length, std::int64_t null_count,
+                                 std::int64_t offset, arrow_device device, ArrowSchema* schema,
+                                 ArrowDeviceArray* array) noexcept {
+  void* const sync_event = node->ready ? static_cast<void*>(&node->ready_handle) : nullptr;
+  if (schema_tree != nullptr) { publish(std::move(schema_tree), schema_flags, schema); }
+  *array = ArrowDeviceArray{};  // reserved bytes zeroed
+  publish(std::move(node), length, null_count, offset, &array->array);
+  array->device_id = device.id;
+  array->device_type = device.type;
+  array->sync_event = sync_event;
+}
+
+inline void expect_outputs(void const* schema, void const* array, char const* what) {
+  DEVCOL_EXPECTS(schema != nullptr && array != nullptr, what, ": the ArrowSchema (", schema,
+                 ") and ArrowDeviceArray (", array, ") to export into must not be null");
+}
+
+template <fixed_width T>
+std::unique_ptr<schema_node> column_schema_node(std::string name) {
+  return std::make_unique<schema_node>(std::string(arrow_format_v<T>), std::move(name), 0);
+}
+
+}  // namespace detail
+
+/**
+ * @brief Exports `col` as an Arrow array (`schema` and `array`, which the caller then owns and
+ * must release). Zero-copy: the array points at the column's memory and holds a handle on it, so
+ * the memory stays as exported (a later write through `col` copies first, rule 3) until the
+ * consumer calls `release`, which frees only what the export made. Two exceptions, documented
+ * costs: `bool` columns are bit-packed into a new bitmap (one pass), and an exposed column's rows
+ * are copied, since a third party may write them (rule 12).
+ *
+ * The array keeps the column's offset (values and mask agree), its null count, and `name` in the
+ * schema. `device_type`/`device_id` say where the memory is (CPU and -1 on the host backend); on
+ * CUDA `sync_event` points to a `cudaEvent_t` recorded on `stream` after the last write, destroyed
+ * by `release`. `reserved` is zeroed. `schema` and `array` are written only on success.
+ * @throws devcol::logic_error (null outputs), what allocation throws (bool, exposed), devcol::cuda_error
+ */
+template <fixed_width T, buffer_policy Policy>
+void to_arrow(column<T, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
+              std::string name = {}) {
+  detail::expect_outputs(schema, array, "to_arrow");
+  auto schema_tree = detail::column_schema_node<T>(std::move(name));
+  auto node = detail::export_column_node(col, stream);
+  detail::arrow_device const device = detail::device_of(col);
+  detail::record_ready(*node, stream);
+  detail::publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node),
+                               static_cast<std::int64_t>(col.size()), static_cast<std::int64_t>(col.null_count()),
+                               static_cast<std::int64_t>(col.offset()), device, schema, array);
+}
+
+namespace detail {
+
+/// The schema of a table: a struct (`+s`) with one named child per column.
+template <buffer_policy Policy>
+std::unique_ptr<schema_node> table_schema_node(basic_table<Policy> const& tbl) {
+  std::size_t const n = tbl.num_columns();
+  auto tree = std::make_unique<schema_node>("+s", "", n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::visit(
+        [&](auto const& col) {
+          using T = typename std::decay_t<decltype(col)>::value_type;
+          publish(column_schema_node<T>(tbl.name(i)), ARROW_FLAG_NULLABLE, tree->children[i]);
+        },
+        tbl[i]);
+  }
+  return tree;
+}
+
+/// Exports the array of a table (see to_arrow(table)) into `array`, written only on success.
+template <buffer_policy Policy>
+void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array, stream_ref stream,
+                        std::unique_ptr<schema_node> schema_tree = nullptr, ArrowSchema* schema = nullptr) {
+  std::size_t const n = tbl.num_columns();
+  auto node = std::make_unique<array_node>(n);
+  node->n_buffers = 1;  // the struct's validity: none, a record batch has no null rows
+  std::optional<arrow_device> device;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::visit(
+        [&](auto const& col) {
+          arrow_device const here = device_of(col);
+          if (!device) {
+            device = here;
+          } else {
+            DEVCOL_EXPECTS(here.type == device->type && here.id == device->id, "to_arrow: column '", tbl.name(i),
+                           "' is on ", arrow_device_name(here.type), " device ", here.id,
+                           ", the table's first column on ", arrow_device_name(device->type), " device ", device->id);
+          }
+          publish(export_column_node(col, stream), static_cast<std::int64_t>(col.size()),
+                  static_cast<std::int64_t>(col.null_count()), static_cast<std::int64_t>(col.offset()),
+                  node->children[i]);
+        },
+        tbl[i]);
+  }
+  if (!device) { device = device_of(static_cast<void const*>(nullptr)); }
+  record_ready(*node, stream);
+  publish_device_array(std::move(schema_tree), 0, std::move(node), static_cast<std::int64_t>(tbl.num_rows()), 0, 0,
+                       *device, schema, array);
+}
+
+}  // namespace detail
+
+/**
+ * @brief Exports `tbl` as a struct array (a record batch: format `+s`, no validity, one child per
+ * column with its name), each column as to_arrow(column) exports it. Zero-copy but for bool and
+ * exposed columns. `schema` and `array` are written only on success.
+ * @throws devcol::logic_error when columns live on different kinds of memory; as to_arrow(column)
+ */
+template <buffer_policy Policy>
+void to_arrow(basic_table<Policy> const& tbl, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
+  detail::expect_outputs(schema, array, "to_arrow");
+  detail::export_table_array(tbl, array, stream, detail::table_schema_node(tbl), schema);
+}
+
+/// @brief Exports only the schema of `tbl` (as to_arrow(table) would), which the caller then owns.
+/// @throws devcol::logic_error (null output), std::bad_alloc
+template <buffer_policy Policy>
+void to_arrow_schema(basic_table<Policy> const& tbl, ArrowSchema* schema) {
+  DEVCOL_EXPECTS(schema != nullptr, "to_arrow_schema: the ArrowSchema to export into is null");
+  detail::publish(detail::table_schema_node(tbl), 0, schema);
+}
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,93 @@
+// What the interop tests share: values of every type, release counting, exported structs.
+#pragma once
+
+#include "../support.hpp"
+
+#include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/from_arrow.hpp>
+#include <devcol/interop/to_arrow.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace devcol_test::interop {
+
+/// A value of `T` for row `i`, varied enough that a shifted or misread row shows.
+template <class T>
+T value_of(std::size_t i) {
+  auto const k = static_cast<std::int64_t>(i);
+  if constexpr (std::is_same_v<T, bool>) {
+    return i % 3 == 0;
+  } else if constexpr (std::is_arithmetic_v<T>) {
+    return static_cast<T>(std::is_signed_v<T> ? k * 7 % 101 - 50 : k * 7 % 101);
+  } else if constexpr (requires { typename T::clock; }) {
+    return T(typename T::duration(k * 1000 - 777));
+  } else {
+    return T(k * 13 - 7);
+  }
+}
+
+/// `n` rows of `T`, every third null when `nulls`, and the host model.
+template <class T>
+std::vector<std::optional<T>> model_of(std::size_t n, bool nulls) {
+  std::vector<std::optional<T>> rows(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!nulls || i % 3 != 1) { rows[i] = value_of<T>(i); }
+  }
+  return rows;
+}
+
+/// An export's two structs, released at the end of the scope if nobody took them.
+struct exported {
+  ArrowSchema schema{};
+  ArrowDeviceArray array{};
+  exported() = default;
+  exported(exported const&) = delete;
+  exported& operator=(exported const&) = delete;
+  ~exported() {
+    if (schema.release != nullptr) { schema.release(&schema); }
+    if (array.array.release != nullptr) { array.array.release(&array.array); }
+  }
+};
+
+/// Counts the release calls of one schema and one array (tests run one at a time).
+struct release_counter {
+  static inline int schemas = 0;
+  static inline int arrays = 0;
+  static inline void (*schema_release)(ArrowSchema*) = nullptr;
+  static inline void (*array_release)(ArrowArray*) = nullptr;
+
+  static void counted_schema(ArrowSchema* s) {
+    ++schemas;
+    schema_release(s);
+  }
+  static void counted_array(ArrowArray* a) {
+    ++arrays;
+    array_release(a);
+  }
+  /// Routes both structs' release through the counters, which start at 0.
+  static void watch(ArrowSchema& s, ArrowDeviceArray& a) {
+    schemas = arrays = 0;
+    schema_release = s.release;
+    array_release = a.array.release;
+    s.release = &counted_schema;
+    a.array.release = &counted_array;
+  }
+};
+
+/// The message of the devcol::arrow_error `f` throws ("no error" if it throws none).
+template <class F>
+std::string arrow_error_of(F&& f) {
+  try {
+    f();
+  } catch (devcol::arrow_error const& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace devcol_test::interop

@@ -1,0 +1,179 @@
+// DLPack: export exposes (rule 11), import borrows and keeps the producer's deleter.
+#include "interop_support.hpp"
+
+#include <devcol/column/factories.hpp>
+#include <devcol/column/to_host.hpp>
+#include <devcol/interop/dlpack.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using devcol_test::leak_check;
+using Catch::Contains;
+using i64 = std::int64_t;
+
+namespace {
+template <class F>
+std::string dlpack_error_of(F&& f) {
+  try {
+    f();
+  } catch (devcol::dlpack_error const& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+/// A producer's tensor over memory devcol made, with a deleter that counts.
+struct producer {
+  static inline int deletions = 0;
+  devcol::column<i64> memory;
+  std::int64_t shape[2]{};
+  std::int64_t strides[2]{1, 1};
+  DLManagedTensorVersioned tensor{};
+
+  explicit producer(std::size_t rows) : memory(devcol::sequence<i64>(rows, 100)) {
+    deletions = 0;
+    shape[0] = static_cast<std::int64_t>(rows);
+    tensor.version = {1, 0};
+    tensor.dl_tensor.data = const_cast<i64*>(memory.data(devcol::access::read));
+    tensor.dl_tensor.device = {DEVCOL_BACKEND_CUDA ? kDLCUDA : kDLCPU, 0};
+    tensor.dl_tensor.ndim = 1;
+    tensor.dl_tensor.dtype = {kDLInt, 64, 1};
+    tensor.dl_tensor.shape = shape;
+    tensor.dl_tensor.strides = strides;
+    tensor.deleter = [](DLManagedTensorVersioned*) { ++deletions; };
+  }
+};
+}  // namespace
+
+TEST_CASE("dlpack: export shares the column's memory and exposes it (rule 11)", "[dlpack]") {
+  leak_check leaks;
+  auto col = devcol::make_column<i64>({1, 2, 3, 4});
+  auto shared = col;  // so the export must unshare first
+  DLManagedTensorVersioned* t = devcol::to_dlpack(col);
+  CHECK(col.is_exposed());
+  CHECK_FALSE(shared.is_exposed());
+  CHECK_FALSE(col.data_buffer().shares_memory_with(shared.data_buffer()));
+  CHECK(t->dl_tensor.data == col.data(devcol::access::read));
+  CHECK(t->version.major == 1);
+  CHECK(t->dl_tensor.ndim == 1);
+  CHECK(t->dl_tensor.shape[0] == 4);
+  CHECK(t->dl_tensor.dtype.code == kDLInt);
+  CHECK(t->dl_tensor.dtype.bits == 64);
+  CHECK(t->dl_tensor.device.device_type == (DEVCOL_BACKEND_CUDA ? kDLCUDA : kDLCPU));
+  // A shallow copy of an exposed column is deep (rule 12).
+  auto const copy = col;
+  CHECK(copy.data(devcol::access::read) != col.data(devcol::access::read));
+  // Writes through the tensor are the column's.
+  i64 const nine = 9;
+  devcol::copy_bytes(t->dl_tensor.data, &nine, sizeof nine, {});
+  CHECK(devcol_test::host_values(col) == std::vector<i64>{9, 2, 3, 4});
+  // The tensor keeps the memory alive after the column goes.
+  auto const* p = t->dl_tensor.data;
+  col = devcol::column<i64>{};
+  CHECK(t->dl_tensor.data == p);
+  t->deleter(t);
+}
+
+TEST_CASE("dlpack: export refuses nulls, maps element types to their representation", "[dlpack]") {
+  leak_check leaks;
+  auto nullable = devcol::make_column<i64>({1, std::nullopt});
+  CHECK_THROWS_AS(devcol::to_dlpack(nullable), devcol::logic_error);
+  CHECK_FALSE(nullable.is_exposed());
+  auto flags = devcol::make_column<bool>({true, false});
+  auto* b = devcol::to_dlpack(flags);
+  CHECK(b->dl_tensor.dtype.code == kDLBool);
+  CHECK(b->dl_tensor.dtype.bits == 8);
+  b->deleter(b);
+  auto times = devcol::make_column<devcol::timestamp_ns>({devcol::timestamp_ns{devcol::duration_ns{5}}});
+  auto* ts = devcol::to_dlpack(times);
+  CHECK(ts->dl_tensor.dtype.code == kDLInt);
+  CHECK(ts->dl_tensor.dtype.bits == 64);
+  ts->deleter(ts);
+  auto floats = devcol::make_column<float>({1.0f});
+  auto* f = devcol::to_dlpack(floats);
+  CHECK(f->dl_tensor.dtype.code == kDLFloat);
+  CHECK(f->dl_tensor.dtype.bits == 32);
+  f->deleter(f);
+}
+
+TEST_CASE("dlpack: a devcol export imports back as the same memory", "[dlpack]") {
+  leak_check leaks;
+  auto col = devcol::make_column<double>({1.5, -2.5, 3.25});
+  auto back = devcol::from_dlpack<double>(devcol::to_dlpack(col));
+  CHECK(back.data(devcol::access::read) == col.data(devcol::access::read));
+  CHECK(back.is_borrowed());
+  CHECK(devcol::to_host(back) == devcol::to_host(col));
+}
+
+TEST_CASE("dlpack: import borrows, and calls the producer's deleter once, after the last handle", "[dlpack]") {
+  leak_check leaks;
+  producer p(10);
+  std::optional<devcol::column<i64>> col = devcol::from_dlpack<i64>(&p.tensor);
+  CHECK(col->data(devcol::access::read) == p.memory.data(devcol::access::read));
+  CHECK(devcol_test::host_values(*col)[9] == 109);
+  auto slice = col->slice(2, 5);
+  col.reset();
+  CHECK(producer::deletions == 0);
+  CHECK(devcol_test::host_values(slice) == std::vector<i64>{102, 103, 104});
+  {
+    auto gone = std::move(slice);
+  }
+  CHECK(producer::deletions == 1);
+}
+
+TEST_CASE("dlpack: import checks the tensor and calls its deleter on failure", "[dlpack]") {
+  leak_check leaks;
+  auto const rejects = [](producer& p, std::string const& what) {
+    CHECK_THAT(dlpack_error_of([&] { (void)devcol::from_dlpack<i64>(&p.tensor); }), Contains(what));
+    CHECK(producer::deletions == 1);
+  };
+  CHECK_THAT(dlpack_error_of([] { (void)devcol::from_dlpack<i64>(nullptr); }), Contains("tensor is NULL"));
+  SECTION("version") {
+    producer p(4);
+    p.tensor.version = {2, 0};
+    rejects(p, "version 2.0 is not DLPack 1.x");
+  }
+  SECTION("two dimensions") {
+    producer p(4);
+    p.tensor.dl_tensor.ndim = 2;
+    rejects(p, "ndim is 2");
+  }
+  SECTION("another element type") {
+    producer p(4);
+    p.tensor.dl_tensor.dtype = {kDLFloat, 64, 1};
+    rejects(p, "dtype (code 2, bits 64, lanes 1) is not int64's");
+  }
+  SECTION("vector lanes") {
+    producer p(4);
+    p.tensor.dl_tensor.dtype.lanes = 2;
+    rejects(p, "lanes 2");
+  }
+  SECTION("a stride") {
+    producer p(4);
+    p.strides[0] = 2;
+    rejects(p, "stride 2 is not 1");
+  }
+  SECTION("negative shape") {
+    producer p(4);
+    p.shape[0] = -1;
+    rejects(p, "shape[0] is -1");
+  }
+  SECTION("a device the backend cannot read") {
+    producer p(4);
+    p.tensor.dl_tensor.device = {kDLVulkan, 0};
+    rejects(p, "device type 7 (VULKAN)");
+  }
+  SECTION("NULL data") {
+    producer p(4);
+    p.tensor.dl_tensor.data = nullptr;
+    rejects(p, "data is NULL for 4 rows");
+  }
+  SECTION("misaligned data") {
+    producer p(4);
+    p.tensor.dl_tensor.byte_offset = 3;
+    rejects(p, "is not aligned for int64");
+  }
+}
