@@ -578,3 +578,122 @@ TEST_CASE("arrow: misaligned producer buffers are copied, not read misaligned", 
   CHECK(devcol::to_host(col) == std::vector<std::optional<i64>>{1, 2, std::nullopt, 4, 5, 6});
 #endif
 }
+
+// Review findings, each kept as a regression test.
+
+TEST_CASE("arrow: an exposed slice exports a snapshot at its own offset", "[arrow][review]") {
+  leak_check leaks;
+  auto whole = devcol::sequence<std::int32_t>(100, 0);
+  auto part = whole.slice(60, 100);
+  whole = devcol::column<std::int32_t>{};  // part is the only handle: expose() does not copy
+  (void)part.expose();
+  REQUIRE(part.offset() == 60);
+  exported e;
+  devcol::to_arrow(part, &e.schema, &e.array);
+  CHECK(e.array.array.offset == 0);  // the snapshot's rows start at 0
+  CHECK(e.array.array.length == 40);
+  auto const back = devcol::from_arrow<std::int32_t>(&e.schema, &e.array);
+  CHECK(devcol::to_host(back) == devcol::to_host(part));
+}
+
+TEST_CASE("arrow: an exposed bool column in a table exports its own bits", "[arrow][review]") {
+  leak_check leaks;
+  auto flags = devcol::full<bool>(100, true).slice(60, 100);
+  (void)flags.expose();
+  devcol::table t;
+  t.add("f", std::move(flags));
+  exported e;
+  devcol::to_arrow(t, &e.schema, &e.array);
+  auto const back = devcol::table_from_arrow(&e.schema, &e.array);
+  CHECK(devcol::to_host(back.get<bool>("f")) == std::vector<std::optional<bool>>(40, true));
+}
+
+TEST_CASE("arrow: exports under shared views are snapshots, since writes would reach them", "[arrow][review]") {
+  struct views : devcol::default_policy {
+    using sharing = devcol::shared_views;
+  };
+  leak_check leaks;
+  auto col = devcol::make_column<i64, views>({1, 2, 3});
+  exported e;
+  devcol::to_arrow(col, &e.schema, &e.array);
+  devcol_test::assign(col, 0, std::vector<i64>{99});
+  auto const back = devcol::from_arrow<i64>(&e.schema, &e.array);
+  CHECK(devcol_test::host_values(back) == std::vector<i64>{1, 2, 3});
+}
+
+TEST_CASE("arrow: a bitmap whose bytes may end before its last word is copied, a padded one borrowed",
+          "[arrow][review]") {
+  leak_check leaks;
+  SECTION("padded: devcol's own export") {
+    exported e;
+    devcol::to_arrow(devcol::make_column<i64>(model_of<i64>(3, true)), &e.schema, &e.array);
+    auto const col = devcol::from_arrow<i64>(&e.schema, &e.array);
+    CHECK(col.mask_buffer().is_borrowed());
+  }
+  SECTION("padded: another producer's bitmap that ends on a word") {
+    exported e;
+    devcol::to_arrow(devcol::make_column<i64>(model_of<i64>(128, true)), &e.schema, &e.array);
+    release_counter::watch(e.schema, e.array);  // no longer devcol's release: padding unknown
+    auto const col = devcol::from_arrow<i64>(&e.schema, &e.array);
+    CHECK(col.mask_buffer().is_borrowed());
+  }
+  SECTION("unpadded as far as import knows: another producer, 3 rows") {
+    exported e;
+    devcol::to_arrow(devcol::make_column<i64>(model_of<i64>(3, true)), &e.schema, &e.array);
+    release_counter::watch(e.schema, e.array);
+    auto const col = devcol::from_arrow<i64>(&e.schema, &e.array);
+    CHECK_FALSE(col.mask_buffer().is_borrowed());
+    CHECK(devcol::to_host(col) == model_of<i64>(3, true));
+  }
+#if !DEVCOL_BACKEND_CUDA
+  SECTION("one byte for three rows") {
+    std::vector<i64> values{1, 2, 3};
+    auto* bitmap = new std::uint8_t[1]{0b101};  // exactly what the producer must provide
+    void const* buffers[2] = {bitmap, values.data()};
+    ArrowSchema schema{};
+    schema.format = "l";
+    schema.release = [](ArrowSchema* s) { s->release = nullptr; };
+    ArrowDeviceArray array{};
+    array.array.length = 3;
+    array.array.null_count = -1;
+    array.array.n_buffers = 2;
+    array.array.buffers = buffers;
+    array.array.private_data = bitmap;
+    array.array.release = [](ArrowArray* a) {
+      delete[] static_cast<std::uint8_t*>(a->private_data);
+      a->release = nullptr;
+    };
+    array.device_type = ARROW_DEVICE_CPU;
+    array.device_id = -1;
+    auto const col = devcol::from_arrow<i64>(&schema, &array);
+    CHECK_FALSE(col.mask_buffer().is_borrowed());
+    CHECK(col.data_buffer().is_borrowed());
+    CHECK(devcol::to_host(col) == std::vector<std::optional<i64>>{1, std::nullopt, 3});
+  }
+#endif
+}
+
+TEST_CASE("arrow: an absurd child count is an arrow_error, not an allocation", "[arrow][review]") {
+  leak_check leaks;
+  exported e;
+  devcol::table t;
+  t.add("a", devcol::make_column<i64>({1}));
+  devcol::to_arrow(t, &e.schema, &e.array);
+  release_counter::watch(e.schema, e.array);
+  ArrowSchema* missing[1] = {nullptr};
+  e.schema.n_children = std::int64_t{1} << 60;
+  e.schema.children = missing;
+  CHECK_THAT(arrow_error_of([&] { (void)devcol::table_from_arrow(&e.schema, &e.array); }),
+             Contains("schema.children[0] is NULL"));
+  CHECK(release_counter::arrays == 1);
+}
+
+TEST_CASE("arrow: a bool column whose rows are all null exports without reading their bytes", "[arrow][review]") {
+  leak_check leaks;
+  devcol::column<bool> const nulls(10, {}, devcol::mask_state::all_null);  // values uninitialised
+  exported e;
+  devcol::to_arrow(nulls, &e.schema, &e.array);
+  auto const back = devcol::from_arrow<bool>(&e.schema, &e.array);
+  CHECK(back.null_count() == 10);
+  CHECK(devcol::to_host(back) == std::vector<std::optional<bool>>(10));
+}

@@ -111,6 +111,7 @@ TEST_CASE("dlpack: a devcol export imports back as the same memory", "[dlpack]")
 TEST_CASE("dlpack: import borrows, and calls the producer's deleter once, after the last handle", "[dlpack]") {
   leak_check leaks;
   producer p(10);
+  p.tensor.flags = DLPACK_FLAG_BITMASK_READ_ONLY;  // else the column counts as exposed and slices copy
   std::optional<devcol::column<i64>> col = devcol::from_dlpack<i64>(&p.tensor);
   CHECK(col->data(devcol::access::read) == p.memory.data(devcol::access::read));
   CHECK(devcol_test::host_values(*col)[9] == 109);
@@ -176,4 +177,39 @@ TEST_CASE("dlpack: import checks the tensor and calls its deleter on failure", "
     p.tensor.dl_tensor.byte_offset = 3;
     rejects(p, "is not aligned for int64");
   }
+}
+
+TEST_CASE("dlpack: after an export, the column and the tensor keep sharing: writes do not copy", "[dlpack][review]") {
+  leak_check leaks;
+  auto col = devcol::make_column<i64>({1, 2, 3, 4});
+  auto* t = devcol::to_dlpack(col);
+  devcol_test::assign(col, 0, std::vector<i64>{42});
+  CHECK(col.data(devcol::access::read) == t->dl_tensor.data);
+  i64 first = 0;
+  devcol::copy_bytes(&first, t->dl_tensor.data, sizeof first, {});
+  CHECK(first == 42);
+  auto* again = devcol::to_dlpack(col);  // a second export shares the same memory too
+  CHECK(again->dl_tensor.data == t->dl_tensor.data);
+  again->deleter(again);
+  t->deleter(t);
+}
+
+TEST_CASE("dlpack: a writable imported tensor counts as exposed, a read-only one does not", "[dlpack][review]") {
+  leak_check leaks;
+  {
+    producer p(4);
+    auto const col = devcol::from_dlpack<i64>(&p.tensor);
+    CHECK(col.is_exposed());
+    auto const copy = col;  // deep: the producer may still write
+    CHECK(copy.data(devcol::access::read) != col.data(devcol::access::read));
+  }
+  {
+    producer p(4);
+    p.tensor.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
+    auto const col = devcol::from_dlpack<i64>(&p.tensor);
+    CHECK_FALSE(col.is_exposed());
+    auto const copy = col;
+    CHECK(copy.data(devcol::access::read) == col.data(devcol::access::read));
+  }
+  CHECK(producer::deletions == 1);
 }

@@ -77,15 +77,19 @@ class buffer {
    * allocated or copied. `keep_alive` keeps the memory valid; its last copy is dropped when the last
    * handle goes (that is how an import hands memory back to its producer, exactly once). The memory
    * is read-only to devcol: data(access::write) and expose() first copy it, under every sharing
-   * policy, into memory from `resource` (which also serves deep copies).
+   * policy, into memory from `resource` (which also serves deep copies). If a third party may
+   * still write the memory (`writable_elsewhere`, a writable DLPack tensor), it counts as exposed:
+   * copies of it are deep (rule 12).
    * @throws std::bad_alloc (the owner's bookkeeping)
    */
   [[nodiscard]] static buffer borrow(void const* data, std::size_t bytes, std::shared_ptr<void const> keep_alive,
-                                     stream_ref stream = {},
+                                     stream_ref stream = {}, bool writable_elsewhere = false,
                                      resource_type resource = detail::policy_resource<typename Policy::resource>()) {
     DEVCOL_EXPECTS(keep_alive != nullptr, "buffer::borrow: a keep-alive handle is required");
-    return buffer{new owner_type(detail::borrowed_memory_t{}, data, bytes, stream, std::move(resource), std::move(keep_alive)),
-                  0, bytes};
+    buffer out{new owner_type(detail::borrowed_memory_t{}, data, bytes, stream, std::move(resource), std::move(keep_alive)),
+               0, bytes};
+    if (writable_elsewhere) { out.owner_->mark_exposed(); }
+    return out;
   }
 
   /// @brief Shares `other`'s allocation (rule 1), or copies its range if it is exposed (rule 12),
@@ -186,9 +190,11 @@ class buffer {
   }
 
   /// @brief Whether data(access::write) or expose() would copy first: the allocation is shared under
-  /// copy-on-write, or borrowed (see borrow()).
+  /// copy-on-write (exposed memory excepted: only alias() shares it, and aliases are views), or
+  /// borrowed (see borrow()).
   [[nodiscard]] bool writes_copy() const noexcept {
-    return owner_ != nullptr && ((owner_->copy_on_write() && owner_->use_count() > 1) || owner_->is_borrowed());
+    return owner_ != nullptr &&
+           ((owner_->copy_on_write() && owner_->use_count() > 1 && !owner_->is_exposed()) || owner_->is_borrowed());
   }
 
   /// @brief The size in bytes of this handle's range.

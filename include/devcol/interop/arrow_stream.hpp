@@ -42,26 +42,33 @@ struct stream_state {
   basic_table<Policy> schema;  // zero rows: only names and types matter
   table_source<Policy> next;
   stream_ref stream;
+  ArrowDeviceType device_type;
   std::size_t produced = 0;
   std::string last_error;
 
   /// Runs `f`, turning an exception into an errno and a message (callbacks must not throw).
   template <class F>
   int guarded(F&& f) noexcept {
+    char const* what = "unknown exception";
+    int code = EIO;
     try {
       f();
       last_error.clear();
       return 0;
     } catch (std::bad_alloc const& e) {
-      last_error = e.what();
-      return ENOMEM;
+      what = e.what();
+      code = ENOMEM;
     } catch (std::exception const& e) {
-      last_error = e.what();
-      return EINVAL;
+      what = e.what();
+      code = EINVAL;
     } catch (...) {
-      last_error = "unknown exception";
-      return EIO;
     }
+    try {
+      last_error = what;
+    } catch (...) {
+      last_error.clear();  // no memory for the message: get_last_error says nothing
+    }
+    return code;
   }
 
   static std::string_view type_of(any_column<Policy> const& col) {
@@ -94,7 +101,14 @@ struct stream_state {
         return;
       }
       state.expect_schema(*batch);
-      export_table_array(*batch, out, state.stream);
+      ArrowDeviceArray exported;
+      export_table_array(*batch, &exported, state.stream);
+      if (exported.device_type != state.device_type) {
+        exported.array.release(&exported.array);
+        DEVCOL_FAIL("stream batch ", state.produced, " is on ", arrow_device_name(exported.device_type),
+                    " memory, the stream on ", arrow_device_name(state.device_type));
+      }
+      *out = exported;
       ++state.produced;
     });
   }
@@ -114,8 +128,9 @@ struct stream_state {
  * @brief Exports a stream of tables: each `get_next` calls `next` and exports the table it returns
  * as to_arrow(table) does (zero-copy, its own `release` and `sync_event`), or ends the stream (a
  * released array) when it returns nothing. Every batch must have `schema`'s column names and types
- * (its rows do not matter): one that does not makes `get_next` return EINVAL, with the reason from
- * `get_last_error`; errors inside `next` do the same (ENOMEM for allocation). The caller owns `out`
+ * (its rows do not matter) and live on the stream's device type: one that does not makes
+ * `get_next` return EINVAL, with the reason from `get_last_error`; errors inside `next` do the same
+ * (ENOMEM for allocation). The caller owns `out`
  * and releases it, early or at the end; `next` is destroyed then. Device type: where `schema`'s
  * memory is (CPU on the host backend; CUDA with an empty schema).
  * @throws devcol::logic_error (null output), std::bad_alloc; `out` is written only on success
@@ -129,7 +144,7 @@ void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, Arro
                                    ? detail::device_of(static_cast<void const*>(nullptr)).type
                                    : std::visit([](auto const& col) { return detail::device_of(col).type; }, schema[0]);
   using state_type = detail::stream_state<Policy>;
-  auto state = std::make_unique<state_type>(state_type{std::move(schema), std::move(next), stream, 0, {}});
+  auto state = std::make_unique<state_type>(state_type{std::move(schema), std::move(next), stream, type, 0, {}});
   *out = ArrowDeviceArrayStream{};
   out->device_type = type;
   out->get_schema = &state_type::get_schema;

@@ -109,6 +109,8 @@ template <fixed_width T, buffer_policy Policy>
  * @brief Imports a one-dimensional, contiguous DLPack tensor as a column without a mask, taking
  * ownership: the column borrows the memory (never written by devcol: writes copy first) and the
  * producer's `deleter` is called exactly once, when the last handle goes, or at once on failure.
+ * Unless the tensor is flagged read-only, its producer may still write it, so it counts as exposed:
+ * copies of the column are deep (rule 12) and an Arrow export snapshots it.
  * Checked first: NULL tensor or data, a major version other than 1, `ndim` not 1, a dtype that is
  * not `T`'s representation, negative or non-unit strides, a device this backend cannot read,
  * values misaligned for `T`. On CUDA the caller orders `stream` after the producer's work (DLPack's
@@ -139,18 +141,26 @@ template <fixed_width T, buffer_policy Policy = default_policy>
                         int{want.bits}, ", lanes 1)");
   DEVCOL_DLPACK_EXPECTS(t.strides == nullptr || rows <= 1 || t.strides[0] == 1, "from_dlpack: stride ",
                         t.strides != nullptr ? t.strides[0] : 1, " is not 1: a column is contiguous");
-  DEVCOL_DLPACK_EXPECTS(detail::readable_device_type(static_cast<ArrowDeviceType>(t.device.device_type)),
-                        "from_dlpack: device type ", static_cast<int>(t.device.device_type), " (",
-                        detail::arrow_device_name(static_cast<ArrowDeviceType>(t.device.device_type)),
-                        ") is not readable by this backend");
+  auto const type = static_cast<ArrowDeviceType>(t.device.device_type);
+  DEVCOL_DLPACK_EXPECTS(detail::readable_device_type(type), "from_dlpack: device type ", static_cast<int>(type), " (",
+                        detail::arrow_device_name(type), ") is not readable by this backend");
+  if (type == ARROW_DEVICE_CUDA) {
+    std::int64_t const current = detail::current_device_id();
+    DEVCOL_DLPACK_EXPECTS(t.device.device_id == current, "from_dlpack: device_id ", t.device.device_id,
+                          " is not the current CUDA device ", current);
+  }
+  auto const size = static_cast<std::size_t>(rows);
+  if (size == 0) { return column<T, Policy>{}; }  // nothing to borrow: the deleter runs now
+  DEVCOL_DLPACK_EXPECTS(t.data != nullptr, "from_dlpack: data is NULL for ", rows, " rows");
   auto const* values = static_cast<std::byte const*>(t.data) + t.byte_offset;
-  DEVCOL_DLPACK_EXPECTS(rows == 0 || t.data != nullptr, "from_dlpack: data is NULL for ", rows, " rows");
   DEVCOL_DLPACK_EXPECTS(reinterpret_cast<std::uintptr_t>(values) % alignof(T) == 0, "from_dlpack: data + byte_offset (",
                         static_cast<void const*>(values), ") is not aligned for ", type_name_v<T>);
-  auto const size = static_cast<std::size_t>(rows);
   DEVCOL_DLPACK_EXPECTS(size <= SIZE_MAX / sizeof(T), "from_dlpack: ", size, " rows overflow");
+  // A tensor its producer may still write counts as exposed: copies of it are deep (rule 12).
+  bool const writable_elsewhere = (tensor->flags & DLPACK_FLAG_BITMASK_READ_ONLY) == 0;
   using buffer_type = buffer<Policy>;
-  return column<T, Policy>(buffer_type::borrow(values, size * sizeof(T), std::move(keep), stream), buffer_type{}, size, 0);
+  return column<T, Policy>(buffer_type::borrow(values, size * sizeof(T), std::move(keep), stream, writable_elsewhere),
+                           buffer_type{}, size, 0);
 }
 
 DEVCOL_NAMESPACE_END

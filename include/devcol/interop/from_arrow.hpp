@@ -29,8 +29,11 @@ DEVCOL_NAMESPACE_BEGIN
  *
  * Zero-copy: the column borrows the producer's buffers, which devcol never writes (a write through
  * the column copies first). Copies happen only for bit-packed bools (unpacked to one byte per row)
- * and values or bitmaps not aligned for their words. A bitmap is read in whole aligned 64-bit words,
- * as Arrow's 64-byte padding allows. `null_count` -1 is counted (one pass, which synchronises).
+ * and values not aligned for `T`, and for bitmaps not word-aligned or whose bytes do not end on a
+ * 64-bit word, unless devcol exported them (devcol reads whole words; Arrow's padding is only
+ * recommended): those are copied,
+ * one pass over 1/64 of the values' bytes. `null_count` -1 is counted (one pass, which
+ * synchronises). On CUDA, `release` waits for the work devcol queued on `stream`.
  *
  * Before anything is touched the input is checked, and on any failure both structs are released
  * and `devcol::arrow_error` names the field and value: NULL or released structs and children;
@@ -48,7 +51,7 @@ template <fixed_width T, buffer_policy Policy = default_policy>
   detail::arrow_field const field = detail::check_device_import(schema, array);
   detail::check_fixed_width<T>(array->array, field, "array");
   guard.release_schema();
-  auto const taken = guard.take_array();
+  auto const taken = guard.take_array(stream);
   ArrowArray const& imported = taken->device.array;
   detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
   return detail::import_column<T, Policy>(imported, static_cast<std::size_t>(imported.offset),

@@ -34,8 +34,8 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// Bits [0, offset + size) of a new bitmap from `col`'s resource: bit offset + i is row i's value.
-/// One pass over the words, in order on `stream`.
+/// Bits [0, offset + size) of a new bitmap from `col`'s resource: bit offset + i is row i's value
+/// (0 for a null row, whose byte is never read). One pass over the words, in order on `stream`.
 template <buffer_policy Policy>
 buffer<Policy> pack_bools(column<bool, Policy> const& col, stream_ref stream) {
   std::size_t const bits = col.offset() + col.size();
@@ -45,11 +45,11 @@ buffer<Policy> pack_bools(column<bool, Policy> const& col, stream_ref stream) {
   executor exec(stream);
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                     thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
-                    pack_word<shifted_valid<flag_set>>{{flag_set{col.view()}, col.offset()}, bits});
+                    pack_word<shifted_valid<true_and_valid>>{{true_and_valid{col.view()}, col.offset()}, bits});
   return packed;
 }
 
-/// What an export keeps: a handle on the column (a snapshot if it was exposed), and for bool the
+/// What an export keeps: a handle on the column (or on a snapshot of it), and for bool the
 /// bit-packed values.
 template <fixed_width T, buffer_policy Policy>
 struct exported_column {
@@ -64,17 +64,21 @@ arrow_device device_of(column<T, Policy> const& col) {
   return device_of(p != nullptr ? p : col.mask_buffer().data(access::read));
 }
 
-/// The private data of one column's ArrowArray: two buffers at the column's offset, no children.
+/// The private data of one column's ArrowArray: two buffers at the kept column's offset, no children.
 template <fixed_width T, buffer_policy Policy>
 std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, stream_ref stream) {
-  // A handle keeps the memory immutable: a later write through the caller's column copies first
-  // (rule 3). Exposed memory may change under us (rule 12): export a snapshot of it instead.
-  column<T, Policy> kept = col.copy_on_write() && col.is_exposed() ? col.deep_copy(stream) : col;
+  // A handle keeps the memory immutable under copy-on-write: a later write through the caller's
+  // column copies first (rule 3). Memory others may write (exposed, rule 12, or shared views whose
+  // writes propagate) is exported as a snapshot instead: Arrow requires it not to change.
+  column<T, Policy> kept = !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
   buffer<Policy> packed;
   if constexpr (type_traits<T>::arrow_bit_packed) { packed = pack_bools(kept, stream); }
   auto node = std::make_unique<holding_array_node<exported_column<T, Policy>>>(
       0, exported_column<T, Policy>{std::move(kept), std::move(packed)});
   auto const& held = node->kept;
+  node->length = static_cast<std::int64_t>(held.col.size());
+  node->null_count = static_cast<std::int64_t>(held.col.null_count());
+  node->offset = static_cast<std::int64_t>(held.col.offset());
   node->n_buffers = 2;
   node->buffers[0] = held.col.mask_buffer().data(access::read);
   node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.packed.data(access::read) : held.col.data_buffer().data(access::read);
@@ -96,13 +100,12 @@ inline void record_ready(array_node& node, stream_ref stream) {
 /// Publishes a complete export: the schema, then the device array around `node`. Never throws.
 /// (No schema when `schema_tree` is null: a stream's arrays share the stream's schema.)
 inline void publish_device_array(std::unique_ptr<schema_node> schema_tree, std::int64_t schema_flags,
-                                 std::unique_ptr<array_node> node, std::int64_t length, std::int64_t null_count,
-                                 std::int64_t offset, arrow_device device, ArrowSchema* schema,
+                                 std::unique_ptr<array_node> node, arrow_device device, ArrowSchema* schema,
                                  ArrowDeviceArray* array) noexcept {
   void* const sync_event = node->ready ? static_cast<void*>(&node->ready_handle) : nullptr;
   if (schema_tree != nullptr) { publish(std::move(schema_tree), schema_flags, schema); }
   *array = ArrowDeviceArray{};  // reserved bytes zeroed
-  publish(std::move(node), length, null_count, offset, &array->array);
+  publish(std::move(node), &array->array);
   array->device_id = device.id;
   array->device_type = device.type;
   array->sync_event = sync_event;
@@ -124,9 +127,11 @@ std::unique_ptr<schema_node> column_schema_node(std::string name) {
  * @brief Exports `col` as an Arrow array (`schema` and `array`, which the caller then owns and
  * must release). Zero-copy: the array points at the column's memory and holds a handle on it, so
  * the memory stays as exported (a later write through `col` copies first, rule 3) until the
- * consumer calls `release`, which frees only what the export made. Two exceptions, documented
- * costs: `bool` columns are bit-packed into a new bitmap (one pass), and an exposed column's rows
- * are copied, since a third party may write them (rule 12).
+ * consumer calls `release`, which frees only what the export made. Exceptions, documented costs:
+ * `bool` columns are bit-packed into a new bitmap (one pass); the rows of an exposed column (a third
+ * party may write them, rule 12) or of a policy without copy-on-write (writes propagate) are
+ * copied, since Arrow requires exported memory not to change. Under `untracked_exposure` the
+ * caller keeps raw pointers it handed out from writing exported memory.
  *
  * The array keeps the column's offset (values and mask agree), its null count, and `name` in the
  * schema. `device_type`/`device_id` say where the memory is (CPU and -1 on the host backend); on
@@ -142,9 +147,7 @@ void to_arrow(column<T, Policy> const& col, ArrowSchema* schema, ArrowDeviceArra
   auto node = detail::export_column_node(col, stream);
   detail::arrow_device const device = detail::device_of(col);
   detail::record_ready(*node, stream);
-  detail::publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node),
-                               static_cast<std::int64_t>(col.size()), static_cast<std::int64_t>(col.null_count()),
-                               static_cast<std::int64_t>(col.offset()), device, schema, array);
+  detail::publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node), device, schema, array);
 }
 
 namespace detail {
@@ -176,24 +179,24 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
   for (std::size_t i = 0; i < n; ++i) {
     std::visit(
         [&](auto const& col) {
-          arrow_device const here = device_of(col);
-          if (!device) {
-            device = here;
-          } else {
-            DEVCOL_EXPECTS(here.type == device->type && here.id == device->id, "to_arrow: column '", tbl.name(i),
-                           "' is on ", arrow_device_name(here.type), " device ", here.id,
-                           ", the table's first column on ", arrow_device_name(device->type), " device ", device->id);
+          if (!col.empty()) {  // an empty column has no memory to be anywhere
+            arrow_device const here = device_of(col);
+            if (!device) {
+              device = here;
+            } else {
+              DEVCOL_EXPECTS(here.type == device->type && here.id == device->id, "to_arrow: column '", tbl.name(i),
+                             "' is on ", arrow_device_name(here.type), " device ", here.id,
+                             ", an earlier column on ", arrow_device_name(device->type), " device ", device->id);
+            }
           }
-          publish(export_column_node(col, stream), static_cast<std::int64_t>(col.size()),
-                  static_cast<std::int64_t>(col.null_count()), static_cast<std::int64_t>(col.offset()),
-                  node->children[i]);
+          publish(export_column_node(col, stream), node->children[i]);
         },
         tbl[i]);
   }
   if (!device) { device = device_of(static_cast<void const*>(nullptr)); }
+  node->length = static_cast<std::int64_t>(tbl.num_rows());
   record_ready(*node, stream);
-  publish_device_array(std::move(schema_tree), 0, std::move(node), static_cast<std::int64_t>(tbl.num_rows()), 0, 0,
-                       *device, schema, array);
+  publish_device_array(std::move(schema_tree), 0, std::move(node), *device, schema, array);
 }
 
 }  // namespace detail

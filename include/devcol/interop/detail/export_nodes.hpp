@@ -84,6 +84,9 @@ inline void publish(std::unique_ptr<schema_node> node, std::int64_t flags, Arrow
 /// An exported ArrowArray's private data: the buffer pointers, the children, the event a device
 /// export's consumer waits on, and (in a derived node) what keeps the memory alive.
 struct array_node {
+  std::int64_t length = 0;
+  std::int64_t null_count = 0;
+  std::int64_t offset = 0;
   std::array<void const*, 2> buffers{};
   std::int64_t n_buffers = 0;
   export_children<ArrowArray> children;
@@ -109,12 +112,11 @@ inline void release_array_node(ArrowArray* array) noexcept {
 }
 
 /// Writes `node` into `out`, which owns it from now on. Never throws.
-inline void publish(std::unique_ptr<array_node> node, std::int64_t length, std::int64_t null_count,
-                    std::int64_t offset, ArrowArray* out) noexcept {
+inline void publish(std::unique_ptr<array_node> node, ArrowArray* out) noexcept {
   *out = ArrowArray{};
-  out->length = length;
-  out->null_count = null_count;
-  out->offset = offset;
+  out->length = node->length;
+  out->null_count = node->null_count;
+  out->offset = node->offset;
   out->n_buffers = node->n_buffers;
   out->n_children = static_cast<std::int64_t>(node->children.size());
   out->buffers = node->buffers.data();

@@ -70,7 +70,6 @@ inline arrow_field read_schema(ArrowSchema const* schema, std::string const& pat
   DEVCOL_ARROW_EXPECTS(schema->format != nullptr, path, ".format is NULL");
   expect_children(schema->n_children, schema->children, path);
   arrow_field field{schema->format, schema->name != nullptr ? schema->name : "", {}, {}};
-  field.children.reserve(static_cast<std::size_t>(schema->n_children));
   for (std::int64_t i = 0; i < schema->n_children; ++i) {
     field.children.push_back(
         read_schema(schema->children[i], path + ".children[" + std::to_string(i) + "]", depth + 1, seen));
@@ -181,13 +180,22 @@ inline void check_struct(ArrowArray const& array, arrow_field const& field, std:
 }
 
 /// Owns an imported ArrowDeviceArray (moved in, as the specification's move semantics allow) and
-/// calls its `release` exactly once, when the last column built over its memory is gone.
+/// calls its `release` exactly once, when the last column built over its memory is gone. The
+/// producer may free the memory at once: on CUDA, the work devcol queued on the import's stream
+/// (copies, unpacking, counts) is waited for first.
 struct imported_array {
   ArrowDeviceArray device{};
+  stream_ref stream;
   imported_array() = default;
   imported_array(imported_array const&) = delete;
   imported_array& operator=(imported_array const&) = delete;
-  ~imported_array() { release_if_live(device.array); }
+  ~imported_array() {
+    if (device.array.release == nullptr) { return; }
+#if DEVCOL_BACKEND_CUDA
+    DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(stream.value()));
+#endif
+    device.array.release(&device.array);
+  }
 };
 
 /**
@@ -205,10 +213,13 @@ class import_guard {
   }
   void release_schema() noexcept {
     if (schema_ != nullptr) { release_if_live(*schema_); }
+    schema_ = nullptr;
   }
-  /// Moves the array into shared ownership; the caller's struct is marked released.
-  [[nodiscard]] std::shared_ptr<imported_array> take_array() {
+  /// Moves the array into shared ownership; the caller's struct is marked released. Its release
+  /// will wait for the work devcol queues on `stream` (CUDA).
+  [[nodiscard]] std::shared_ptr<imported_array> take_array(stream_ref stream) {
     auto taken = std::make_shared<imported_array>();
+    taken->stream = stream;
     taken->device = *array_;
     array_->array.release = nullptr;
     array_ = nullptr;
@@ -243,23 +254,25 @@ inline arrow_field check_device_import(ArrowSchema const* schema, ArrowDeviceArr
 
 /**
  * @brief Bits [0, first + bits) of a producer's bitmap as a buffer devcol can read whole words of:
- * borrowed when `bitmap` is word-aligned (reading the aligned word that holds a last bit never
- * crosses a page), else copied into fresh words. If `shift`, bits [first, first + bits) are moved
- * to start at bit 0 (a copy).
+ * borrowed when `bitmap` is word-aligned and its bytes end on a word, or are known to be `padded`
+ * (devcol reads whole 64-bit words, and the specification only recommends padding), else copied
+ * into fresh words (one pass over the bitmap, 1/64 of the bytes of int64 values). If `shift`, bits
+ * [first, first + bits) are moved to start at bit 0 (a copy).
  */
 template <buffer_policy Policy>
-buffer<Policy> import_bits(void const* bitmap, std::size_t first, std::size_t bits, bool shift,
+buffer<Policy> import_bits(void const* bitmap, std::size_t first, std::size_t bits, bool shift, bool padded,
                            std::shared_ptr<void const> const& keep, stream_ref stream) {
   std::size_t const end = first + bits;
   std::size_t const word_bytes = words_for(end) * sizeof(bitmask_word);
   buffer<Policy> words;
-  if (reinterpret_cast<std::uintptr_t>(bitmap) % sizeof(bitmask_word) == 0) {
+  std::size_t const producer_bytes = (end + 7) / 8;  // what the producer's bitmap surely holds
+  if (reinterpret_cast<std::uintptr_t>(bitmap) % sizeof(bitmask_word) == 0 && (padded || producer_bytes == word_bytes)) {
     words = buffer<Policy>::borrow(bitmap, word_bytes, keep, stream);
   } else {
     words = buffer<Policy>(word_bytes, stream);
     void* out = words.data(access::write, stream);
     fill_bytes(out, 0, word_bytes, stream);
-    copy_bytes(out, bitmap, (end + 7) / 8, stream);
+    copy_bytes(out, bitmap, producer_bytes, stream);
   }
   if (!shift || first == 0) { return words; }
   std::size_t const bytes = bitmask_allocation_size(bits);
@@ -268,6 +281,10 @@ buffer<Policy> import_bits(void const* bitmap, std::size_t first, std::size_t bi
                static_cast<bitmask_word*>(shifted.data(access::write, stream)), bytes, stream);
   return shifted;
 }
+
+/// Whether `array` is one devcol exported: its bitmaps hold whole words (devcol allocates them
+/// padded to 64 bytes, and borrows others only when they end on a word).
+inline bool exported_by_devcol(ArrowArray const& array) noexcept { return array.release == &release_array_node; }
 
 /// Bit `first + i` of `words` as row i's bool.
 struct unpack_bit {
@@ -291,7 +308,7 @@ column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std:
   bool const shift = packed || reinterpret_cast<std::uintptr_t>(values) % alignof(T) != 0;
   buffer_type data;
   if constexpr (packed) {
-    buffer_type bits = import_bits<Policy>(values, first, rows, false, keep, stream);
+    buffer_type bits = import_bits<Policy>(values, first, rows, false, exported_by_devcol(array), keep, stream);
     data = buffer_type(rows * sizeof(T), stream);
     executor exec(stream);
     thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(rows),
@@ -308,7 +325,7 @@ column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std:
   buffer_type mask;
   std::size_t nulls = 0;
   if (validity != nullptr) {
-    mask = import_bits<Policy>(validity, first, rows, shift, keep, stream);
+    mask = import_bits<Policy>(validity, first, rows, shift, exported_by_devcol(array), keep, stream);
     nulls = null_count >= 0 ? static_cast<std::size_t>(null_count)
                             : count_unset_bits(static_cast<bitmask_word const*>(mask.data(access::read)), offset,
                                                offset + rows, stream);
@@ -343,13 +360,13 @@ basic_table<Policy> import_table(ArrowArray const& array, arrow_field const& fie
 template <buffer_policy Policy>
 basic_table<Policy> import_struct(arrow_field const& field, import_guard& guard, stream_ref stream) {
   check_struct(guard.array().array, field, "array");
-  auto const taken = guard.take_array();
+  auto const taken = guard.take_array(stream);
   ArrowArray const& imported = taken->device.array;
   wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
   if (imported.buffers[0] != nullptr && imported.null_count < 0) {
     auto const first = static_cast<std::size_t>(imported.offset);
     auto const rows = static_cast<std::size_t>(imported.length);
-    auto const bits = import_bits<Policy>(imported.buffers[0], first, rows, false, taken, stream);
+    auto const bits = import_bits<Policy>(imported.buffers[0], first, rows, false, false, taken, stream);
     std::size_t const nulls =
         count_unset_bits(static_cast<bitmask_word const*>(bits.data(access::read)), first, first + rows, stream);
     DEVCOL_ARROW_EXPECTS(nulls == 0, "array.null_count is -1 and the validity bitmap has ", nulls,
