@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace devcol_test::interop {
@@ -79,15 +80,21 @@ struct release_counter {
   }
 };
 
-/// The message of the devcol::arrow_error `f` throws ("no error" if it throws none).
-template <class F>
-std::string arrow_error_of(F&& f) {
+/// The message of the `Error` `f` throws ("no error" if it throws none).
+template <class Error, class F>
+std::string error_of(F&& f) {
   try {
     f();
-  } catch (devcol::arrow_error const& e) {
+  } catch (Error const& e) {
     return e.what();
   }
   return "no error";
+}
+
+/// The message of the devcol::arrow_error `f` throws ("no error" if it throws none).
+template <class F>
+std::string arrow_error_of(F&& f) {
+  return error_of<devcol::arrow_error>(std::forward<F>(f));
 }
 
 }  // namespace devcol_test::interop

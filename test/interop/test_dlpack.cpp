@@ -17,12 +17,7 @@ using i64 = std::int64_t;
 namespace {
 template <class F>
 std::string dlpack_error_of(F&& f) {
-  try {
-    f();
-  } catch (devcol::dlpack_error const& e) {
-    return e.what();
-  }
-  return "no error";
+  return devcol_test::interop::error_of<devcol::dlpack_error>(std::forward<F>(f));
 }
 
 /// A producer's tensor over memory devcol made, with a deleter that counts.

@@ -63,15 +63,18 @@ template <class... Args>
 DEVCOL_NAMESPACE_END
 
 /**
- * @brief Throws `devcol::logic_error` unless `cond` holds; the remaining arguments are streamed
- * into the message (name the bad value there).
+ * @brief Throws `Error` (constructed from the message) unless `cond` holds; the remaining arguments
+ * are streamed into the message (name the bad value there).
  */
-#define DEVCOL_EXPECTS(cond, ...)                                                                    \
-  do {                                                                                               \
-    if (!(cond)) [[unlikely]] {                                                                      \
-      throw ::devcol::logic_error(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__)); \
-    }                                                                                                \
+#define DEVCOL_EXPECTS_OR_THROW(Error, cond, ...)                                 \
+  do {                                                                            \
+    if (!(cond)) [[unlikely]] {                                                   \
+      throw Error(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__)); \
+    }                                                                             \
   } while (0)
+
+/// @brief Throws `devcol::logic_error` unless `cond` holds, with the streamed message.
+#define DEVCOL_EXPECTS(cond, ...) DEVCOL_EXPECTS_OR_THROW(::devcol::logic_error, cond, __VA_ARGS__)
 
 /// @brief Throws `devcol::logic_error` with the streamed message (for failures found by a branch).
 #define DEVCOL_FAIL(...) throw ::devcol::logic_error(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__))

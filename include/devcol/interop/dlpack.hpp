@@ -21,12 +21,7 @@
 #include <type_traits>
 
 /// Throws `devcol::dlpack_error` unless `cond` holds; the remaining arguments name the field and value.
-#define DEVCOL_DLPACK_EXPECTS(cond, ...)                                                              \
-  do {                                                                                                \
-    if (!(cond)) [[unlikely]] {                                                                       \
-      throw ::devcol::dlpack_error(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__)); \
-    }                                                                                                 \
-  } while (0)
+#define DEVCOL_DLPACK_EXPECTS(cond, ...) DEVCOL_EXPECTS_OR_THROW(::devcol::dlpack_error, cond, __VA_ARGS__)
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {

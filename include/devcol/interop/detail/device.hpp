@@ -15,12 +15,7 @@
 #include <string_view>
 
 /// Throws `devcol::arrow_error` unless `cond` holds; the remaining arguments name the field and value.
-#define DEVCOL_ARROW_EXPECTS(cond, ...)                                                              \
-  do {                                                                                               \
-    if (!(cond)) [[unlikely]] {                                                                      \
-      throw ::devcol::arrow_error(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__)); \
-    }                                                                                                \
-  } while (0)
+#define DEVCOL_ARROW_EXPECTS(cond, ...) DEVCOL_EXPECTS_OR_THROW(::devcol::arrow_error, cond, __VA_ARGS__)
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
