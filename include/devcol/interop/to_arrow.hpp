@@ -34,18 +34,18 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// Bits [0, offset + size) of a new bitmap from `col`'s resource: bit offset + i is row i's value
+/// Bits [0, first + size) of a new bitmap from `col`'s resource: bit first + i is row i's value
 /// (0 for a null row, whose byte is never read). One pass over the words, in order on `stream`.
 template <buffer_policy Policy>
-buffer<Policy> pack_bools(column<bool, Policy> const& col, stream_ref stream) {
-  std::size_t const bits = col.offset() + col.size();
+buffer<Policy> pack_bools(column<bool, Policy> const& col, std::size_t first, stream_ref stream) {
+  std::size_t const bits = first + col.size();
   std::size_t const bytes = bitmask_allocation_size(bits);
   buffer<Policy> packed(bytes, stream, mr::default_alignment, col.resource());
   auto* words = static_cast<bitmask_word*>(packed.data(access::write, stream));
   executor exec(stream);
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                     thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
-                    pack_word<shifted_valid<true_and_valid>>{{true_and_valid{col.view()}, col.offset()}, bits});
+                    pack_word<shifted_valid<true_and_valid>>{{true_and_valid{col.view()}, first}, bits});
   return packed;
 }
 
@@ -71,16 +71,20 @@ std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, str
   // column copies first (rule 3). Memory others may write (exposed, rule 12, or shared views whose
   // writes propagate) is exported as a snapshot instead: Arrow requires it not to change.
   column<T, Policy> kept = !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
+  // Packed bools start in the mask's word of the first row, so a slice costs its rows, not its offset.
+  std::size_t const skipped_words = type_traits<T>::arrow_bit_packed ? kept.offset() / bits_per_word : 0;
+  std::size_t const offset = kept.offset() - skipped_words * bits_per_word;
   buffer<Policy> packed;
-  if constexpr (type_traits<T>::arrow_bit_packed) { packed = pack_bools(kept, stream); }
+  if constexpr (type_traits<T>::arrow_bit_packed) { packed = pack_bools(kept, offset, stream); }
   auto node = std::make_unique<holding_array_node<exported_column<T, Policy>>>(
       0, exported_column<T, Policy>{std::move(kept), std::move(packed)});
   auto const& held = node->kept;
+  auto const* mask = static_cast<bitmask_word const*>(held.col.mask_buffer().data(access::read));
   node->length = static_cast<std::int64_t>(held.col.size());
   node->null_count = static_cast<std::int64_t>(held.col.null_count());
-  node->offset = static_cast<std::int64_t>(held.col.offset());
+  node->offset = static_cast<std::int64_t>(offset);
   node->n_buffers = 2;
-  node->buffers[0] = held.col.mask_buffer().data(access::read);
+  node->buffers[0] = mask != nullptr ? mask + skipped_words : nullptr;
   node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.packed.data(access::read) : held.col.data_buffer().data(access::read);
   return node;
 }
