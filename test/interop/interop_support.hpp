@@ -15,6 +15,13 @@
 #include <utility>
 #include <vector>
 
+/// Every element type of devcol::any_column, in its order (for TEMPLATE_TEST_CASE, whose test names
+/// then show the type).
+#define DEVCOL_INTEROP_ALL_TYPES                                                                             \
+  std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t, std::uint32_t,           \
+      std::uint64_t, float, double, bool, devcol::timestamp_s, devcol::timestamp_ms, devcol::timestamp_us,     \
+      devcol::timestamp_ns, devcol::duration_s, devcol::duration_ms, devcol::duration_us, devcol::duration_ns
+
 namespace devcol_test::interop {
 
 /// A value of `T` for row `i`, varied enough that a shifted or misread row shows.

@@ -1,0 +1,281 @@
+// devcol_peer: devcol's Arrow exports and imports behind a small C API, for test_pyarrow_peer.py,
+// which loads this library with ctypes and passes the addresses of the C structs as integers.
+//
+// Every function but devcol_peer_live_allocations returns 0 on success and writes its answer (JSON)
+// into `out`; else it writes a message there and returns
+//   1  devcol refused the input (devcol::arrow_error)
+//   2  another exception
+//   3  `out` is too small (the message says how much is needed)
+//
+// The test columns: row i of a 100-row base column holds value_at<T>(i), null when i % 7 == 3;
+// exports take rows [13, 83), so the Arrow offset (13) is not a multiple of 8. The Python test
+// computes the same values on its own.
+#include <devcol/devcol.hpp>
+
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#define DEVCOL_PEER_API extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+namespace mr = devcol::mr;
+
+constexpr std::size_t base_rows = 100;
+constexpr std::size_t first_row = 13;
+constexpr std::size_t last_row = 83;
+
+/// Everything this library allocates comes from here, so the test can see that pyarrow released
+/// every export (and devcol every import's copies).
+mr::resource_handle const& tracker_handle() {
+  static mr::resource_handle const handle = mr::make_resource_handle<mr::tracking<mr::host_aligned>>("devcol_peer");
+  return handle;
+}
+
+template <class T>
+T value_at(std::size_t i) {
+  auto const k = static_cast<std::int64_t>(i);
+  if constexpr (std::is_same_v<T, bool>) {
+    return i % 3 == 0;
+  } else if constexpr (std::is_same_v<T, float>) {
+    return static_cast<float>(k - 50) * 0.25F;
+  } else if constexpr (std::is_same_v<T, double>) {
+    return static_cast<double>(k - 50) * 1048576.125;
+  } else if constexpr (std::is_integral_v<T>) {
+    // Spread over the whole range, negative and above INT64_MAX included; wraps modulo 2^bits.
+    return static_cast<T>(static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL + 11U);
+  } else if constexpr (requires { typename T::clock; }) {
+    return T(typename T::duration((k - 50) * 1000000007));
+  } else {
+    return T((k - 50) * 1000000007);
+  }
+}
+
+bool null_at(std::size_t i) { return i % 7 == 3; }
+
+template <class T>
+devcol::column<T> base_column() {
+  std::vector<std::optional<T>> rows(base_rows);
+  for (std::size_t i = 0; i < base_rows; ++i) {
+    if (!null_at(i)) { rows[i] = value_at<T>(i); }
+  }
+  return devcol::make_column<T>(rows);
+}
+
+/// Calls f(std::type_identity<T>{}) for the column type whose devcol name is `name` ("int64",
+/// "timestamp[ms]", ...); false when no type has that name.
+template <class F>
+bool with_type(std::string_view name, F&& f) {
+  bool found = false;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          using T = typename std::variant_alternative_t<I, devcol::any_column<>>::value_type;
+          if (!found && devcol::type_name_v<T> == name) {
+            found = true;
+            f(std::type_identity<T>{});
+          }
+        }(),
+        ...);
+  }(std::make_index_sequence<std::variant_size_v<devcol::any_column<>>>{});
+  return found;
+}
+
+/// Rows [first, last) of a table of all 19 types, each column named after its type.
+devcol::table test_table(std::size_t first, std::size_t last) {
+  devcol::table t;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          using T = typename std::variant_alternative_t<I, devcol::any_column<>>::value_type;
+          t.add(std::string(devcol::type_name_v<T>), base_column<T>().slice(first, last));
+        }(),
+        ...);
+  }(std::make_index_sequence<std::variant_size_v<devcol::any_column<>>>{});
+  return t;
+}
+
+// --- JSON -----------------------------------------------------------------------------------------
+
+template <class T>
+void append_value(std::string& out, T const& v) {
+  char buffer[64];
+  std::to_chars_result r{};
+  if constexpr (std::is_same_v<T, bool>) {
+    out += v ? "true" : "false";
+    return;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    r = std::to_chars(buffer, buffer + sizeof buffer, static_cast<double>(v));  // shortest round trip
+  } else if constexpr (std::is_integral_v<T>) {
+    r = std::to_chars(buffer, buffer + sizeof buffer, +v);
+  } else if constexpr (requires { v.time_since_epoch(); }) {
+    r = std::to_chars(buffer, buffer + sizeof buffer, v.time_since_epoch().count());
+  } else {
+    r = std::to_chars(buffer, buffer + sizeof buffer, v.count());
+  }
+  out.append(buffer, r.ptr);
+}
+
+void append_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') { out += '\\'; }
+    out += c;
+  }
+  out += '"';
+}
+
+/// {"type": ..., "size": ..., "null_count": ..., "offset": ..., "data": address, "values": [...]}
+template <class T>
+void append_column(std::string& out, devcol::column<T> const& col) {
+  out += "{\"type\": ";
+  append_string(out, devcol::type_name_v<T>);
+  out += ", \"size\": " + std::to_string(col.size()) + ", \"null_count\": " + std::to_string(col.null_count()) +
+         ", \"offset\": " + std::to_string(col.offset()) +
+         ", \"data\": " + std::to_string(reinterpret_cast<std::uintptr_t>(col.data(devcol::access::read))) +
+         ", \"values\": [";
+  bool first = true;
+  for (auto const& row : devcol::to_host(col)) {
+    if (!first) { out += ", "; }
+    first = false;
+    if (row) {
+      append_value(out, *row);
+    } else {
+      out += "null";
+    }
+  }
+  out += "]}";
+}
+
+/// {"num_rows": ..., "columns": [{"name": ..., <the column's fields>}, ...]}
+void append_table(std::string& out, devcol::table const& t) {
+  out += "{\"num_rows\": " + std::to_string(t.num_rows()) + ", \"columns\": [";
+  for (std::size_t i = 0; i < t.num_columns(); ++i) {
+    if (i != 0) { out += ", "; }
+    out += "{\"name\": ";
+    append_string(out, t.name(i));
+    out += ", \"column\": ";
+    std::visit([&](auto const& col) { append_column(out, col); }, t[i]);
+    out += '}';
+  }
+  out += "]}";
+}
+
+// --- the C API's frame -----------------------------------------------------------------------------
+
+int answer(std::string const& text, char* out, std::size_t out_size, int code) {
+  if (out == nullptr || out_size == 0) { return 3; }
+  if (text.size() >= out_size) {
+    std::string const message = "the answer needs " + std::to_string(text.size() + 1) + " bytes, the buffer has " +
+                                std::to_string(out_size);
+    std::size_t const n = std::min(message.size(), out_size - 1);
+    std::memcpy(out, message.data(), n);
+    out[n] = '\0';
+    return 3;
+  }
+  std::memcpy(out, text.data(), text.size());
+  out[text.size()] = '\0';
+  return code;
+}
+
+/// Runs `f` (which returns the answer) with the tracker as the default resource; exceptions become
+/// codes and messages.
+template <class F>
+int guarded(char* out, std::size_t out_size, F&& f) noexcept {
+  try {
+    mr::scoped_default use_tracker{tracker_handle()};
+    return answer(f(), out, out_size, 0);
+  } catch (devcol::arrow_error const& e) {
+    return answer(e.what(), out, out_size, 1);
+  } catch (std::exception const& e) {
+    return answer(e.what(), out, out_size, 2);
+  } catch (...) {
+    return answer("unknown exception", out, out_size, 2);
+  }
+}
+
+}  // namespace
+
+/// Allocations of this library still live (exports not yet released, imports' copies).
+DEVCOL_PEER_API std::size_t devcol_peer_live_allocations() {
+  return tracker_handle().target<mr::tracking<mr::host_aligned>>()->outstanding_count();
+}
+
+/// Exports rows [13, 83) of the test column of type `type` (a devcol type name) named `type`.
+DEVCOL_PEER_API int devcol_peer_export_column(char const* type, ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                              std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    std::string_view const name = type != nullptr ? type : "";
+    bool const found = with_type(name, [&]<class T>(std::type_identity<T>) {
+      devcol::to_arrow(base_column<T>().slice(first_row, last_row), schema, array, {}, std::string(name));
+    });
+    DEVCOL_EXPECTS(found, "devcol_peer_export_column: no column type named '", name, "'");
+    return std::string("{}");
+  });
+}
+
+/// Exports rows [first, last) of the test table (19 columns, one per type, named after it).
+DEVCOL_PEER_API int devcol_peer_export_table(std::size_t first, std::size_t last, ArrowSchema* schema,
+                                             ArrowDeviceArray* array, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    devcol::to_arrow(test_table(first, last), schema, array);
+    return std::string("{}");
+  });
+}
+
+/// Exports a stream of three batches of the test table: rows [0, 30), [37, 61) and [61, 100).
+DEVCOL_PEER_API int devcol_peer_export_stream(ArrowDeviceArrayStream* stream, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    devcol::to_arrow_stream(std::vector<devcol::table>{test_table(0, 30), test_table(37, 61), test_table(61, 100)},
+                            stream);
+    return std::string("{}");
+  });
+}
+
+/// Imports a column of type `type` (taking both structs over) and describes it.
+DEVCOL_PEER_API int devcol_peer_import_column(char const* type, ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                              std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    std::string json;
+    std::string_view const name = type != nullptr ? type : "";
+    bool const found = with_type(name, [&]<class T>(std::type_identity<T>) {
+      append_column(json, devcol::from_arrow<T>(schema, array));
+    });
+    DEVCOL_EXPECTS(found, "devcol_peer_import_column: no column type named '", name, "'");
+    return json;
+  });
+}
+
+/// Imports a record batch as a table (taking both structs over) and describes it.
+DEVCOL_PEER_API int devcol_peer_import_table(ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                             std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    std::string json;
+    append_table(json, devcol::table_from_arrow(schema, array));
+    return json;
+  });
+}
+
+/// Reads a whole stream (taking it over) and describes its tables: {"batches": [<table>, ...]}.
+DEVCOL_PEER_API int devcol_peer_import_stream(ArrowDeviceArrayStream* stream, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    std::string json = "{\"batches\": [";
+    bool first = true;
+    for (auto const& t : devcol::tables_from_arrow(stream)) {
+      if (!first) { json += ", "; }
+      first = false;
+      append_table(json, t);
+    }
+    return json + "]}";
+  });
+}

@@ -1,0 +1,230 @@
+// Arrow C++ (the library the pyarrow wheel ships) against devcol: arrays and record batches through
+// the C Device Data Interface, both ways, for every column type, with nulls, sliced off the byte
+// boundary on each side. This translation unit includes devcol's copy of the ABI header first and
+// Arrow's second (test_arrow_cpp_streams.cpp does the reverse): the shared include guards let both
+// copies live in one translation unit.
+#include <devcol/interop/arrow_abi.hpp>
+// Arrow's copy second: its guarded blocks are skipped, its own extensions (async streams) are not.
+#include <arrow/c/abi.h>
+
+#include "arrow_peer_support.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace peer = devcol_test::peer;
+
+static_assert(sizeof(ArrowDeviceArray) == 128 && sizeof(ArrowSchema) == 72, "one layout, whoever defined it");
+static_assert(ARROW_DEVICE_CPU == 1 && ARROW_DEVICE_CUDA == 2 && ARROW_FLAG_NULLABLE == 2);
+#ifndef ARROW_C_ASYNC_STREAM_INTERFACE
+#  error "Arrow's abi.h, included after devcol's, must still define what devcol's copy does not"
+#endif
+
+TEMPLATE_TEST_CASE("devcol -> Arrow C++ -> devcol: validated, the same rows, bit-exact, zero-copy", "[peer][arrow]",
+                   DEVCOL_PEER_ALL_TYPES) {
+  using T = TestType;
+  devcol_test::leak_check leaks;
+  auto const col = peer::devcol_column<T>(100).slice(13, 83);  // offset 13: not on a byte boundary
+  std::size_t const live = leaks.live();
+  {
+    peer::exported out;
+    devcol::to_arrow(col, &out.schema, &out.array, {}, "x");
+    CHECK(out.array.device_type == ARROW_DEVICE_CPU);
+    CHECK(out.array.device_id == -1);
+    void const* const exported_values = out.array.array.buffers[1];
+
+    auto const arr = peer::require_ok(arrow::ImportDeviceArray(&out.array, &out.schema));
+    CHECK(out.array.array.release == nullptr);  // moved into Arrow
+    CHECK(out.schema.release == nullptr);       // released by Arrow
+    peer::require_ok(arr->ValidateFull());
+    CHECK(arr->type()->Equals(*peer::arrow_of<T>::type()));
+    CHECK(arr->device_type() == arrow::DeviceAllocationType::kCPU);
+    CHECK(arr->offset() == 13);
+    CHECK(arr->data()->buffers[1]->data() == exported_values);  // Arrow reads devcol's buffer
+    if constexpr (!std::is_same_v<T, bool>) {
+      CHECK(exported_values == col.data_buffer().data(devcol::access::read));  // which is the column's memory
+    }
+    peer::check_same_rows(*arr, col);
+
+    // Arrow slices (offsets add up: 13 + 5), then exports back to devcol.
+    for (auto const& [first, length] : {std::pair<std::int64_t, std::int64_t>{0, 70}, {5, 20}}) {
+      INFO("Arrow slice [" << first << ", " << first + length << ")");
+      auto const part = arr->Slice(first, length);
+      peer::exported back;
+      peer::require_ok(arrow::ExportDeviceArray(*part, nullptr, &back.array, &back.schema));
+      CHECK(back.array.device_type == ARROW_DEVICE_CPU);
+      peer::release_spy::wrap(back.array.array);
+      {
+        auto const round = devcol::from_arrow<T>(&back.schema, &back.array);
+        CHECK(back.array.array.release == nullptr);
+        CHECK(back.schema.release == nullptr);
+        auto const want = col.slice(static_cast<std::size_t>(first), static_cast<std::size_t>(first + length));
+        peer::check_bit_exact(round, want);
+        if constexpr (!std::is_same_v<T, bool>) {
+          CHECK(round.data(devcol::access::read) == want.data(devcol::access::read));  // devcol's own memory, still
+          CHECK(peer::release_spy::calls == 0);  // the column still borrows Arrow's array
+        }  // (bool rows are unpacked and their validity shifted: nothing of Arrow's is kept, so it may go at once)
+      }
+      CHECK(peer::release_spy::calls == 1);  // released once, when the column went
+    }
+  }
+  CHECK(leaks.live() == live);  // Arrow released the export: what it made (bool's bits) is freed
+}
+
+TEMPLATE_TEST_CASE("Arrow C++ -> devcol -> Arrow C++: an array Arrow built comes back Equals()", "[peer][arrow]",
+                   DEVCOL_PEER_ALL_TYPES) {
+  using T = TestType;
+  devcol_test::leak_check leaks;
+  auto const whole = peer::arrow_array<T>(100);
+  auto const sliced = whole->Slice(13, 70);
+  for (auto const& original : {whole, sliced}) {
+    INFO("Arrow offset " << original->offset());
+    peer::exported out;
+    peer::require_ok(arrow::ExportDeviceArray(*original, nullptr, &out.array, &out.schema));
+    auto const col = devcol::from_arrow<T>(&out.schema, &out.array);
+    CHECK(out.array.array.release == nullptr);
+    CHECK(col.size() == static_cast<std::size_t>(original->length()));
+    CHECK(col.null_count() == static_cast<std::size_t>(original->null_count()));
+    peer::check_same_rows(*original, col);
+    if constexpr (!std::is_same_v<T, bool>) {
+      // Borrowed at Arrow's offset, not copied.
+      CHECK(static_cast<void const*>(col.data(devcol::access::read)) ==
+            original->data()->buffers[1]->data() + original->offset() * static_cast<std::int64_t>(sizeof(T)));
+    }
+
+    peer::exported again;
+    devcol::to_arrow(col, &again.schema, &again.array);
+    auto const back = peer::require_ok(arrow::ImportDeviceArray(&again.array, &again.schema));
+    peer::require_ok(back->ValidateFull());
+    CHECK(back->Equals(*original));
+  }
+}
+
+TEST_CASE("Arrow C++ timestamps with a time zone import as their unit (the zone is not kept)", "[peer][arrow]") {
+  devcol_test::leak_check leaks;
+  for (std::string const zone : {"UTC", "Europe/Paris", "+05:30"}) {
+    INFO("zone " << zone);
+    auto const type = arrow::timestamp(arrow::TimeUnit::MILLI, zone);
+    auto const original = peer::arrow_array<devcol::timestamp_ms>(40, type)->Slice(3, 30);
+    peer::exported out;
+    peer::require_ok(arrow::ExportDeviceArray(*original, nullptr, &out.array, &out.schema));
+    CHECK(std::string(out.schema.format) == "tsm:" + zone);
+    auto const col = devcol::from_arrow<devcol::timestamp_ms>(&out.schema, &out.array);
+    peer::check_same_rows(*original, col);
+
+    peer::exported again;
+    devcol::to_arrow(col, &again.schema, &again.array);
+    auto const back = peer::require_ok(arrow::ImportDeviceArray(&again.array, &again.schema));
+    CHECK(back->type()->Equals(*arrow::timestamp(arrow::TimeUnit::MILLI)));
+    CHECK(back->View(type).ValueOrDie()->Equals(*original));
+  }
+}
+
+TEST_CASE("Arrow C++ refuses nothing devcol exports, and devcol refuses an Arrow type it does not hold, releasing it",
+          "[peer][arrow]") {
+  devcol_test::leak_check leaks;
+  arrow::StringBuilder builder;
+  peer::require_ok(builder.AppendValues(std::vector<std::string>{"a", "bc", "def"}));
+  auto const strings = peer::require_ok(builder.Finish());
+  peer::exported out;
+  peer::require_ok(arrow::ExportDeviceArray(*strings, nullptr, &out.array, &out.schema));
+  peer::release_spy::wrap(out.array.array);
+  CHECK_THROWS_WITH(devcol::from_arrow<std::int64_t>(&out.schema, &out.array),
+                    Catch::Contains("format 'u' is not int64"));
+  CHECK(peer::release_spy::calls == 1);  // released on the failure path
+  CHECK(out.array.array.release == nullptr);
+  CHECK(out.schema.release == nullptr);
+  CHECK(strings->ValidateFull().ok());  // Arrow's own array is untouched
+}
+
+TEST_CASE("a devcol table is an Arrow C++ record batch and back, sliced on both sides", "[peer][arrow][table]") {
+  devcol_test::leak_check leaks;
+  auto const t = peer::devcol_table(100, 13, 83);
+  peer::exported out;
+  devcol::to_arrow(t, &out.schema, &out.array);
+  auto const batch = peer::require_ok(arrow::ImportDeviceRecordBatch(&out.array, &out.schema));
+  CHECK(out.array.array.release == nullptr);
+  peer::require_ok(batch->ValidateFull());
+  CHECK(batch->device_type() == arrow::DeviceAllocationType::kCPU);
+  peer::check_same_table(*batch, t);
+
+  for (auto const& [first, length] : {std::pair<std::int64_t, std::int64_t>{0, 70}, {5, 20}}) {
+    INFO("Arrow slice [" << first << ", " << first + length << ")");
+    peer::exported back;
+    peer::require_ok(arrow::ExportDeviceRecordBatch(*batch->Slice(first, length), nullptr, &back.array, &back.schema));
+    peer::release_spy::wrap(back.array.array);
+    {
+      auto const round = devcol::table_from_arrow(&back.schema, &back.array);
+      CHECK(back.array.array.release == nullptr);
+      devcol::table want;
+      for (std::size_t i = 0; i < t.num_columns(); ++i) {
+        std::visit([&](auto const& col) {
+          want.add(t.name(i), col.slice(static_cast<std::size_t>(first), static_cast<std::size_t>(first + length)));
+        }, t[i]);
+      }
+      peer::check_bit_exact(round, want);
+      CHECK(peer::release_spy::calls == 0);
+    }
+    CHECK(peer::release_spy::calls == 1);  // one release of the whole batch, after its last column
+  }
+}
+
+TEST_CASE("an Arrow C++ record batch is a devcol table and back, Equals()", "[peer][arrow][table]") {
+  devcol_test::leak_check leaks;
+  auto const whole = peer::arrow_batch(100);
+  for (auto const& original : {whole, whole->Slice(13, 70)}) {
+    INFO("rows " << original->num_rows());
+    peer::exported out;
+    peer::require_ok(arrow::ExportDeviceRecordBatch(*original, nullptr, &out.array, &out.schema));
+    auto const t = devcol::table_from_arrow(&out.schema, &out.array);
+    peer::check_same_table(*original, t);
+
+    peer::exported again;
+    devcol::to_arrow(t, &again.schema, &again.array);
+    auto const back = peer::require_ok(arrow::ImportDeviceRecordBatch(&again.array, &again.schema));
+    peer::require_ok(back->ValidateFull());
+    CHECK(back->Equals(*original));
+  }
+}
+
+TEMPLATE_TEST_CASE("empty and all-null columns cross to Arrow C++ and back", "[peer][arrow]", std::int64_t, bool,
+                   devcol::timestamp_ns) {
+  using T = TestType;
+  devcol_test::leak_check leaks;
+  std::vector<devcol::column<T>> const columns{devcol::column<T>{}, devcol::full<T>(37, std::nullopt),
+                                               devcol::full<T>(37, std::nullopt).slice(9, 30),
+                                               peer::devcol_column<T>(20).slice(7, 7)};
+  for (auto const& col : columns) {
+    INFO(col.size() << " rows at offset " << col.offset() << ", " << col.null_count() << " null");
+    peer::exported out;
+    devcol::to_arrow(col, &out.schema, &out.array);
+    auto const arr = peer::require_ok(arrow::ImportDeviceArray(&out.array, &out.schema));
+    peer::require_ok(arr->ValidateFull());
+    peer::check_same_rows(*arr, col);
+
+    peer::exported back;
+    peer::require_ok(arrow::ExportDeviceArray(*arr, nullptr, &back.array, &back.schema));
+    auto const round = devcol::from_arrow<T>(&back.schema, &back.array);
+    CHECK(round.size() == col.size());
+    CHECK(round.null_count() == col.null_count());
+    peer::check_same_rows(*arr, round);
+  }
+  // And Arrow's own empty array (its buffers may be NULL or zero-length).
+  auto const empty = peer::require_ok(arrow::MakeEmptyArray(peer::arrow_of<T>::type()));
+  peer::exported out;
+  peer::require_ok(arrow::ExportDeviceArray(*empty, nullptr, &out.array, &out.schema));
+  CHECK(devcol::from_arrow<T>(&out.schema, &out.array).size() == 0);
+}
+
+TEST_CASE("a sliced Arrow C++ struct array (the struct's offset selecting rows) is a devcol table", "[peer][arrow][table]") {
+  devcol_test::leak_check leaks;
+  auto const batch = peer::arrow_batch(100);
+  auto const structs = peer::require_ok(batch->ToStructArray());
+  auto const sliced = structs->Slice(13, 70);  // the struct's offset is 13; its children keep offset 0
+  peer::exported out;
+  peer::require_ok(arrow::ExportDeviceArray(*sliced, nullptr, &out.array, &out.schema));
+  CHECK(out.array.array.offset == 13);
+  auto const t = devcol::table_from_arrow(&out.schema, &out.array);
+  peer::check_same_table(*batch->Slice(13, 70), t);
+}
