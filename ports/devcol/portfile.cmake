@@ -1,0 +1,22 @@
+# devcol from the repository that holds this overlay port (ports/devcol): no download. Header-only:
+# one release configuration serves every build type, and nothing lands in lib/.
+# CCCL comes from the CUDA toolkit (not a vcpkg port), as for every other use of devcol.
+set(VCPKG_BUILD_TYPE release)
+cmake_path(SET SOURCE_PATH NORMALIZE "${CURRENT_PORT_DIR}/../..")
+
+vcpkg_cmake_configure(
+  SOURCE_PATH "${SOURCE_PATH}"
+  OPTIONS
+    -DDEVCOL_BUILD_TESTS=OFF
+    -DDEVCOL_BUILD_EXAMPLES=OFF
+    -DDEVCOL_BUILD_BENCHMARKS=OFF
+    -DDEVCOL_INSTALL_CMAKEDIR=share/${PORT}
+)
+vcpkg_cmake_install()
+vcpkg_cmake_config_fixup()
+vcpkg_fixup_pkgconfig()
+
+# The licence is the port's copyright file; devcol's own copy under share/doc would repeat it.
+file(REMOVE_RECURSE "${CURRENT_PACKAGES_DIR}/share/doc")
+vcpkg_install_copyright(FILE_LIST "${SOURCE_PATH}/LICENSE")
+file(INSTALL "${CURRENT_PORT_DIR}/usage" DESTINATION "${CURRENT_PACKAGES_DIR}/share/${PORT}")

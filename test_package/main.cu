@@ -1,0 +1,2 @@
+// The CUDA backend's consumer: main.cpp compiled by nvcc.
+#include "main.cpp"
