@@ -49,20 +49,20 @@ struct stream_state {
   /// Runs `f`, turning an exception into an errno and a message (callbacks must not throw).
   template <class F>
   int guarded(F&& f) noexcept {
-    char const* what = "unknown exception";
-    int code = EIO;
     try {
       f();
       last_error.clear();
       return 0;
     } catch (std::bad_alloc const& e) {
-      what = e.what();
-      code = ENOMEM;
+      return failed(ENOMEM, e.what());
     } catch (std::exception const& e) {
-      what = e.what();
-      code = EINVAL;
+      return failed(EINVAL, e.what());
     } catch (...) {
+      return failed(EIO, "unknown exception");
     }
+  }
+  /// Keeps `what` (copied while the exception lives) for get_last_error, and returns `code`.
+  int failed(int code, char const* what) noexcept {
     try {
       last_error = what;
     } catch (...) {
