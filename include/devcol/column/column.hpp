@@ -177,7 +177,7 @@ class column {
   }
 
   /// @brief The first row, read-only: never copies, never exposes (rules 2 and 13).
-  [[nodiscard]] T const* data(access::read_t) const noexcept {
+  [[nodiscard]] T const* data(access::read_t) const noexcept(!Policy::spill::enabled) {
     return static_cast<T const*>(data_.data(access::read)) + offset_;
   }
   /**
@@ -221,16 +221,17 @@ class column {
     null_count_ = null_count;
   }
   /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
-  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept {
+  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
     return static_cast<bitmask_word const*>(mask_.data(access::read));
   }
 
-  /// @brief A read-only view; never copies.
-  [[nodiscard]] column_view<T> view() const noexcept {
+  /// @brief A read-only view; never copies. Spillable: unspills first; the view stays valid until
+  /// the next spill unless taken under a `devcol::spill_lock`.
+  [[nodiscard]] column_view<T> view() const noexcept(!Policy::spill::enabled) {
     return column_view<T>{data(access::read), size_, null_mask(access::read), offset_, null_count_};
   }
   /// @brief Same as view().
-  operator column_view<T>() const noexcept { return view(); }  // NOLINT: implicit, as libcudf's
+  operator column_view<T>() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as libcudf's
 
   /**
    * @brief A writable view, which code may keep: unshares as data(access::write) does, then marks
@@ -246,6 +247,30 @@ class column {
   [[nodiscard]] T* expose(stream_ref stream = {}) {
     unshare(stream);
     return static_cast<T*>(data_.expose(stream)) + offset_;
+  }
+
+  /**
+   * @brief Spillable policies: moves both buffers to host memory, freeing their device memory,
+   * unless exposed or spill-locked (rules 14, 15). Synchronises `stream`.
+   * @returns the device bytes freed
+   */
+  std::size_t spill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    return data_.spill(stream) + mask_.spill(stream);
+  }
+  /// @brief Spillable policies: brings both buffers back to the device. Synchronises.
+  void unspill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    data_.unspill(stream);
+    mask_.unspill(stream);
+  }
+  /// @brief Spillable policies: whether either buffer is in host memory now.
+  [[nodiscard]] bool is_spilled() const noexcept
+    requires Policy::spill::enabled
+  {
+    return data_.is_spilled() || mask_.is_spilled();
   }
 
   /// @brief The number of rows.

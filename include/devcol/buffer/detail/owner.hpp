@@ -4,12 +4,17 @@
  */
 #pragma once
 
+#include <devcol/buffer/detail/spill_state.hpp>
 #include <devcol/buffer/options.hpp>
 #include <devcol/buffer/policy.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/allocation.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/event.hpp>
 #include <devcol/memory/default_resource.hpp>
+#include <devcol/memory/host_aligned.hpp>
+#include <devcol/memory/pinned_host.hpp>
 #include <devcol/memory/resource_handle.hpp>
 #include <devcol/memory/resource_ref.hpp>
 
@@ -17,7 +22,9 @@
 #include <concepts>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <type_traits>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -46,6 +53,14 @@ template <bool Atomic>
 class refcount_cell {
  public:
   void retain() noexcept { count_.fetch_add(1, std::memory_order_relaxed); }
+  /// Takes a reference unless the count is already zero (the owner is being destroyed).
+  bool try_retain() noexcept {
+    std::size_t n = count_.load(std::memory_order_relaxed);
+    while (n != 0) {
+      if (count_.compare_exchange_weak(n, n + 1, std::memory_order_acquire, std::memory_order_relaxed)) { return true; }
+    }
+    return false;
+  }
   /// True when the caller dropped the last reference (everything others did happens before).
   bool release() noexcept { return count_.fetch_sub(1, std::memory_order_acq_rel) == 1; }
   [[nodiscard]] std::size_t count() const noexcept { return count_.load(std::memory_order_acquire); }
@@ -96,6 +111,17 @@ class sharing_cell<runtime_sharing> {
   bool copy_on_write_ = options::copy_on_write();
 };
 
+/// Where spilled bytes go: pinned host memory on CUDA (full-speed copies), aligned host memory on
+/// the host backend (a separate allocation from the "device" one).
+#if DEVCOL_BACKEND_CUDA
+using spill_host_resource = mr::pinned_host;
+#else
+using spill_host_resource = mr::host_aligned;
+#endif
+
+/// The base of a no_spill owner: nothing.
+struct no_spill_node {};
+
 /// Tags the owner of memory devcol did not allocate (an Arrow or DLPack import).
 struct borrowed_memory_t {
   explicit borrowed_memory_t() = default;
@@ -110,12 +136,18 @@ struct borrowed_memory_t {
  * memory is read-only to devcol: every write first copies (see buffer::data(access::write)).
  */
 template <buffer_policy Policy>
-class owner {
+class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_spill_node> {
  public:
   using resource_type = resource_storage_t<typename Policy::resource>;
+  /// Whether the policy spills: then the owner is a registered spill_node (see spill_state.hpp).
+  static constexpr bool spillable = Policy::spill::enabled;
+  static_assert(!spillable || Policy::refcount::atomic,
+                "devcol::spillable requires devcol::atomic_refcount: the spill manager takes references from its own thread");
 
   owner(std::size_t bytes, std::size_t alignment, stream_ref stream, resource_type resource)
-      : memory_(bytes, alignment, stream, std::move(resource)) {}
+      : memory_(bytes, alignment, stream, std::move(resource)) {
+    if constexpr (spillable) { track(); }
+  }
   owner(borrowed_memory_t, void const* data, std::size_t bytes, stream_ref stream, resource_type resource,
         std::shared_ptr<void const> keep_alive)
       : memory_(std::move(resource), stream),
@@ -127,7 +159,13 @@ class owner {
   [[nodiscard]] std::byte* data() const noexcept {
     return borrowed_ == nullptr ? static_cast<std::byte*>(const_cast<void*>(memory_.data())) : borrowed_->data;
   }
-  [[nodiscard]] std::size_t size() const noexcept { return borrowed_ == nullptr ? memory_.size() : borrowed_->size; }
+  [[nodiscard]] std::size_t size() const noexcept {
+    if constexpr (spillable) {
+      return borrowed_ == nullptr ? this->bytes_ : borrowed_->size;
+    } else {
+      return borrowed_ == nullptr ? memory_.size() : borrowed_->size;
+    }
+  }
   [[nodiscard]] std::size_t alignment() const noexcept { return memory_.alignment(); }
   [[nodiscard]] stream_ref stream() const noexcept { return memory_.stream(); }
   [[nodiscard]] std::string resource_name() const { return mr::resource_name(memory_.resource()); }
@@ -147,8 +185,198 @@ class owner {
   [[nodiscard]] bool is_exposed() const noexcept { return exposure_.exposed(); }
   [[nodiscard]] bool copy_on_write() const noexcept { return sharing_.copy_on_write(); }
 
+  // --- spilling (spillable owners only) ---------------------------------------------------------
+
+  /**
+   * The device bytes for a pointer access: unspills first (rule 16); under a spill_lock raises the
+   * lock count once per outermost lock and keeps a reference until it ends; with `expose`, marks
+   * the owner exposed under its mutex, so no spill can slip in between (rule 14). Without a lock
+   * and already on the device it takes no mutex: one relaxed load for the stamp, one acquire load.
+   */
+  std::byte* device_access(bool expose = false)
+    requires spillable
+  {
+    if (borrowed_ != nullptr || this->bytes_ == 0) {
+      if (expose) { mark_exposed(); }
+      return data();
+    }
+    auto& registry = spill_registry::global();
+    this->last_use.store(registry.epoch(), std::memory_order_relaxed);
+    auto& frame = spill_lock_frame::current();
+    if (!expose && !frame.active() && this->location.load(std::memory_order_acquire) == spill_location::device) {
+      return data();
+    }
+    bool unspilled = false;
+    {
+      std::unique_lock guard(this->mutex);
+      unspilled = bring_to_device(guard);
+      if (frame.active() && !frame.holds(this)) {
+        this->lock_count.fetch_add(1, std::memory_order_acq_rel);
+        retain();
+        frame.record(this);
+      }
+      if (expose) { mark_exposed(); }
+    }
+    if (unspilled) { registry.after_allocation(); }
+    return data();
+  }
+
+  /**
+   * Moves the bytes to host memory and frees the device memory, if the owner is on the device,
+   * tracked, not exposed and not spill-locked (rules 14, 15). The copy is queued on `stream` after
+   * the owner's stream's work, and synchronised before the device memory is freed.
+   * @returns the device bytes freed (0 when it did not spill)
+   * @throws what the host allocation or the copy throws (the owner stays on the device)
+   */
+  std::size_t spill(stream_ref stream)
+    requires spillable
+  {
+    std::unique_lock guard(this->mutex);
+    if (borrowed_ != nullptr || this->bytes_ == 0 || is_exposed() ||
+        this->location.load(std::memory_order_acquire) != spill_location::device ||
+        this->lock_count.load(std::memory_order_acquire) != 0) {
+      return 0;
+    }
+    this->location.store(spill_location::moving, std::memory_order_release);
+    guard.unlock();  // no lock across an allocation (rule 18)
+    auto& registry = spill_registry::global();
+    bool const counting = registry.stats_level() > 0;
+    spill_timer const timer(counting);
+    void* copy = nullptr;
+    try {
+      copy = spill_host_resource{}.allocate(this->bytes_, memory_.alignment());
+      order_after_own_stream(stream);
+      copy_bytes(copy, memory_.data(), this->bytes_, stream);
+      stream.synchronize();
+    } catch (...) {
+      if (copy != nullptr) { spill_host_resource{}.deallocate(copy, this->bytes_, memory_.alignment()); }
+      std::lock_guard const relock(this->mutex);
+      this->location.store(spill_location::device, std::memory_order_release);
+      throw;
+    }
+    std::optional<mr::basic_allocation<resource_type>> device;
+    {
+      std::lock_guard const relock(this->mutex);
+      device.emplace(take_memory());
+      this->host = static_cast<std::byte*>(copy);
+      this->location.store(spill_location::host, std::memory_order_release);
+    }
+    // `device` frees here, no lock held.
+    registry.sub_device_bytes(this->bytes_);
+    if (counting) {
+      auto& c = registry.counters();
+      c.spilled_bytes.fetch_add(this->bytes_, std::memory_order_relaxed);
+      c.spill_count.fetch_add(1, std::memory_order_relaxed);
+      c.spill_ns.fetch_add(timer.elapsed_ns(), std::memory_order_relaxed);
+    }
+    return this->bytes_;
+  }
+
+  /// Brings spilled bytes back to the device (allocating from the owner's resource); nothing if
+  /// they are there. @throws what the allocation throws (the owner stays spilled)
+  void unspill()
+    requires spillable
+  {
+    if (borrowed_ != nullptr || this->bytes_ == 0) { return; }
+    bool unspilled = false;
+    {
+      std::unique_lock guard(this->mutex);
+      unspilled = bring_to_device(guard);
+    }
+    if (unspilled) { spill_registry::global().after_allocation(); }
+  }
+
+  /// Whether the bytes are in host memory now.
+  [[nodiscard]] bool is_spilled() const noexcept
+    requires spillable
+  {
+    return this->location.load(std::memory_order_acquire) == spill_location::host;
+  }
+
  private:
-  ~owner() = default;
+  ~owner() {
+    if constexpr (spillable) {
+      if (this->registered) {
+        bool const on_device = this->location.load(std::memory_order_acquire) == spill_location::device;
+        spill_registry::global().remove(this, on_device ? this->bytes_ : 0);
+      }
+      if (this->host != nullptr) { spill_host_resource{}.deallocate(this->host, this->bytes_, memory_.alignment()); }
+    }
+  }
+
+  // Registers a new spillable owner (size 0 ones are not tracked).
+  void track() {
+    this->bytes_ = memory_.size();
+    if (this->bytes_ == 0) { return; }
+    static constexpr spill_node_ops table{
+        [](spill_node* n) noexcept { return static_cast<owner*>(n)->refs_.try_retain(); },
+        [](spill_node* n) noexcept { release(static_cast<owner*>(n)); },
+        [](spill_node* n) { return static_cast<owner*>(n)->spill(static_cast<owner*>(n)->stream()); }};
+    this->ops = &table;
+    auto& registry = spill_registry::global();
+    this->last_use.store(registry.advance(), std::memory_order_relaxed);
+    registry.add(this, this->bytes_);
+  }
+
+  // The device memory, leaving memory_ empty but keeping its resource, stream and alignment.
+  mr::basic_allocation<resource_type> take_memory() noexcept { return std::move(memory_); }
+
+  // On CUDA, orders `stream` after the work queued on the owner's stream.
+  void order_after_own_stream([[maybe_unused]] stream_ref stream) const {
+#if DEVCOL_BACKEND_CUDA
+    if (stream != memory_.stream()) {
+      event done;
+      done.record(memory_.stream());
+      done.wait(stream);
+    }
+#endif
+  }
+
+  // With `guard` held on entry and exit: waits out another thread's move, and unspills if spilled,
+  // allocating with no lock held (the owner marked moving, so on-demand spilling skips it: rule 18).
+  // Returns whether it unspilled.
+  bool bring_to_device(std::unique_lock<std::mutex>& guard) {
+    while (true) {
+      auto const where = this->location.load(std::memory_order_acquire);
+      if (where == spill_location::device) { return false; }
+      if (where == spill_location::moving) {
+        guard.unlock();
+        std::this_thread::yield();
+        guard.lock();
+        continue;
+      }
+      break;
+    }
+    this->location.store(spill_location::moving, std::memory_order_release);
+    guard.unlock();
+    auto& registry = spill_registry::global();
+    bool const counting = registry.stats_level() > 0;
+    spill_timer const timer(counting);
+    stream_ref const stream = memory_.stream();
+    try {
+      mr::basic_allocation<resource_type> fresh(this->bytes_, memory_.alignment(), stream, memory_.resource());
+      copy_bytes(fresh.data(), this->host, this->bytes_, stream);
+      stream.synchronize();  // the host copy is freed next
+      guard.lock();
+      memory_ = std::move(fresh);
+    } catch (...) {
+      if (!guard.owns_lock()) { guard.lock(); }
+      this->location.store(spill_location::host, std::memory_order_release);
+      throw;
+    }
+    spill_host_resource{}.deallocate(this->host, this->bytes_, memory_.alignment());
+    this->host = nullptr;
+    this->location.store(spill_location::device, std::memory_order_release);
+    registry.add_device_bytes(this->bytes_);
+    this->last_use.store(registry.advance(), std::memory_order_relaxed);
+    if (counting) {
+      auto& c = registry.counters();
+      c.unspilled_bytes.fetch_add(this->bytes_, std::memory_order_relaxed);
+      c.unspill_count.fetch_add(1, std::memory_order_relaxed);
+      c.unspill_ns.fetch_add(timer.elapsed_ns(), std::memory_order_relaxed);
+    }
+    return true;
+  }
 
   // Memory made elsewhere, and what keeps it valid: one pointer, null for memory_ of our own.
   struct borrowed {
