@@ -128,6 +128,32 @@ TEST_CASE("rule 15: a shared owner spills once for all its handles", "[spill][ru
   CHECK(a.data(access::read) == b.data(access::read));
 }
 
+TEST_CASE("rule 15: a copy of a spilled buffer shares the host copy; a write to it copies on the host side",
+          "[spill][rule15]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true, 0, 1);
+  auto a = devcol::make_column<double, spilling>(iota(rows, 0));
+  REQUIRE(a.spill() == column_bytes);
+  std::size_t const live = leaks.live();
+  auto b = a;
+  auto s = a.slice(100, 200);
+  CHECK(leaks.live() == live);  // no device allocation
+  CHECK(b.is_spilled());
+  CHECK(b.data_buffer().shares_memory_with(a.data_buffer()));
+  devcol_test::assign(s, 0, {-1.0});  // the slice's rows are copied on the host, then unspilled
+  CHECK(a.is_spilled());              // the original stays spilled (cuDF's behaviour)
+  CHECK(b.is_spilled());
+  CHECK_FALSE(s.is_spilled());
+  CHECK(leaks.live() == live + 1);    // the slice's own rows, on the device
+  CHECK(s.data_buffer().size() == 100 * sizeof(double));
+  auto const stats = devcol::spill_manager::global().statistics();
+  CHECK(stats.unspilled_bytes == 100 * sizeof(double));  // only the copy came back
+  auto expected = iota(100, 100);
+  expected[0] = -1.0;
+  CHECK(host_values(s) == expected);
+  CHECK(host_values(b) == iota(rows, 0));
+}
+
 TEST_CASE("rule 15: a locked, borrowed or empty owner is not spilled; size 0 is not tracked", "[spill][rule15]") {
   devcol_test::leak_check leaks;
   spill_options const opts(true);

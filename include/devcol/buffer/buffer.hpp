@@ -300,6 +300,10 @@ class buffer {
   // A copy of the range in new memory from the same resource (the allocation's handler, as NEP 49).
   [[nodiscard]] buffer copy_range(std::size_t begin, std::size_t size, stream_ref stream) const {
     if (owner_ == nullptr) { return buffer{}; }
+    if constexpr (spillable) {
+      // A spilled allocation is copied on the host side and stays spilled (cuDF's behaviour).
+      if (owner_type* copy = owner_->spilled_copy(offset_ + begin, size)) { return buffer{copy, 0, size}; }
+    }
     buffer fresh(size, stream, owner_->alignment(), owner_->resource());
     copy_bytes(fresh.begin(), this->begin() + begin, size, stream);
 #if DEVCOL_BACKEND_CUDA

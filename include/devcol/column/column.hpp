@@ -364,8 +364,14 @@ class column {
   [[nodiscard]] column copy_rows(std::size_t begin, std::size_t end, std::size_t nulls, stream_ref stream) const {
     column out;
     std::size_t const rows = end - begin;
-    out.data_ = buffer_type(byte_size(rows), stream, mr::default_alignment, data_.resource());
-    copy_bytes(out.data_.data(access::write, stream), data(access::read) + begin, byte_size(rows), stream);
+    if constexpr (Policy::spill::enabled) {
+      // Through the buffer: a spilled one is copied on the host side and stays spilled.
+      std::size_t const first = byte_size(offset_ + begin);
+      out.data_ = data_.slice(first, first + byte_size(rows)).deep_copy(stream);
+    } else {
+      out.data_ = buffer_type(byte_size(rows), stream, mr::default_alignment, data_.resource());
+      copy_bytes(out.data_.data(access::write, stream), data(access::read) + begin, byte_size(rows), stream);
+    }
     if (nullable()) {
       std::size_t const bytes = bitmask_allocation_size(rows);
       out.mask_ = buffer_type(bytes, stream, mr::default_alignment, mask_.resource());

@@ -161,4 +161,10 @@ class spill_manager {
   }
 };
 
+namespace detail {
+/// Creates the manager at start-up in every program that includes the spill layer, so that the
+/// device limit and the statistics level from the environment apply without a first global() call.
+inline bool const spill_manager_installed = (static_cast<void>(spill_manager::global()), true);
+}  // namespace detail
+
 DEVCOL_NAMESPACE_END

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <concepts>
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -166,7 +167,13 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       return borrowed_ == nullptr ? memory_.size() : borrowed_->size;
     }
   }
-  [[nodiscard]] std::size_t alignment() const noexcept { return memory_.alignment(); }
+  [[nodiscard]] std::size_t alignment() const noexcept {
+    if constexpr (spillable) {
+      return this->alignment_;
+    } else {
+      return memory_.alignment();
+    }
+  }
   [[nodiscard]] stream_ref stream() const noexcept { return memory_.stream(); }
   [[nodiscard]] std::string resource_name() const { return mr::resource_name(memory_.resource()); }
   [[nodiscard]] resource_type const& resource() const noexcept { return memory_.resource(); }
@@ -244,12 +251,12 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     spill_timer const timer(counting);
     void* copy = nullptr;
     try {
-      copy = spill_host_resource{}.allocate(this->bytes_, memory_.alignment());
+      copy = spill_host_resource{}.allocate(this->bytes_, this->alignment_);
       order_after_own_stream(stream);
       copy_bytes(copy, memory_.data(), this->bytes_, stream);
       stream.synchronize();
     } catch (...) {
-      if (copy != nullptr) { spill_host_resource{}.deallocate(copy, this->bytes_, memory_.alignment()); }
+      if (copy != nullptr) { spill_host_resource{}.deallocate(copy, this->bytes_, this->alignment_); }
       std::lock_guard const relock(this->mutex);
       this->location.store(spill_location::device, std::memory_order_release);
       throw;
@@ -286,6 +293,40 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     if (unspilled) { spill_registry::global().after_allocation(); }
   }
 
+  /**
+   * A new owner holding a host-side copy of bytes [begin, begin + size) of this one, spilled, if
+   * this one is spilled now (cuDF: a write to a shallow copy of a spilled buffer copies on the host
+   * and leaves the original spilled); null otherwise. Allocates host memory only, with no lock held.
+   * @throws what the host allocation throws
+   */
+  [[nodiscard]] owner* spilled_copy(std::size_t begin, std::size_t size)
+    requires spillable
+  {
+    if (borrowed_ != nullptr || this->bytes_ == 0 || size == 0) { return nullptr; }
+    std::unique_lock guard(this->mutex);
+    if (this->location.load(std::memory_order_acquire) != spill_location::host) { return nullptr; }
+    this->location.store(spill_location::moving, std::memory_order_release);  // the host copy stays put
+    guard.unlock();
+    void* copy = nullptr;
+    try {
+      copy = spill_host_resource{}.allocate(size, this->alignment_);
+    } catch (...) {
+      guard.lock();
+      this->location.store(spill_location::host, std::memory_order_release);
+      throw;
+    }
+    std::memcpy(copy, this->host + begin, size);
+    guard.lock();
+    this->location.store(spill_location::host, std::memory_order_release);
+    guard.unlock();
+    try {
+      return new owner(spilled_copy_t{}, static_cast<std::byte*>(copy), size, this->alignment_, stream(), resource());
+    } catch (...) {
+      spill_host_resource{}.deallocate(copy, size, this->alignment_);
+      throw;
+    }
+  }
+
   /// Whether the bytes are in host memory now.
   [[nodiscard]] bool is_spilled() const noexcept
     requires spillable
@@ -300,14 +341,18 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
         bool const on_device = this->location.load(std::memory_order_acquire) == spill_location::device;
         spill_registry::global().remove(this, on_device ? this->bytes_ : 0);
       }
-      if (this->host != nullptr) { spill_host_resource{}.deallocate(this->host, this->bytes_, memory_.alignment()); }
+      if (this->host != nullptr) { spill_host_resource{}.deallocate(this->host, this->bytes_, this->alignment_); }
     }
   }
 
   // Registers a new spillable owner (size 0 ones are not tracked).
   void track() {
     this->bytes_ = memory_.size();
+    this->alignment_ = memory_.alignment();
     if (this->bytes_ == 0) { return; }
+    enlist(this->bytes_);
+  }
+  void enlist(std::size_t device_bytes) {
     static constexpr spill_node_ops table{
         [](spill_node* n) noexcept { return static_cast<owner*>(n)->refs_.try_retain(); },
         [](spill_node* n) noexcept { release(static_cast<owner*>(n)); },
@@ -315,7 +360,19 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     this->ops = &table;
     auto& registry = spill_registry::global();
     this->last_use.store(registry.advance(), std::memory_order_relaxed);
-    registry.add(this, this->bytes_);
+    registry.add(this, device_bytes);
+  }
+
+  struct spilled_copy_t {};
+  // A spilled owner holding `copy`, host memory of `bytes` from spill_host_resource (adopted).
+  owner(spilled_copy_t, std::byte* copy, std::size_t bytes, std::size_t alignment, stream_ref stream,
+        resource_type resource)
+      : memory_(std::move(resource), stream) {
+    this->bytes_ = bytes;
+    this->alignment_ = alignment;
+    this->host = copy;
+    this->location.store(spill_location::host, std::memory_order_release);
+    enlist(0);
   }
 
   // The device memory, leaving memory_ empty but keeping its resource, stream and alignment.
@@ -354,7 +411,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     spill_timer const timer(counting);
     stream_ref const stream = memory_.stream();
     try {
-      mr::basic_allocation<resource_type> fresh(this->bytes_, memory_.alignment(), stream, memory_.resource());
+      mr::basic_allocation<resource_type> fresh(this->bytes_, this->alignment_, stream, memory_.resource());
       copy_bytes(fresh.data(), this->host, this->bytes_, stream);
       stream.synchronize();  // the host copy is freed next
       guard.lock();
@@ -364,7 +421,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       this->location.store(spill_location::host, std::memory_order_release);
       throw;
     }
-    spill_host_resource{}.deallocate(this->host, this->bytes_, memory_.alignment());
+    spill_host_resource{}.deallocate(this->host, this->bytes_, this->alignment_);
     this->host = nullptr;
     this->location.store(spill_location::device, std::memory_order_release);
     registry.add_device_bytes(this->bytes_);

@@ -52,6 +52,7 @@ struct spill_node {
   std::atomic<std::size_t> lock_count{0};    // spill locks holding it on the device
   std::atomic<std::uint64_t> last_use{0};    // the epoch of its last access
   std::size_t bytes_ = 0;       // the allocation's size, wherever it is
+  std::size_t alignment_ = 0;   // and its alignment
   std::byte* host = nullptr;    // the host copy while spilled
   bool registered = false;
 };
