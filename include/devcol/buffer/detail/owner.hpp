@@ -23,7 +23,6 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -261,14 +260,17 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       this->location.store(spill_location::device, std::memory_order_release);
       throw;
     }
-    std::optional<mr::basic_allocation<resource_type>> device;
+    void* device = nullptr;
     {
       std::lock_guard const relock(this->mutex);
-      device.emplace(take_memory());
+      device = memory_.release();
       this->host = static_cast<std::byte*>(copy);
       this->location.store(spill_location::host, std::memory_order_release);
     }
-    // `device` frees here, no lock held.
+    {  // freed with no lock held, through a copy of the resource (nothing writes memory_'s)
+      resource_type resource = memory_.resource();
+      resource.deallocate(device, this->bytes_, this->alignment_, memory_.stream());
+    }
     registry.sub_device_bytes(this->bytes_);
     if (counting) {
       auto& c = registry.counters();
@@ -375,9 +377,6 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     enlist(0);
   }
 
-  // The device memory, leaving memory_ empty but keeping its resource, stream and alignment.
-  mr::basic_allocation<resource_type> take_memory() noexcept { return std::move(memory_); }
-
   // On CUDA, orders `stream` after the work queued on the owner's stream.
   void order_after_own_stream([[maybe_unused]] stream_ref stream) const {
 #if DEVCOL_BACKEND_CUDA
@@ -411,11 +410,13 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     spill_timer const timer(counting);
     stream_ref const stream = memory_.stream();
     try {
+      // Allocated through a copy of the resource and adopted: nothing writes memory_'s resource,
+      // which other handles may be reading (to copy) meanwhile.
       mr::basic_allocation<resource_type> fresh(this->bytes_, this->alignment_, stream, memory_.resource());
       copy_bytes(fresh.data(), this->host, this->bytes_, stream);
       stream.synchronize();  // the host copy is freed next
       guard.lock();
-      memory_ = std::move(fresh);
+      memory_.adopt(fresh.release(), this->bytes_);
     } catch (...) {
       if (!guard.owns_lock()) { guard.lock(); }
       this->location.store(spill_location::host, std::memory_order_release);
