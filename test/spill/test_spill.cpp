@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
+#include <source_location>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -327,6 +329,33 @@ TEST_CASE("rule 19: level 1 statistics count the bytes moved exactly; level 0 co
     auto const report = manager.report();
     CHECK(report.find(std::to_string(column_bytes + 3 * sizeof(double)) + " bytes in 2 moves") != std::string::npos);
   }
+}
+
+TEST_CASE("rule 19: level 2 statistics record where each permanent exposure happened", "[spill][rule19]") {
+  devcol_test::leak_check leaks;
+  auto& manager = devcol::spill_manager::global();
+  {
+    spill_options const opts(true, 0, 1);
+    auto c = devcol::make_column<double, spilling>(iota(rows, 0));
+    (void)c.expose();
+    CHECK(manager.exposure_sites().empty());  // level 1 does not record them
+  }
+  spill_options const opts(true, 0, 2);
+  auto a = devcol::make_column<double, spilling>(iota(rows, 0));
+  auto b = devcol::make_column<double, spilling>(iota(rows, 0));
+  std::uint_least32_t const line = std::source_location::current().line() + 1;
+  (void)a.expose();
+  (void)a.expose();  // exposed already: not a second permanent exposure
+  (void)b.expose(devcol::stream_ref{}, std::source_location::current());
+  auto const sites = manager.exposure_sites();
+  REQUIRE(sites.size() == 2);
+  auto const first = std::find_if(sites.begin(), sites.end(), [&](auto const& site) {
+    return site.first.find("test_spill.cpp:" + std::to_string(line) + " ") != std::string::npos;
+  });
+  REQUIRE(first != sites.end());
+  CHECK(first->second.owners == 1);
+  CHECK(first->second.bytes == column_bytes);
+  CHECK(manager.report().find("test_spill.cpp:" + std::to_string(line)) != std::string::npos);
 }
 
 TEST_CASE("spill: with a device limit the manager spills to stay under it (soft limit)", "[spill][rule17]") {

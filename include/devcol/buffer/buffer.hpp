@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <utility>
 
@@ -178,15 +179,22 @@ class buffer {
    * does, then marks the allocation exposed, for good (rule 11). Copies of an exposed allocation are
    * deep (rule 12). Without exposure tracking it is data(access::write).
    */
-  [[nodiscard]] void* expose(stream_ref stream = {}) {
+  [[nodiscard]] void* expose(stream_ref stream = {})
+    requires(!spillable)
+  {
+    unshare(stream);
+    if (owner_ != nullptr) { owner_->mark_exposed(); }
+    return begin();
+  }
+  /// @brief As above for a spillable policy: unspills first, and the owner is never spilled again
+  /// (rule 14). With spill statistics at level 2, `where` (the caller, unless given) is recorded
+  /// as the place of the permanent exposure (`spill_manager::exposure_sites()`).
+  [[nodiscard]] void* expose(stream_ref stream = {}, std::source_location where = std::source_location::current())
+    requires spillable
+  {
     unshare(stream);
     if (owner_ == nullptr) { return nullptr; }
-    if constexpr (spillable) {
-      return owner_->device_access(true) + offset_;  // exposed under the owner's mutex: never spilled (rule 14)
-    } else {
-      owner_->mark_exposed();
-      return begin();
-    }
+    return owner_->device_access(true, &where) + offset_;  // exposed under the owner's mutex
   }
 
   /**

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <source_location>
 #include <span>
 #include <string>
 #include <utility>
@@ -237,16 +238,37 @@ class column {
    * @brief A writable view, which code may keep: unshares as data(access::write) does, then marks
    * the buffers exposed (rule 11), so later copies are deep (rule 12).
    */
-  [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {}) {
+  [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {})
+    requires(!Policy::spill::enabled)
+  {
     T* values = expose(stream);
     auto* mask = nullable() ? static_cast<bitmask_word*>(mask_.expose(stream)) : nullptr;
     return mutable_column_view<T>{values, size_, mask, offset_, null_count_};
   }
+  /// @brief As above for a spillable policy; `where` is recorded at spill statistics level 2.
+  [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {},
+                                                    std::source_location where = std::source_location::current())
+    requires Policy::spill::enabled
+  {
+    T* values = expose(stream, where);
+    auto* mask = nullable() ? static_cast<bitmask_word*>(mask_.expose(stream, where)) : nullptr;
+    return mutable_column_view<T>{values, size_, mask, offset_, null_count_};
+  }
 
   /// @brief A writable pointer to the first row for code outside devcol to keep (rule 11).
-  [[nodiscard]] T* expose(stream_ref stream = {}) {
+  [[nodiscard]] T* expose(stream_ref stream = {})
+    requires(!Policy::spill::enabled)
+  {
     unshare(stream);
     return static_cast<T*>(data_.expose(stream)) + offset_;
+  }
+  /// @brief As above for a spillable policy: unspills first, never spilled again (rule 14);
+  /// `where` (the caller, unless given) is recorded at spill statistics level 2 (rule 19).
+  [[nodiscard]] T* expose(stream_ref stream = {}, std::source_location where = std::source_location::current())
+    requires Policy::spill::enabled
+  {
+    unshare(stream);
+    return static_cast<T*>(data_.expose(stream, where)) + offset_;
   }
 
   /**

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -96,7 +97,8 @@ class spill_manager {
   /// @brief The number of live tracked owners (walks the registry: for tests and reports).
   [[nodiscard]] std::size_t tracked_count() const { return detail::spill_registry::global().count(); }
 
-  /// @brief The statistics level in force: 0 (nothing counted: no atomic add, no clock read), 1.
+  /// @brief The statistics level in force: 0 (nothing counted: no atomic add, no clock read), 1
+  /// (bytes, counts and time per direction), 2 (also where each permanent exposure happened).
   [[nodiscard]] int statistics_level() const noexcept { return detail::spill_registry::global().stats_level(); }
   /// @brief Sets the statistics level (counting starts with the next move).
   void set_statistics_level(int level) noexcept { detail::spill_registry::global().set_stats_level(level); }
@@ -112,8 +114,14 @@ class spill_manager {
     s.unspill_seconds = static_cast<double>(c.unspill_ns.load(std::memory_order_relaxed)) * 1e-9;
     return s;
   }
-  /// @brief Zeroes the counters.
+  /// @brief Level 2: each place where an owner was first exposed (made unspillable for good), as
+  /// "file:line (function)", with how many owners and bytes.
+  [[nodiscard]] std::map<std::string, detail::spill_registry::exposure_count> exposure_sites() const {
+    return detail::spill_registry::global().exposure_sites();
+  }
+  /// @brief Zeroes the counters and forgets the exposure sites.
   void reset_statistics() noexcept {
+    detail::spill_registry::global().clear_exposure_sites();
     auto& c = detail::spill_registry::global().counters();
     for (auto* counter : {&c.spilled_bytes, &c.spill_count, &c.spill_ns, &c.unspilled_bytes, &c.unspill_count, &c.unspill_ns}) {
       counter->store(0, std::memory_order_relaxed);
@@ -136,6 +144,12 @@ class spill_manager {
     line("device -> host", s.spilled_bytes, s.spill_count, s.spill_seconds);
     line("host -> device", s.unspilled_bytes, s.unspill_count, s.unspill_seconds);
     out << "  tracked device bytes now: " << device_bytes() << '\n';
+    if (statistics_level() >= 2) {
+      out << "  permanent exposures (never spilled again):\n";
+      for (auto const& [where, count] : exposure_sites()) {
+        out << "    " << where << ": " << count.owners << " owners, " << count.bytes << " bytes\n";
+      }
+    }
     return out.str();
   }
 

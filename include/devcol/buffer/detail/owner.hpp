@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -199,13 +200,14 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
    * the owner exposed under its mutex, so no spill can slip in between (rule 14). Without a lock
    * and already on the device it takes no mutex: one relaxed load for the stamp, one acquire load.
    */
-  std::byte* device_access(bool expose = false)
+  std::byte* device_access(bool expose = false, std::source_location const* where = nullptr)
     requires spillable
   {
     if (borrowed_ != nullptr || this->bytes_ == 0) {
       if (expose) { mark_exposed(); }
       return data();
     }
+    bool const first_exposure = expose && !is_exposed();
     auto& registry = spill_registry::global();
     this->last_use.store(registry.epoch(), std::memory_order_relaxed);
     auto& frame = spill_lock_frame::current();
@@ -224,6 +226,9 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       if (expose) { mark_exposed(); }
     }
     if (unspilled) { registry.after_allocation(); }
+    if (first_exposure && where != nullptr && registry.stats_level() >= 2) {
+      registry.record_exposure(*where, this->bytes_);
+    }
     return data();
   }
 

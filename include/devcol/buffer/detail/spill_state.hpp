@@ -14,7 +14,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <source_location>
+#include <string>
 #include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -139,6 +142,32 @@ class spill_registry {
   void set_stats_level(int level) noexcept { stats_level_.store(level, std::memory_order_relaxed); }
   [[nodiscard]] spill_counters& counters() noexcept { return counters_; }
 
+  /// Level 2: how many owners (and bytes) were first exposed at each place.
+  struct exposure_count {
+    std::size_t owners = 0;
+    std::size_t bytes = 0;
+  };
+  void record_exposure(std::source_location const& where, std::size_t bytes) noexcept {
+    try {
+      std::string key = std::string(where.file_name()) + ":" + std::to_string(where.line()) + " (" +
+                        where.function_name() + ")";
+      std::lock_guard const guard(sites_mutex_);
+      auto& site = sites_[std::move(key)];
+      ++site.owners;
+      site.bytes += bytes;
+    } catch (...) {
+      // statistics only: no memory for them is no reason to fail an exposure
+    }
+  }
+  [[nodiscard]] std::map<std::string, exposure_count> exposure_sites() {
+    std::lock_guard const guard(sites_mutex_);
+    return sites_;
+  }
+  void clear_exposure_sites() noexcept {
+    std::lock_guard const guard(sites_mutex_);
+    sites_.clear();
+  }
+
  private:
   spill_registry() = default;
 
@@ -149,6 +178,8 @@ class spill_registry {
   std::atomic<after_allocation_hook> hook_{nullptr};
   std::atomic<int> stats_level_{0};
   spill_counters counters_;
+  std::mutex sites_mutex_;
+  std::map<std::string, exposure_count> sites_;
 };
 
 /**
