@@ -207,13 +207,17 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       if (expose) { mark_exposed(); }
       return data();
     }
-    bool const first_exposure = expose && !is_exposed();
-    auto& registry = spill_registry::global();
-    this->last_use.store(registry.epoch(), std::memory_order_relaxed);
-    auto& frame = spill_lock_frame::current();
-    if (!expose && !frame.active() && this->location.load(std::memory_order_acquire) == spill_location::device) {
+    // The stamp is written only when the epoch moved: no store to a shared line on a hot loop.
+    if (std::uint64_t const now = spill_registry::epoch(); this->last_use.load(std::memory_order_relaxed) != now) {
+      this->last_use.store(now, std::memory_order_relaxed);
+    }
+    if (!expose && !spill_lock_frame::active() &&
+        this->location.load(std::memory_order_acquire) == spill_location::device) {
       return data();
     }
+    bool const first_exposure = expose && !is_exposed();
+    auto& registry = spill_registry::global();
+    auto& frame = spill_lock_frame::current();
     bool unspilled = false;
     {
       std::unique_lock guard(this->mutex);

@@ -32,6 +32,13 @@ enum class spill_location : std::uint8_t {
 
 struct spill_node;
 
+/// The LRU clock: advanced by spillable allocations and unspills, read (relaxed) by every access.
+/// Constant-initialised at namespace scope, so reading it needs no guard.
+inline std::atomic<std::uint64_t> spill_epoch{0};
+/// How many spill locks are active on this thread: a trivially initialised thread_local, so the
+/// access fast path tests it without a call to a thread_local initialiser.
+inline thread_local std::size_t spill_lock_depth = 0;
+
 /// What the registry and the spill layer may do with an owner whose type they do not know.
 struct spill_node_ops {
   /// Takes a reference unless the count already reached zero (the owner is being destroyed).
@@ -114,9 +121,9 @@ class spill_registry {
   }
 
   /// The current epoch: what an access stamps its owner with (one relaxed load).
-  [[nodiscard]] std::uint64_t epoch() const noexcept { return epoch_.load(std::memory_order_relaxed); }
+  [[nodiscard]] static std::uint64_t epoch() noexcept { return spill_epoch.load(std::memory_order_relaxed); }
   /// Advances the epoch (on a spillable allocation or unspill) and returns the new value.
-  std::uint64_t advance() noexcept { return epoch_.fetch_add(1, std::memory_order_relaxed) + 1; }
+  static std::uint64_t advance() noexcept { return spill_epoch.fetch_add(1, std::memory_order_relaxed) + 1; }
 
   void add_device_bytes(std::size_t bytes) noexcept { device_bytes_.fetch_add(bytes, std::memory_order_relaxed); }
   void sub_device_bytes(std::size_t bytes) noexcept { device_bytes_.fetch_sub(bytes, std::memory_order_relaxed); }
@@ -173,7 +180,6 @@ class spill_registry {
 
   std::mutex mutex_;
   spill_node* head_ = nullptr;
-  std::atomic<std::uint64_t> epoch_{0};
   std::atomic<std::size_t> device_bytes_{0};
   std::atomic<after_allocation_hook> hook_{nullptr};
   std::atomic<int> stats_level_{0};
@@ -193,11 +199,11 @@ class spill_lock_frame {
     thread_local spill_lock_frame frame;
     return frame;
   }
-  [[nodiscard]] bool active() const noexcept { return depth_ > 0; }
-  void enter() noexcept { ++depth_; }
+  [[nodiscard]] static bool active() noexcept { return spill_lock_depth > 0; }
+  static void enter() noexcept { ++spill_lock_depth; }
   /// Ends one lock; the outermost lowers every recorded owner's count and drops its reference.
   void leave() noexcept {
-    if (--depth_ != 0) { return; }
+    if (--spill_lock_depth != 0) { return; }
     for (spill_node* n : held_) {
       n->lock_count.fetch_sub(1, std::memory_order_acq_rel);
       n->ops->release(n);
@@ -212,7 +218,6 @@ class spill_lock_frame {
   void record(spill_node* node) { held_.push_back(node); }
 
  private:
-  std::size_t depth_ = 0;
   std::vector<spill_node*> held_;
 };
 
