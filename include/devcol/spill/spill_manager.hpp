@@ -76,7 +76,7 @@ class spill_manager {
           // no host memory for this one: try the next
         }
       }
-      node->ops->release(node);
+      node->ops->unpin(node);
     }
     return freed;
   }

@@ -54,14 +54,6 @@ template <bool Atomic>
 class refcount_cell {
  public:
   void retain() noexcept { count_.fetch_add(1, std::memory_order_relaxed); }
-  /// Takes a reference unless the count is already zero (the owner is being destroyed).
-  bool try_retain() noexcept {
-    std::size_t n = count_.load(std::memory_order_relaxed);
-    while (n != 0) {
-      if (count_.compare_exchange_weak(n, n + 1, std::memory_order_acquire, std::memory_order_relaxed)) { return true; }
-    }
-    return false;
-  }
   /// True when the caller dropped the last reference (everything others did happens before).
   bool release() noexcept { return count_.fetch_sub(1, std::memory_order_acq_rel) == 1; }
   [[nodiscard]] std::size_t count() const noexcept { return count_.load(std::memory_order_acquire); }
@@ -184,7 +176,13 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
   /// Drops one reference; the last one frees the memory through its resource (or lets go of the
   /// borrowed memory), exactly once.
   static void release(owner* o) noexcept {
-    if (o->refs_.release()) { delete o; }
+    if (o->refs_.release()) {
+      if constexpr (spillable) {
+        unpin(o);  // the handles' pin; spill locks may still hold the owner a while
+      } else {
+        delete o;
+      }
+    }
   }
   [[nodiscard]] std::size_t use_count() const noexcept { return refs_.count(); }
 
@@ -224,7 +222,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       unspilled = bring_to_device(guard);
       if (frame.active() && !frame.holds(this)) {
         this->lock_count.fetch_add(1, std::memory_order_acq_rel);
-        retain();
+        this->pins.fetch_add(1, std::memory_order_relaxed);  // a live handle holds one already
         frame.record(this);
       }
       if (expose) { mark_exposed(); }
@@ -356,6 +354,11 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     }
   }
 
+  // Drops a pin; the last one destroys the owner.
+  static void unpin(owner* o) noexcept {
+    if (o->pins.fetch_sub(1, std::memory_order_acq_rel) == 1) { delete o; }
+  }
+
   // Registers a new spillable owner (size 0 ones are not tracked).
   void track() {
     this->bytes_ = memory_.size();
@@ -365,8 +368,18 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
   }
   void enlist(std::size_t device_bytes) {
     static constexpr spill_node_ops table{
-        [](spill_node* n) noexcept { return static_cast<owner*>(n)->refs_.try_retain(); },
-        [](spill_node* n) noexcept { release(static_cast<owner*>(n)); },
+        [](spill_node* n) noexcept {
+          // Only owners with a handle left are worth spilling; the pin keeps this one alive.
+          if (static_cast<owner*>(n)->refs_.count() == 0) { return false; }
+          std::size_t p = n->pins.load(std::memory_order_relaxed);
+          while (p != 0) {
+            if (n->pins.compare_exchange_weak(p, p + 1, std::memory_order_acquire, std::memory_order_relaxed)) {
+              return true;
+            }
+          }
+          return false;
+        },
+        [](spill_node* n) noexcept { unpin(static_cast<owner*>(n)); },
         [](spill_node* n) { return static_cast<owner*>(n)->spill(static_cast<owner*>(n)->stream()); }};
     this->ops = &table;
     auto& registry = spill_registry::global();

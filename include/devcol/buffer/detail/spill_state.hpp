@@ -41,10 +41,10 @@ inline thread_local std::size_t spill_lock_depth = 0;
 
 /// What the registry and the spill layer may do with an owner whose type they do not know.
 struct spill_node_ops {
-  /// Takes a reference unless the count already reached zero (the owner is being destroyed).
-  bool (*try_retain)(spill_node*) noexcept;
-  /// Drops a reference taken by try_retain (the last one destroys the owner).
-  void (*release)(spill_node*) noexcept;
+  /// Pins the owner (keeps it alive, without counting as a handle) unless it has no handle left.
+  bool (*try_pin)(spill_node*) noexcept;
+  /// Drops a pin (the last pin, once no handle is left, destroys the owner).
+  void (*unpin)(spill_node*) noexcept;
   /// Moves the bytes to host memory if allowed now; returns the device bytes freed (0 if none).
   std::size_t (*spill)(spill_node*);
 };
@@ -61,6 +61,10 @@ struct spill_node {
   std::atomic<spill_location> location{spill_location::device};
   std::atomic<std::size_t> lock_count{0};    // spill locks holding it on the device
   std::atomic<std::uint64_t> last_use{0};    // the epoch of its last access
+  // Liveness apart from the handle count (as a weak count): all handles together hold one pin,
+  // each spill lock and manager snapshot holding the owner one more. A pin is not a handle, so it
+  // never makes a write copy (use_count() counts handles only).
+  std::atomic<std::size_t> pins{1};
   std::size_t bytes_ = 0;       // the allocation's size, wherever it is
   std::size_t alignment_ = 0;   // and its alignment
   std::byte* host = nullptr;    // the host copy while spilled
@@ -107,13 +111,13 @@ class spill_registry {
     device_bytes_.fetch_sub(device_bytes, std::memory_order_relaxed);
   }
 
-  /// References on every live owner now (taken under the mutex, each only if still alive), with
-  /// their last-use stamps: the caller releases each through its ops.
+  /// Pins on every live owner on the device now (taken under the mutex, each only if it still has
+  /// a handle), with their last-use stamps: the caller unpins each through its ops.
   [[nodiscard]] std::vector<std::pair<std::uint64_t, spill_node*>> snapshot() {
     std::vector<std::pair<std::uint64_t, spill_node*>> out;
     std::lock_guard const guard(mutex_);
     for (spill_node* n = head_; n != nullptr; n = n->next) {
-      if (n->location.load(std::memory_order_acquire) == spill_location::device && n->ops->try_retain(n)) {
+      if (n->location.load(std::memory_order_acquire) == spill_location::device && n->ops->try_pin(n)) {
         out.emplace_back(n->last_use.load(std::memory_order_relaxed), n);
       }
     }
@@ -190,7 +194,7 @@ class spill_registry {
 
 /**
  * @brief The spill locks active on this thread: only the outermost one records owners (nested
- * locks compose into it); each recorded owner has its lock count raised and a reference held until
+ * locks compose into it); each recorded owner has its lock count raised and a pin held until
  * the outermost lock ends.
  */
 class spill_lock_frame {
@@ -206,7 +210,7 @@ class spill_lock_frame {
     if (--spill_lock_depth != 0) { return; }
     for (spill_node* n : held_) {
       n->lock_count.fetch_sub(1, std::memory_order_acq_rel);
-      n->ops->release(n);
+      n->ops->unpin(n);
     }
     held_.clear();
   }
@@ -214,7 +218,7 @@ class spill_lock_frame {
   [[nodiscard]] bool holds(spill_node const* node) const noexcept {
     return std::find(held_.rbegin(), held_.rend(), node) != held_.rend();
   }
-  /// Records `node`, whose lock count the caller raised and on which it took a reference.
+  /// Records `node`, whose lock count the caller raised and which it pinned.
   void record(spill_node* node) { held_.push_back(node); }
 
  private:
