@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <source_location>
 #include <numeric>
@@ -376,4 +377,20 @@ TEST_CASE("spill: with a device limit the manager spills to stay under it (soft 
   }
   for (std::size_t i = 0; i < 6; ++i) { CHECK(host_values(columns[i]) == iota(rows, static_cast<double>(i))); }
   CHECK(manager.device_bytes() - before <= 2 * column_bytes);
+}
+
+TEST_CASE("rule 17: the statistics level option is read from DEVCOL_SPILL_STATS", "[spill][rule17][options]") {
+  char const* saved = std::getenv("DEVCOL_SPILL_STATS");  // NOLINT(concurrency-mt-unsafe): one thread here
+  std::string const previous = saved != nullptr ? saved : "";
+  ::setenv("DEVCOL_SPILL_STATS", "1", 1);
+  CHECK(devcol::options::spill_stats() == 1);
+  ::setenv("DEVCOL_SPILL_STATS", "7", 1);
+  CHECK(devcol::options::spill_stats() == 2);  // clamped to the highest level
+  ::setenv("DEVCOL_SPILL_STATS", "two", 1);
+  CHECK(devcol::options::spill_stats() == 0);  // not a number: the default
+  if (saved != nullptr) {
+    ::setenv("DEVCOL_SPILL_STATS", previous.c_str(), 1);
+  } else {
+    ::unsetenv("DEVCOL_SPILL_STATS");
+  }
 }
