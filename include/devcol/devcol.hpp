@@ -44,6 +44,9 @@
 #include <devcol/column/to_host.hpp>
 #include <devcol/column/types.hpp>
 
+#include <devcol/spill/spill.hpp>
+#include <devcol/spill/spill_lock.hpp>
+#include <devcol/spill/spill_manager.hpp>
 #include <devcol/ops/cast.hpp>
 #include <devcol/ops/compare.hpp>
 #include <devcol/ops/fill.hpp>

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <utility>
 
@@ -50,6 +51,8 @@ class buffer {
  public:
   /// The policy this buffer was composed from.
   using policy = Policy;
+  /// Whether the policy spills (`devcol::spillable`).
+  static constexpr bool spillable = Policy::spill::enabled;
   /// What a buffer keeps of its resource: a `mr::resource_handle` for `default_policy`, the
   /// resource itself when it is stateless, else a `mr::resource_ref` to its shared instance.
   using resource_type = detail::resource_storage_t<typename Policy::resource>;
@@ -70,7 +73,9 @@ class buffer {
    * @throws what the resource throws
    */
   buffer(std::size_t bytes, stream_ref stream, std::size_t alignment, resource_type resource)
-      : owner_(new owner_type(bytes, alignment, stream, std::move(resource))), size_(bytes) {}
+      : owner_(new owner_type(bytes, alignment, stream, std::move(resource))), size_(bytes) {
+    if constexpr (spillable) { detail::spill_registry::global().after_allocation(); }
+  }
 
   /**
    * @brief A handle on `bytes` bytes at `data` that devcol did not allocate (an import): nothing is
@@ -152,7 +157,9 @@ class buffer {
   [[nodiscard]] buffer deep_copy(stream_ref stream = {}) const { return copy_range(0, size_, stream); }
 
   /// @brief The bytes, read-only: never copies, never exposes (rules 2 and 13). Null when empty.
-  [[nodiscard]] void const* data(access::read_t) const noexcept { return begin(); }
+  /// Spillable: unspills first (rule 16; it may throw then); the pointer stays valid until the
+  /// next spill unless taken under a `devcol::spill_lock`.
+  [[nodiscard]] void const* data(access::read_t) const noexcept(!spillable) { return begin(); }
 
   /**
    * @brief The bytes, writable. If the policy copies on write and another handle shares the
@@ -172,10 +179,52 @@ class buffer {
    * does, then marks the allocation exposed, for good (rule 11). Copies of an exposed allocation are
    * deep (rule 12). Without exposure tracking it is data(access::write).
    */
-  [[nodiscard]] void* expose(stream_ref stream = {}) {
+  [[nodiscard]] void* expose(stream_ref stream = {})
+    requires(!spillable)
+  {
     unshare(stream);
     if (owner_ != nullptr) { owner_->mark_exposed(); }
     return begin();
+  }
+  /// @brief As above for a spillable policy: unspills first, and the owner is never spilled again
+  /// (rule 14). With spill statistics at level 2, `where` (the caller, unless given) is recorded
+  /// as the place of the permanent exposure (`spill_manager::exposure_sites()`).
+  [[nodiscard]] void* expose(stream_ref stream = {}, std::source_location where = std::source_location::current())
+    requires spillable
+  {
+    unshare(stream);
+    if (owner_ == nullptr) { return nullptr; }
+    return owner_->device_access(true, &where) + offset_;  // exposed under the owner's mutex
+  }
+
+  /**
+   * @brief Spillable: moves the allocation's bytes to host memory and frees its device memory,
+   * unless it is exposed, spill-locked, borrowed, empty or spilled already (rules 14, 15). One
+   * spill serves every handle sharing the allocation. Copies on `stream` after the allocation's
+   * own stream, and synchronises. Allocates host memory (pinned on CUDA).
+   * @returns the device bytes freed (0 when it did not spill)
+   * @throws devcol::out_of_memory (host), devcol::cuda_error
+   */
+  std::size_t spill(stream_ref stream = {})
+    requires spillable
+  {
+    return owner_ != nullptr ? owner_->spill(stream) : 0;
+  }
+  /**
+   * @brief Spillable: brings spilled bytes back to the device, from the allocation's resource
+   * (which may itself spill other owners on demand, never this one: rule 18). Synchronises.
+   * @throws what the allocation throws (the bytes stay on the host)
+   */
+  void unspill(stream_ref /*stream*/ = {})
+    requires spillable
+  {
+    if (owner_ != nullptr) { owner_->unspill(); }
+  }
+  /// @brief Spillable: whether the bytes are in host memory now.
+  [[nodiscard]] bool is_spilled() const noexcept
+    requires spillable
+  {
+    return owner_ != nullptr && owner_->is_spilled();
   }
 
   /**
@@ -235,7 +284,15 @@ class buffer {
  private:
   buffer(owner_type* owner, std::size_t offset, std::size_t size) noexcept : owner_(owner), offset_(offset), size_(size) {}
 
-  [[nodiscard]] std::byte* begin() const noexcept { return owner_ != nullptr ? owner_->data() + offset_ : nullptr; }
+  // Every pointer access goes through here: a spillable owner unspills first (rule 16).
+  [[nodiscard]] std::byte* begin() const noexcept(!spillable) {
+    if (owner_ == nullptr) { return nullptr; }
+    if constexpr (spillable) {
+      return owner_->device_access() + offset_;
+    } else {
+      return owner_->data() + offset_;
+    }
+  }
 
   // Copies of an exposed allocation must not share it: a third party may be writing (rule 12).
   // Only for a handle with an allocation.
@@ -251,6 +308,10 @@ class buffer {
   // A copy of the range in new memory from the same resource (the allocation's handler, as NEP 49).
   [[nodiscard]] buffer copy_range(std::size_t begin, std::size_t size, stream_ref stream) const {
     if (owner_ == nullptr) { return buffer{}; }
+    if constexpr (spillable) {
+      // A spilled allocation is copied on the host side and stays spilled (cuDF's behaviour).
+      if (owner_type* copy = owner_->spilled_copy(offset_ + begin, size)) { return buffer{copy, 0, size}; }
+    }
     buffer fresh(size, stream, owner_->alignment(), owner_->resource());
     copy_bytes(fresh.begin(), this->begin() + begin, size, stream);
 #if DEVCOL_BACKEND_CUDA

@@ -67,7 +67,15 @@ struct single_thread_refcount {
 
 /// Spilling: never moved off the device (the default).
 struct no_spill {
-  static constexpr bool spillable = false;
+  static constexpr bool enabled = false;
+};
+/**
+ * Spilling: the spill manager (`devcol/spill/`) may move the bytes to host memory and back, in
+ * place, while no pointer to them is held under a `devcol::spill_lock` and they were never
+ * exposed (DESIGN.md rules 14-19). Requires `atomic_refcount`. Every pointer access unspills first.
+ */
+struct spillable {
+  static constexpr bool enabled = true;
 };
 
 /**
@@ -84,7 +92,7 @@ struct default_policy {
   using exposure = tracked_exposure;
   /// atomic_refcount | single_thread_refcount
   using refcount = atomic_refcount;
-  /// no_spill (spillable arrives with the spill layer)
+  /// no_spill | spillable
   using spill = no_spill;
 };
 
@@ -96,6 +104,6 @@ concept buffer_policy =
      std::same_as<typename P::sharing, runtime_sharing>) &&
     (std::same_as<typename P::exposure, tracked_exposure> || std::same_as<typename P::exposure, untracked_exposure>) &&
     (std::same_as<typename P::refcount, atomic_refcount> || std::same_as<typename P::refcount, single_thread_refcount>) &&
-    requires { P::spill::spillable; };
+    requires { P::spill::enabled; };
 
 DEVCOL_NAMESPACE_END

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <source_location>
 #include <span>
 #include <string>
 #include <utility>
@@ -177,7 +178,7 @@ class column {
   }
 
   /// @brief The first row, read-only: never copies, never exposes (rules 2 and 13).
-  [[nodiscard]] T const* data(access::read_t) const noexcept {
+  [[nodiscard]] T const* data(access::read_t) const noexcept(!Policy::spill::enabled) {
     return static_cast<T const*>(data_.data(access::read)) + offset_;
   }
   /**
@@ -221,31 +222,77 @@ class column {
     null_count_ = null_count;
   }
   /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
-  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept {
+  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
     return static_cast<bitmask_word const*>(mask_.data(access::read));
   }
 
-  /// @brief A read-only view; never copies.
-  [[nodiscard]] column_view<T> view() const noexcept {
+  /// @brief A read-only view; never copies. Spillable: unspills first; the view stays valid until
+  /// the next spill unless taken under a `devcol::spill_lock`.
+  [[nodiscard]] column_view<T> view() const noexcept(!Policy::spill::enabled) {
     return column_view<T>{data(access::read), size_, null_mask(access::read), offset_, null_count_};
   }
   /// @brief Same as view().
-  operator column_view<T>() const noexcept { return view(); }  // NOLINT: implicit, as libcudf's
+  operator column_view<T>() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as libcudf's
 
   /**
    * @brief A writable view, which code may keep: unshares as data(access::write) does, then marks
    * the buffers exposed (rule 11), so later copies are deep (rule 12).
    */
-  [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {}) {
+  [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {})
+    requires(!Policy::spill::enabled)
+  {
     T* values = expose(stream);
     auto* mask = nullable() ? static_cast<bitmask_word*>(mask_.expose(stream)) : nullptr;
     return mutable_column_view<T>{values, size_, mask, offset_, null_count_};
   }
+  /// @brief As above for a spillable policy; `where` is recorded at spill statistics level 2.
+  [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {},
+                                                    std::source_location where = std::source_location::current())
+    requires Policy::spill::enabled
+  {
+    T* values = expose(stream, where);
+    auto* mask = nullable() ? static_cast<bitmask_word*>(mask_.expose(stream, where)) : nullptr;
+    return mutable_column_view<T>{values, size_, mask, offset_, null_count_};
+  }
 
   /// @brief A writable pointer to the first row for code outside devcol to keep (rule 11).
-  [[nodiscard]] T* expose(stream_ref stream = {}) {
+  [[nodiscard]] T* expose(stream_ref stream = {})
+    requires(!Policy::spill::enabled)
+  {
     unshare(stream);
     return static_cast<T*>(data_.expose(stream)) + offset_;
+  }
+  /// @brief As above for a spillable policy: unspills first, never spilled again (rule 14);
+  /// `where` (the caller, unless given) is recorded at spill statistics level 2 (rule 19).
+  [[nodiscard]] T* expose(stream_ref stream = {}, std::source_location where = std::source_location::current())
+    requires Policy::spill::enabled
+  {
+    unshare(stream);
+    return static_cast<T*>(data_.expose(stream, where)) + offset_;
+  }
+
+  /**
+   * @brief Spillable policies: moves both buffers to host memory, freeing their device memory,
+   * unless exposed or spill-locked (rules 14, 15). Synchronises `stream`.
+   * @returns the device bytes freed
+   */
+  std::size_t spill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    return data_.spill(stream) + mask_.spill(stream);
+  }
+  /// @brief Spillable policies: brings both buffers back to the device. Synchronises.
+  void unspill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    data_.unspill(stream);
+    mask_.unspill(stream);
+  }
+  /// @brief Spillable policies: whether either buffer is in host memory now.
+  [[nodiscard]] bool is_spilled() const noexcept
+    requires Policy::spill::enabled
+  {
+    return data_.is_spilled() || mask_.is_spilled();
   }
 
   /// @brief The number of rows.
@@ -339,8 +386,14 @@ class column {
   [[nodiscard]] column copy_rows(std::size_t begin, std::size_t end, std::size_t nulls, stream_ref stream) const {
     column out;
     std::size_t const rows = end - begin;
-    out.data_ = buffer_type(byte_size(rows), stream, mr::default_alignment, data_.resource());
-    copy_bytes(out.data_.data(access::write, stream), data(access::read) + begin, byte_size(rows), stream);
+    if constexpr (Policy::spill::enabled) {
+      // Through the buffer: a spilled one is copied on the host side and stays spilled.
+      std::size_t const first = byte_size(offset_ + begin);
+      out.data_ = data_.slice(first, first + byte_size(rows)).deep_copy(stream);
+    } else {
+      out.data_ = buffer_type(byte_size(rows), stream, mr::default_alignment, data_.resource());
+      copy_bytes(out.data_.data(access::write, stream), data(access::read) + begin, byte_size(rows), stream);
+    }
     if (nullable()) {
       std::size_t const bytes = bitmask_allocation_size(rows);
       out.mask_ = buffer_type(bytes, stream, mr::default_alignment, mask_.resource());

@@ -89,6 +89,23 @@ class basic_allocation {
   [[nodiscard]] stream_ref stream() const noexcept { return stream_; }
   /// @brief Frees on `stream` instead: the caller makes sure its work follows every use of the memory.
   void set_stream(stream_ref stream) noexcept { stream_ = stream; }
+  /**
+   * @brief Gives the memory up without freeing it: the caller frees it through resource() with
+   * the size and alignment it had. Leaves the allocation empty, its resource, stream and alignment
+   * untouched (so threads reading resource() meanwhile see no write: what spilling relies on).
+   */
+  [[nodiscard]] void* release() noexcept {
+    size_ = 0;
+    return std::exchange(data_, nullptr);
+  }
+  /**
+   * @brief Takes ownership of `bytes` at `data`, which resource() allocated with alignment() on a
+   * stream ordered before stream(). Only for an empty allocation; writes no resource.
+   */
+  void adopt(void* data, std::size_t bytes) noexcept {
+    data_ = data;
+    size_ = bytes;
+  }
   /// @brief The resource that made the memory and will free it.
   [[nodiscard]] Resource const& resource() const noexcept { return resource_; }
 

@@ -4,20 +4,28 @@
  */
 #pragma once
 
+#include <devcol/buffer/detail/spill_state.hpp>
 #include <devcol/buffer/options.hpp>
 #include <devcol/buffer/policy.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/allocation.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/event.hpp>
 #include <devcol/memory/default_resource.hpp>
+#include <devcol/memory/host_aligned.hpp>
+#include <devcol/memory/pinned_host.hpp>
 #include <devcol/memory/resource_handle.hpp>
 #include <devcol/memory/resource_ref.hpp>
 
 #include <atomic>
 #include <concepts>
 #include <cstddef>
+#include <cstring>
 #include <memory>
+#include <source_location>
 #include <string>
+#include <thread>
 #include <type_traits>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -96,6 +104,17 @@ class sharing_cell<runtime_sharing> {
   bool copy_on_write_ = options::copy_on_write();
 };
 
+/// Where spilled bytes go: pinned host memory on CUDA (full-speed copies), aligned host memory on
+/// the host backend (a separate allocation from the "device" one).
+#if DEVCOL_BACKEND_CUDA
+using spill_host_resource = mr::pinned_host;
+#else
+using spill_host_resource = mr::host_aligned;
+#endif
+
+/// The base of a no_spill owner: nothing.
+struct no_spill_node {};
+
 /// Tags the owner of memory devcol did not allocate (an Arrow or DLPack import).
 struct borrowed_memory_t {
   explicit borrowed_memory_t() = default;
@@ -110,12 +129,18 @@ struct borrowed_memory_t {
  * memory is read-only to devcol: every write first copies (see buffer::data(access::write)).
  */
 template <buffer_policy Policy>
-class owner {
+class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_spill_node> {
  public:
   using resource_type = resource_storage_t<typename Policy::resource>;
+  /// Whether the policy spills: then the owner is a registered spill_node (see spill_state.hpp).
+  static constexpr bool spillable = Policy::spill::enabled;
+  static_assert(!spillable || Policy::refcount::atomic,
+                "devcol::spillable requires devcol::atomic_refcount: the spill manager takes references from its own thread");
 
   owner(std::size_t bytes, std::size_t alignment, stream_ref stream, resource_type resource)
-      : memory_(bytes, alignment, stream, std::move(resource)) {}
+      : memory_(bytes, alignment, stream, std::move(resource)) {
+    if constexpr (spillable) { track(); }
+  }
   owner(borrowed_memory_t, void const* data, std::size_t bytes, stream_ref stream, resource_type resource,
         std::shared_ptr<void const> keep_alive)
       : memory_(std::move(resource), stream),
@@ -127,8 +152,20 @@ class owner {
   [[nodiscard]] std::byte* data() const noexcept {
     return borrowed_ == nullptr ? static_cast<std::byte*>(const_cast<void*>(memory_.data())) : borrowed_->data;
   }
-  [[nodiscard]] std::size_t size() const noexcept { return borrowed_ == nullptr ? memory_.size() : borrowed_->size; }
-  [[nodiscard]] std::size_t alignment() const noexcept { return memory_.alignment(); }
+  [[nodiscard]] std::size_t size() const noexcept {
+    if constexpr (spillable) {
+      return borrowed_ == nullptr ? this->bytes_ : borrowed_->size;
+    } else {
+      return borrowed_ == nullptr ? memory_.size() : borrowed_->size;
+    }
+  }
+  [[nodiscard]] std::size_t alignment() const noexcept {
+    if constexpr (spillable) {
+      return this->alignment_;
+    } else {
+      return memory_.alignment();
+    }
+  }
   [[nodiscard]] stream_ref stream() const noexcept { return memory_.stream(); }
   [[nodiscard]] std::string resource_name() const { return mr::resource_name(memory_.resource()); }
   [[nodiscard]] resource_type const& resource() const noexcept { return memory_.resource(); }
@@ -139,7 +176,13 @@ class owner {
   /// Drops one reference; the last one frees the memory through its resource (or lets go of the
   /// borrowed memory), exactly once.
   static void release(owner* o) noexcept {
-    if (o->refs_.release()) { delete o; }
+    if (o->refs_.release()) {
+      if constexpr (spillable) {
+        unpin(o);  // the handles' pin; spill locks may still hold the owner a while
+      } else {
+        delete o;
+      }
+    }
   }
   [[nodiscard]] std::size_t use_count() const noexcept { return refs_.count(); }
 
@@ -147,8 +190,273 @@ class owner {
   [[nodiscard]] bool is_exposed() const noexcept { return exposure_.exposed(); }
   [[nodiscard]] bool copy_on_write() const noexcept { return sharing_.copy_on_write(); }
 
+  // --- spilling (spillable owners only) ---------------------------------------------------------
+
+  /**
+   * The device bytes for a pointer access: unspills first (rule 16); under a spill_lock raises the
+   * lock count once per outermost lock and keeps a reference until it ends; with `expose`, marks
+   * the owner exposed under its mutex, so no spill can slip in between (rule 14). Without a lock
+   * and already on the device it takes no mutex: one relaxed load for the stamp, one acquire load.
+   */
+  std::byte* device_access(bool expose = false, std::source_location const* where = nullptr)
+    requires spillable
+  {
+    if (borrowed_ != nullptr || this->bytes_ == 0) {
+      if (expose) { mark_exposed(); }
+      return data();
+    }
+    // The stamp is written only when the epoch moved: no store to a shared line on a hot loop.
+    if (std::uint64_t const now = spill_registry::epoch(); this->last_use.load(std::memory_order_relaxed) != now) {
+      this->last_use.store(now, std::memory_order_relaxed);
+    }
+    if (!expose && !spill_lock_frame::active() &&
+        this->location.load(std::memory_order_acquire) == spill_location::device) {
+      return data();
+    }
+    bool const first_exposure = expose && !is_exposed();
+    auto& registry = spill_registry::global();
+    auto& frame = spill_lock_frame::current();
+    bool unspilled = false;
+    {
+      std::unique_lock guard(this->mutex);
+      unspilled = bring_to_device(guard);
+      if (frame.active() && !frame.holds(this)) {
+        this->lock_count.fetch_add(1, std::memory_order_acq_rel);
+        this->pins.fetch_add(1, std::memory_order_relaxed);  // a live handle holds one already
+        frame.record(this);
+      }
+      if (expose) { mark_exposed(); }
+    }
+    if (unspilled) { registry.after_allocation(); }
+    if (first_exposure && where != nullptr && registry.stats_level() >= 2) {
+      registry.record_exposure(*where, this->bytes_);
+    }
+    return data();
+  }
+
+  /**
+   * Moves the bytes to host memory and frees the device memory, if the owner is on the device,
+   * tracked, not exposed and not spill-locked (rules 14, 15). The copy is queued on `stream` after
+   * the owner's stream's work, and synchronised before the device memory is freed.
+   * @returns the device bytes freed (0 when it did not spill)
+   * @throws what the host allocation or the copy throws (the owner stays on the device)
+   */
+  std::size_t spill(stream_ref stream)
+    requires spillable
+  {
+    std::unique_lock guard(this->mutex);
+    if (borrowed_ != nullptr || this->bytes_ == 0 || is_exposed() ||
+        this->location.load(std::memory_order_acquire) != spill_location::device ||
+        this->lock_count.load(std::memory_order_acquire) != 0) {
+      return 0;
+    }
+    this->location.store(spill_location::moving, std::memory_order_release);
+    guard.unlock();  // no lock across an allocation (rule 18)
+    auto& registry = spill_registry::global();
+    bool const counting = registry.stats_level() > 0;
+    spill_timer const timer(counting);
+    void* copy = nullptr;
+    try {
+      copy = spill_host_resource{}.allocate(this->bytes_, this->alignment_);
+      order_after_own_stream(stream);
+      copy_bytes(copy, memory_.data(), this->bytes_, stream);
+      stream.synchronize();
+    } catch (...) {
+      if (copy != nullptr) { spill_host_resource{}.deallocate(copy, this->bytes_, this->alignment_); }
+      std::lock_guard const relock(this->mutex);
+      this->location.store(spill_location::device, std::memory_order_release);
+      throw;
+    }
+    void* device = nullptr;
+    {
+      std::lock_guard const relock(this->mutex);
+      device = memory_.release();
+      this->host = static_cast<std::byte*>(copy);
+      this->location.store(spill_location::host, std::memory_order_release);
+    }
+    {  // freed with no lock held, through a copy of the resource (nothing writes memory_'s)
+      resource_type resource = memory_.resource();
+      resource.deallocate(device, this->bytes_, this->alignment_, memory_.stream());
+    }
+    registry.sub_device_bytes(this->bytes_);
+    if (counting) {
+      auto& c = registry.counters();
+      c.spilled_bytes.fetch_add(this->bytes_, std::memory_order_relaxed);
+      c.spill_count.fetch_add(1, std::memory_order_relaxed);
+      c.spill_ns.fetch_add(timer.elapsed_ns(), std::memory_order_relaxed);
+    }
+    return this->bytes_;
+  }
+
+  /// Brings spilled bytes back to the device (allocating from the owner's resource); nothing if
+  /// they are there. @throws what the allocation throws (the owner stays spilled)
+  void unspill()
+    requires spillable
+  {
+    if (borrowed_ != nullptr || this->bytes_ == 0) { return; }
+    bool unspilled = false;
+    {
+      std::unique_lock guard(this->mutex);
+      unspilled = bring_to_device(guard);
+    }
+    if (unspilled) { spill_registry::global().after_allocation(); }
+  }
+
+  /**
+   * A new owner holding a host-side copy of bytes [begin, begin + size) of this one, spilled, if
+   * this one is spilled now (cuDF: a write to a shallow copy of a spilled buffer copies on the host
+   * and leaves the original spilled); null otherwise. Allocates host memory only, with no lock held.
+   * @throws what the host allocation throws
+   */
+  [[nodiscard]] owner* spilled_copy(std::size_t begin, std::size_t size)
+    requires spillable
+  {
+    if (borrowed_ != nullptr || this->bytes_ == 0 || size == 0) { return nullptr; }
+    std::unique_lock guard(this->mutex);
+    if (this->location.load(std::memory_order_acquire) != spill_location::host) { return nullptr; }
+    this->location.store(spill_location::moving, std::memory_order_release);  // the host copy stays put
+    guard.unlock();
+    void* copy = nullptr;
+    try {
+      copy = spill_host_resource{}.allocate(size, this->alignment_);
+    } catch (...) {
+      guard.lock();
+      this->location.store(spill_location::host, std::memory_order_release);
+      throw;
+    }
+    std::memcpy(copy, this->host + begin, size);
+    guard.lock();
+    this->location.store(spill_location::host, std::memory_order_release);
+    guard.unlock();
+    try {
+      return new owner(spilled_copy_t{}, static_cast<std::byte*>(copy), size, this->alignment_, stream(), resource());
+    } catch (...) {
+      spill_host_resource{}.deallocate(copy, size, this->alignment_);
+      throw;
+    }
+  }
+
+  /// Whether the bytes are in host memory now.
+  [[nodiscard]] bool is_spilled() const noexcept
+    requires spillable
+  {
+    return this->location.load(std::memory_order_acquire) == spill_location::host;
+  }
+
  private:
-  ~owner() = default;
+  ~owner() {
+    if constexpr (spillable) {
+      if (this->registered) {
+        bool const on_device = this->location.load(std::memory_order_acquire) == spill_location::device;
+        spill_registry::global().remove(this, on_device ? this->bytes_ : 0);
+      }
+      if (this->host != nullptr) { spill_host_resource{}.deallocate(this->host, this->bytes_, this->alignment_); }
+    }
+  }
+
+  // Drops a pin; the last one destroys the owner.
+  static void unpin(owner* o) noexcept {
+    if (o->pins.fetch_sub(1, std::memory_order_acq_rel) == 1) { delete o; }
+  }
+
+  // Registers a new spillable owner (size 0 ones are not tracked).
+  void track() {
+    this->bytes_ = memory_.size();
+    this->alignment_ = memory_.alignment();
+    if (this->bytes_ == 0) { return; }
+    enlist(this->bytes_);
+  }
+  void enlist(std::size_t device_bytes) {
+    static constexpr spill_node_ops table{
+        [](spill_node* n) noexcept {
+          // Only owners with a handle left are worth spilling; the pin keeps this one alive.
+          if (static_cast<owner*>(n)->refs_.count() == 0) { return false; }
+          std::size_t p = n->pins.load(std::memory_order_relaxed);
+          while (p != 0) {
+            if (n->pins.compare_exchange_weak(p, p + 1, std::memory_order_acquire, std::memory_order_relaxed)) {
+              return true;
+            }
+          }
+          return false;
+        },
+        [](spill_node* n) noexcept { unpin(static_cast<owner*>(n)); },
+        [](spill_node* n) { return static_cast<owner*>(n)->spill(static_cast<owner*>(n)->stream()); }};
+    this->ops = &table;
+    auto& registry = spill_registry::global();
+    this->last_use.store(registry.advance(), std::memory_order_relaxed);
+    registry.add(this, device_bytes);
+  }
+
+  struct spilled_copy_t {};
+  // A spilled owner holding `copy`, host memory of `bytes` from spill_host_resource (adopted).
+  owner(spilled_copy_t, std::byte* copy, std::size_t bytes, std::size_t alignment, stream_ref stream,
+        resource_type resource)
+      : memory_(std::move(resource), stream) {
+    this->bytes_ = bytes;
+    this->alignment_ = alignment;
+    this->host = copy;
+    this->location.store(spill_location::host, std::memory_order_release);
+    enlist(0);
+  }
+
+  // On CUDA, orders `stream` after the work queued on the owner's stream.
+  void order_after_own_stream([[maybe_unused]] stream_ref stream) const {
+#if DEVCOL_BACKEND_CUDA
+    if (stream != memory_.stream()) {
+      event done;
+      done.record(memory_.stream());
+      done.wait(stream);
+    }
+#endif
+  }
+
+  // With `guard` held on entry and exit: waits out another thread's move, and unspills if spilled,
+  // allocating with no lock held (the owner marked moving, so on-demand spilling skips it: rule 18).
+  // Returns whether it unspilled.
+  bool bring_to_device(std::unique_lock<std::mutex>& guard) {
+    while (true) {
+      auto const where = this->location.load(std::memory_order_acquire);
+      if (where == spill_location::device) { return false; }
+      if (where == spill_location::moving) {
+        guard.unlock();
+        std::this_thread::yield();
+        guard.lock();
+        continue;
+      }
+      break;
+    }
+    this->location.store(spill_location::moving, std::memory_order_release);
+    guard.unlock();
+    auto& registry = spill_registry::global();
+    bool const counting = registry.stats_level() > 0;
+    spill_timer const timer(counting);
+    stream_ref const stream = memory_.stream();
+    try {
+      // Allocated through a copy of the resource and adopted: nothing writes memory_'s resource,
+      // which other handles may be reading (to copy) meanwhile.
+      mr::basic_allocation<resource_type> fresh(this->bytes_, this->alignment_, stream, memory_.resource());
+      copy_bytes(fresh.data(), this->host, this->bytes_, stream);
+      stream.synchronize();  // the host copy is freed next
+      guard.lock();
+      memory_.adopt(fresh.release(), this->bytes_);
+    } catch (...) {
+      if (!guard.owns_lock()) { guard.lock(); }
+      this->location.store(spill_location::host, std::memory_order_release);
+      throw;
+    }
+    spill_host_resource{}.deallocate(this->host, this->bytes_, this->alignment_);
+    this->host = nullptr;
+    this->location.store(spill_location::device, std::memory_order_release);
+    registry.add_device_bytes(this->bytes_);
+    this->last_use.store(registry.advance(), std::memory_order_relaxed);
+    if (counting) {
+      auto& c = registry.counters();
+      c.unspilled_bytes.fetch_add(this->bytes_, std::memory_order_relaxed);
+      c.unspill_count.fetch_add(1, std::memory_order_relaxed);
+      c.unspill_ns.fetch_add(timer.elapsed_ns(), std::memory_order_relaxed);
+    }
+    return true;
+  }
 
   // Memory made elsewhere, and what keeps it valid: one pointer, null for memory_ of our own.
   struct borrowed {

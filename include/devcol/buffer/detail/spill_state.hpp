@@ -1,0 +1,246 @@
+/**
+ * @file spill_state.hpp
+ * @brief What the buffer layer keeps for spillable owners: the type-erased registry of live
+ * spillable owners, the per-owner spill state, the epoch that orders them least-recently-used, the
+ * thread's active spill locks and the spill statistics. The spill layer (`devcol/spill/`) drives it;
+ * nothing here is used by a `no_spill` owner.
+ */
+#pragma once
+
+#include <devcol/core/config.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <source_location>
+#include <string>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// Where a spillable owner's bytes are.
+enum class spill_location : std::uint8_t {
+  device,  ///< on the device (the owner's resource)
+  host,    ///< spilled: in host memory, the device memory freed
+  moving   ///< being spilled or unspilled by one thread; others wait, the manager skips it
+};
+
+struct spill_node;
+
+/// The LRU clock: advanced by spillable allocations and unspills, read (relaxed) by every access.
+/// Constant-initialised at namespace scope, so reading it needs no guard.
+inline std::atomic<std::uint64_t> spill_epoch{0};
+/// How many spill locks are active on this thread: a trivially initialised thread_local, so the
+/// access fast path tests it without a call to a thread_local initialiser.
+inline thread_local std::size_t spill_lock_depth = 0;
+
+/// What the registry and the spill layer may do with an owner whose type they do not know.
+struct spill_node_ops {
+  /// Pins the owner (keeps it alive, without counting as a handle) unless it has no handle left.
+  bool (*try_pin)(spill_node*) noexcept;
+  /// Drops a pin (the last pin, once no handle is left, destroys the owner).
+  void (*unpin)(spill_node*) noexcept;
+  /// Moves the bytes to host memory if allowed now; returns the device bytes freed (0 if none).
+  std::size_t (*spill)(spill_node*);
+};
+
+/**
+ * @brief The spill state every spillable owner carries (its base class): an intrusive list link
+ * for the registry, the owner's mutex, where its bytes are, its spill-lock count and its last use.
+ */
+struct spill_node {
+  spill_node* prev = nullptr;  // registry list, guarded by the registry mutex
+  spill_node* next = nullptr;
+  spill_node_ops const* ops = nullptr;
+  std::mutex mutex;  // guards the transitions of `location` and the host copy
+  std::atomic<spill_location> location{spill_location::device};
+  std::atomic<std::size_t> lock_count{0};    // spill locks holding it on the device
+  std::atomic<std::uint64_t> last_use{0};    // the epoch of its last access
+  // Liveness apart from the handle count (as a weak count): all handles together hold one pin,
+  // each spill lock and manager snapshot holding the owner one more. A pin is not a handle, so it
+  // never makes a write copy (use_count() counts handles only).
+  std::atomic<std::size_t> pins{1};
+  std::size_t bytes_ = 0;       // the allocation's size, wherever it is
+  std::size_t alignment_ = 0;   // and its alignment
+  std::byte* host = nullptr;    // the host copy while spilled
+  bool registered = false;
+};
+
+/// Level-1 counters: bytes, counts and nanoseconds per direction.
+struct spill_counters {
+  std::atomic<std::uint64_t> spilled_bytes{0};
+  std::atomic<std::uint64_t> spill_count{0};
+  std::atomic<std::uint64_t> spill_ns{0};
+  std::atomic<std::uint64_t> unspilled_bytes{0};
+  std::atomic<std::uint64_t> unspill_count{0};
+  std::atomic<std::uint64_t> unspill_ns{0};
+};
+
+/**
+ * @brief Every live spillable owner, in an intrusive list under one mutex: register and
+ * unregister are O(1); nothing scans it per allocation or access (rule 18). Also the epoch, the
+ * device bytes it tracks, the statistics level and counters, and the hook the spill layer sets.
+ */
+class spill_registry {
+ public:
+  static spill_registry& global() noexcept {
+    static spill_registry registry;
+    return registry;
+  }
+
+  void add(spill_node* node, std::size_t bytes) {
+    std::lock_guard const guard(mutex_);
+    node->prev = nullptr;
+    node->next = head_;
+    if (head_ != nullptr) { head_->prev = node; }
+    head_ = node;
+    node->registered = true;
+    device_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+  }
+  void remove(spill_node* node, std::size_t device_bytes) noexcept {
+    std::lock_guard const guard(mutex_);
+    if (!node->registered) { return; }
+    if (node->prev != nullptr) { node->prev->next = node->next; } else { head_ = node->next; }
+    if (node->next != nullptr) { node->next->prev = node->prev; }
+    node->registered = false;
+    device_bytes_.fetch_sub(device_bytes, std::memory_order_relaxed);
+  }
+
+  /// Pins on every live owner on the device now (taken under the mutex, each only if it still has
+  /// a handle), with their last-use stamps: the caller unpins each through its ops.
+  [[nodiscard]] std::vector<std::pair<std::uint64_t, spill_node*>> snapshot() {
+    std::vector<std::pair<std::uint64_t, spill_node*>> out;
+    std::lock_guard const guard(mutex_);
+    for (spill_node* n = head_; n != nullptr; n = n->next) {
+      if (n->location.load(std::memory_order_acquire) == spill_location::device && n->ops->try_pin(n)) {
+        out.emplace_back(n->last_use.load(std::memory_order_relaxed), n);
+      }
+    }
+    return out;
+  }
+
+  /// The current epoch: what an access stamps its owner with (one relaxed load).
+  [[nodiscard]] static std::uint64_t epoch() noexcept { return spill_epoch.load(std::memory_order_relaxed); }
+  /// Advances the epoch (on a spillable allocation or unspill) and returns the new value.
+  static std::uint64_t advance() noexcept { return spill_epoch.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+  void add_device_bytes(std::size_t bytes) noexcept { device_bytes_.fetch_add(bytes, std::memory_order_relaxed); }
+  void sub_device_bytes(std::size_t bytes) noexcept { device_bytes_.fetch_sub(bytes, std::memory_order_relaxed); }
+  /// Device bytes held by registered owners now.
+  [[nodiscard]] std::size_t device_bytes() const noexcept { return device_bytes_.load(std::memory_order_relaxed); }
+  /// The number of registered owners (a scan: for tests and reports only).
+  [[nodiscard]] std::size_t count() {
+    std::lock_guard const guard(mutex_);
+    std::size_t n = 0;
+    for (spill_node* p = head_; p != nullptr; p = p->next) { ++n; }
+    return n;
+  }
+
+  /// Called after every spillable allocation and unspill, with no lock held (the device limit).
+  using after_allocation_hook = void (*)() noexcept;
+  void set_after_allocation(after_allocation_hook hook) noexcept { hook_.store(hook, std::memory_order_release); }
+  void after_allocation() noexcept {
+    if (auto hook = hook_.load(std::memory_order_acquire); hook != nullptr) { hook(); }
+  }
+
+  /// 0: nothing counted; 1: bytes, counts and time per direction; 2: also exposure sites.
+  [[nodiscard]] int stats_level() const noexcept { return stats_level_.load(std::memory_order_relaxed); }
+  void set_stats_level(int level) noexcept { stats_level_.store(level, std::memory_order_relaxed); }
+  [[nodiscard]] spill_counters& counters() noexcept { return counters_; }
+
+  /// Level 2: how many owners (and bytes) were first exposed at each place.
+  struct exposure_count {
+    std::size_t owners = 0;
+    std::size_t bytes = 0;
+  };
+  void record_exposure(std::source_location const& where, std::size_t bytes) noexcept {
+    try {
+      std::string key = std::string(where.file_name()) + ":" + std::to_string(where.line()) + " (" +
+                        where.function_name() + ")";
+      std::lock_guard const guard(sites_mutex_);
+      auto& site = sites_[std::move(key)];
+      ++site.owners;
+      site.bytes += bytes;
+    } catch (...) {
+      // statistics only: no memory for them is no reason to fail an exposure
+    }
+  }
+  [[nodiscard]] std::map<std::string, exposure_count> exposure_sites() {
+    std::lock_guard const guard(sites_mutex_);
+    return sites_;
+  }
+  void clear_exposure_sites() noexcept {
+    std::lock_guard const guard(sites_mutex_);
+    sites_.clear();
+  }
+
+ private:
+  spill_registry() = default;
+
+  std::mutex mutex_;
+  spill_node* head_ = nullptr;
+  std::atomic<std::size_t> device_bytes_{0};
+  std::atomic<after_allocation_hook> hook_{nullptr};
+  std::atomic<int> stats_level_{0};
+  spill_counters counters_;
+  std::mutex sites_mutex_;
+  std::map<std::string, exposure_count> sites_;
+};
+
+/**
+ * @brief The spill locks active on this thread: only the outermost one records owners (nested
+ * locks compose into it); each recorded owner has its lock count raised and a pin held until
+ * the outermost lock ends.
+ */
+class spill_lock_frame {
+ public:
+  static spill_lock_frame& current() noexcept {
+    thread_local spill_lock_frame frame;
+    return frame;
+  }
+  [[nodiscard]] static bool active() noexcept { return spill_lock_depth > 0; }
+  static void enter() noexcept { ++spill_lock_depth; }
+  /// Ends one lock; the outermost lowers every recorded owner's count and drops its reference.
+  void leave() noexcept {
+    if (--spill_lock_depth != 0) { return; }
+    for (spill_node* n : held_) {
+      n->lock_count.fetch_sub(1, std::memory_order_acq_rel);
+      n->ops->unpin(n);
+    }
+    held_.clear();
+  }
+  /// Whether `node` is held by this thread's locks already.
+  [[nodiscard]] bool holds(spill_node const* node) const noexcept {
+    return std::find(held_.rbegin(), held_.rend(), node) != held_.rend();
+  }
+  /// Records `node`, whose lock count the caller raised and which it pinned.
+  void record(spill_node* node) { held_.push_back(node); }
+
+ private:
+  std::vector<spill_node*> held_;
+};
+
+/// Measures a spill or unspill when statistics are on; reads no clock at level 0.
+class spill_timer {
+ public:
+  explicit spill_timer(bool on) noexcept : on_(on) {
+    if (on_) { start_ = std::chrono::steady_clock::now(); }
+  }
+  [[nodiscard]] std::uint64_t elapsed_ns() const noexcept {
+    if (!on_) { return 0; }
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count());
+  }
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point start_{};
+};
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END

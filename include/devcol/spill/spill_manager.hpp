@@ -1,0 +1,184 @@
+/**
+ * @file spill_manager.hpp
+ * @brief `devcol::spill_manager`: spills least-recently-used spillable owners on demand (an
+ * `mr::on_oom` hook) or to stay under a soft device limit, and keeps spill statistics.
+ */
+#pragma once
+
+#include <devcol/buffer/detail/spill_state.hpp>
+#include <devcol/buffer/options.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/// @brief Spill statistics (level 1 and up): bytes, counts and seconds per direction.
+struct spill_statistics {
+  std::uint64_t spilled_bytes = 0;    ///< device -> host bytes
+  std::uint64_t spill_count = 0;      ///< device -> host moves
+  double spill_seconds = 0;           ///< time spent spilling
+  std::uint64_t unspilled_bytes = 0;  ///< host -> device bytes
+  std::uint64_t unspill_count = 0;    ///< host -> device moves
+  double unspill_seconds = 0;         ///< time spent unspilling
+};
+
+/**
+ * @brief The process-wide spill manager (cuDF's SpillManager). It knows every live spillable
+ * owner through the buffer layer's registry (O(1) registration, no scan per allocation), and when
+ * asked spills the least-recently-used ones that are neither exposed, spill-locked, borrowed nor
+ * being moved (rules 14-18).
+ *
+ * Spilling on its own (on demand, device limit) happens only while `options::spill()` is on. On
+ * demand: install on_demand() as the callback of an `mr::on_oom` adaptor in the resource stack the
+ * spillable columns allocate from; a failed allocation then spills and retries. Thread-safe; no
+ * manager or owner lock is held across an allocation (rule 18).
+ */
+class spill_manager {
+ public:
+  /// @brief The one manager.
+  static spill_manager& global() {
+    static spill_manager manager;
+    return manager;
+  }
+  spill_manager(spill_manager const&) = delete;
+  spill_manager& operator=(spill_manager const&) = delete;
+
+  /**
+   * @brief Spills least-recently-used owners until at least `bytes` device bytes were freed or
+   * nothing more can be spilled. Works whatever `options::spill()` says. Allocates host memory;
+   * takes the registry mutex once, for a snapshot, and no lock while copying.
+   * @returns the device bytes freed
+   */
+  std::size_t spill(std::size_t bytes) noexcept {
+    auto& registry = detail::spill_registry::global();
+    std::vector<std::pair<std::uint64_t, detail::spill_node*>> candidates;
+    try {
+      candidates = registry.snapshot();
+    } catch (...) {
+      return 0;  // no memory for the list: nothing to spill with
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](auto const& a, auto const& b) { return a.first < b.first; });
+    std::size_t freed = 0;
+    for (auto const& [stamp, node] : candidates) {
+      if (freed < bytes) {
+        try {
+          freed += node->ops->spill(node);
+        } catch (...) {
+          // no host memory for this one: try the next
+        }
+      }
+      node->ops->unpin(node);
+    }
+    return freed;
+  }
+
+  /**
+   * @brief The `mr::on_oom` callback: with `options::spill()` and `options::spill_on_demand()` on,
+   * spills at least `bytes` and returns whether anything was freed (so the allocation is retried).
+   */
+  static bool on_demand(std::size_t bytes, stream_ref /*stream*/) noexcept {
+    if (!options::spill() || !options::spill_on_demand()) { return false; }
+    return global().spill(bytes) > 0;
+  }
+  /// @brief on_demand() as a callback for `mr::on_oom`.
+  [[nodiscard]] static std::function<bool(std::size_t, stream_ref)> on_demand_callback() { return &on_demand; }
+
+  /// @brief Device bytes held now by live spillable owners on the device.
+  [[nodiscard]] std::size_t device_bytes() const noexcept { return detail::spill_registry::global().device_bytes(); }
+  /// @brief The number of live tracked owners (walks the registry: for tests and reports).
+  [[nodiscard]] std::size_t tracked_count() const { return detail::spill_registry::global().count(); }
+
+  /// @brief The statistics level in force: 0 (nothing counted: no atomic add, no clock read), 1
+  /// (bytes, counts and time per direction), 2 (also where each permanent exposure happened).
+  [[nodiscard]] int statistics_level() const noexcept { return detail::spill_registry::global().stats_level(); }
+  /// @brief Sets the statistics level (counting starts with the next move).
+  void set_statistics_level(int level) noexcept { detail::spill_registry::global().set_stats_level(level); }
+  /// @brief The counters so far.
+  [[nodiscard]] spill_statistics statistics() const noexcept {
+    auto const& c = detail::spill_registry::global().counters();
+    spill_statistics s;
+    s.spilled_bytes = c.spilled_bytes.load(std::memory_order_relaxed);
+    s.spill_count = c.spill_count.load(std::memory_order_relaxed);
+    s.spill_seconds = static_cast<double>(c.spill_ns.load(std::memory_order_relaxed)) * 1e-9;
+    s.unspilled_bytes = c.unspilled_bytes.load(std::memory_order_relaxed);
+    s.unspill_count = c.unspill_count.load(std::memory_order_relaxed);
+    s.unspill_seconds = static_cast<double>(c.unspill_ns.load(std::memory_order_relaxed)) * 1e-9;
+    return s;
+  }
+  /// @brief Level 2: each place where an owner was first exposed (made unspillable for good), as
+  /// "file:line (function)", with how many owners and bytes.
+  [[nodiscard]] std::map<std::string, detail::spill_registry::exposure_count> exposure_sites() const {
+    return detail::spill_registry::global().exposure_sites();
+  }
+  /// @brief Zeroes the counters and forgets the exposure sites.
+  void reset_statistics() noexcept {
+    detail::spill_registry::global().clear_exposure_sites();
+    auto& c = detail::spill_registry::global().counters();
+    for (auto* counter : {&c.spilled_bytes, &c.spill_count, &c.spill_ns, &c.unspilled_bytes, &c.unspill_count, &c.unspill_ns}) {
+      counter->store(0, std::memory_order_relaxed);
+    }
+  }
+  /// @brief A readable report of the statistics (cuDF's `get_spill_statistics` text).
+  [[nodiscard]] std::string report() const {
+    std::ostringstream out;
+    out << "devcol spill statistics (level " << statistics_level() << ")\n";
+    if (statistics_level() == 0) {
+      out << "  not counted (set DEVCOL_SPILL_STATS=1 or spill_manager::set_statistics_level(1))\n";
+      return out.str();
+    }
+    auto const s = statistics();
+    auto const line = [&out](char const* what, std::uint64_t bytes, std::uint64_t count, double seconds) {
+      out << "  " << what << ": " << bytes << " bytes in " << count << " moves, " << seconds << " s";
+      if (seconds > 0) { out << " (" << static_cast<double>(bytes) / seconds / 1e9 << " GB/s)"; }
+      out << '\n';
+    };
+    line("device -> host", s.spilled_bytes, s.spill_count, s.spill_seconds);
+    line("host -> device", s.unspilled_bytes, s.unspill_count, s.unspill_seconds);
+    out << "  tracked device bytes now: " << device_bytes() << '\n';
+    if (statistics_level() >= 2) {
+      out << "  permanent exposures (never spilled again):\n";
+      for (auto const& [where, count] : exposure_sites()) {
+        out << "    " << where << ": " << count.owners << " owners, " << count.bytes << " bytes\n";
+      }
+    }
+    return out.str();
+  }
+
+ private:
+  spill_manager() {
+    auto& registry = detail::spill_registry::global();
+    registry.set_stats_level(options::spill_stats());
+    registry.set_after_allocation(&after_allocation);
+  }
+
+  // The soft device limit: after a spillable allocation or unspill, spill until under it.
+  static void after_allocation() noexcept {
+    if (!options::spill()) { return; }
+    std::size_t const limit = options::spill_device_limit();
+    if (limit == 0) { return; }
+    thread_local bool busy = false;  // a spill never allocates device memory, but be sure
+    if (busy) { return; }
+    std::size_t const used = detail::spill_registry::global().device_bytes();
+    if (used <= limit) { return; }
+    busy = true;
+    global().spill(used - limit);
+    busy = false;
+  }
+};
+
+namespace detail {
+/// Creates the manager at start-up in every program that includes the spill layer, so that the
+/// device limit and the statistics level from the environment apply without a first global() call.
+inline bool const spill_manager_installed = (static_cast<void>(spill_manager::global()), true);
+}  // namespace detail
+
+DEVCOL_NAMESPACE_END

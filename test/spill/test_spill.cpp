@@ -1,0 +1,396 @@
+// DESIGN.md rules 14-19: spilling, one test case per rule, with pointer and byte checks.
+#include "../support.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <source_location>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace devcol_test::spill {
+
+namespace access = devcol::access;
+
+struct spilling : devcol::default_policy {
+  using spill = devcol::spillable;
+};
+using column = devcol::column<double, spilling>;
+
+/// Spilling on (or off), on demand, no device limit, statistics at `level`, for one test case.
+class spill_options {
+ public:
+  explicit spill_options(bool on, std::size_t device_limit = 0, int level = 0)
+      : spill_(devcol::options::set_spill(on)),
+        on_demand_(devcol::options::set_spill_on_demand(true)),
+        limit_(devcol::options::set_spill_device_limit(device_limit)),
+        level_(devcol::spill_manager::global().statistics_level()) {
+    devcol::spill_manager::global().set_statistics_level(level);
+    devcol::spill_manager::global().reset_statistics();
+  }
+  spill_options(spill_options const&) = delete;
+  spill_options& operator=(spill_options const&) = delete;
+  ~spill_options() {
+    devcol::options::set_spill(spill_);
+    devcol::options::set_spill_on_demand(on_demand_);
+    devcol::options::set_spill_device_limit(limit_);
+    devcol::spill_manager::global().set_statistics_level(level_);
+  }
+
+ private:
+  bool spill_;
+  bool on_demand_;
+  std::size_t limit_;
+  int level_;
+};
+
+/// The thread's default resource for a test: at most `limit` bytes, spilling on demand when
+/// an allocation would pass it, over the leak check's tracker.
+class limited_device {
+ public:
+  using resource = mr::on_oom<mr::limiting<mr::resource_handle>>;
+  limited_device(leak_check const& leaks, std::size_t limit)
+      : handle_(mr::make_resource_handle<resource>("limited", devcol::spill_manager::on_demand_callback(), std::in_place,
+                                                    limit, leaks.handle())),
+        scope_(handle_) {}
+
+ private:
+  mr::resource_handle handle_;
+  mr::scoped_default scope_;
+};
+
+inline std::vector<double> iota(std::size_t n, double first) {
+  std::vector<double> v(n);
+  std::iota(v.begin(), v.end(), first);
+  return v;
+}
+
+constexpr std::size_t rows = 1024;                         // 8 KiB a column
+constexpr std::size_t column_bytes = rows * sizeof(double);
+
+}  // namespace devcol_test::spill
+
+using namespace devcol_test::spill;  // NOLINT: test brevity
+using devcol_test::host_values;
+
+TEST_CASE("rule 14: an exposed buffer is never spilled", "[spill][rule14]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  auto c = devcol::make_column<double, spilling>(iota(rows, 0));
+  double* raw = c.expose();
+  CHECK(c.spill() == 0);
+  CHECK_FALSE(c.is_spilled());
+  CHECK(devcol::spill_manager::global().spill(SIZE_MAX) == 0);
+  CHECK_FALSE(c.is_spilled());
+  CHECK(c.data(access::read) == raw);
+  // A buffer that was spilled first is brought back, then exposed for good.
+  auto d = devcol::make_column<double, spilling>(iota(rows, 7));
+  REQUIRE(d.spill() == column_bytes);
+  double* back = d.expose();
+  CHECK_FALSE(d.is_spilled());
+  CHECK(d.spill() == 0);
+  CHECK(d.data(access::read) == back);
+  CHECK(host_values(d) == iota(rows, 7));
+}
+
+TEST_CASE("rule 15: spilling frees the device memory and round-trips bit-exactly", "[spill][rule15]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  std::vector<double> values = iota(rows, 0.5);
+  values[3] = -0.0;
+  values[4] = 1e-310;  // a subnormal
+  auto c = devcol::make_column<double, spilling>(values);
+  std::size_t const live = leaks.live();
+  CHECK(c.spill() == column_bytes);
+  CHECK(c.is_spilled());
+  CHECK(leaks.live() == live - 1);  // the device memory is freed
+  CHECK(c.spill() == 0);            // spilled already
+  c.unspill();
+  CHECK_FALSE(c.is_spilled());
+  CHECK(leaks.live() == live);
+  std::vector<double> const back = host_values(c);
+  CHECK(std::memcmp(back.data(), values.data(), column_bytes) == 0);
+}
+
+TEST_CASE("rule 15: a shared owner spills once for all its handles", "[spill][rule15]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true, 0, 1);
+  auto a = devcol::make_column<double, spilling>(iota(rows, 1));
+  auto b = a;
+  auto s = a.slice(10, 20);
+  CHECK(a.spill() == column_bytes);
+  CHECK(b.is_spilled());
+  CHECK(s.is_spilled());
+  CHECK(b.spill() == 0);
+  CHECK(devcol::spill_manager::global().statistics().spill_count == 1);
+  CHECK(host_values(s) == iota(10, 11));  // unspills the shared owner
+  CHECK_FALSE(a.is_spilled());
+  CHECK(a.data(access::read) == b.data(access::read));
+}
+
+TEST_CASE("rule 15: a copy of a spilled buffer shares the host copy; a write to it copies on the host side",
+          "[spill][rule15]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true, 0, 1);
+  auto a = devcol::make_column<double, spilling>(iota(rows, 0));
+  REQUIRE(a.spill() == column_bytes);
+  std::size_t const live = leaks.live();
+  auto b = a;
+  auto s = a.slice(100, 200);
+  CHECK(leaks.live() == live);  // no device allocation
+  CHECK(b.is_spilled());
+  CHECK(b.data_buffer().shares_memory_with(a.data_buffer()));
+  devcol_test::assign(s, 0, {-1.0});  // the slice's rows are copied on the host, then unspilled
+  CHECK(a.is_spilled());              // the original stays spilled (cuDF's behaviour)
+  CHECK(b.is_spilled());
+  CHECK_FALSE(s.is_spilled());
+  CHECK(leaks.live() == live + 1);    // the slice's own rows, on the device
+  CHECK(s.data_buffer().size() == 100 * sizeof(double));
+  auto const stats = devcol::spill_manager::global().statistics();
+  CHECK(stats.unspilled_bytes == 100 * sizeof(double));  // only the copy came back
+  auto expected = iota(100, 100);
+  expected[0] = -1.0;
+  CHECK(host_values(s) == expected);
+  CHECK(host_values(b) == iota(rows, 0));
+}
+
+TEST_CASE("rule 15: a locked, borrowed or empty owner is not spilled; size 0 is not tracked", "[spill][rule15]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  auto& manager = devcol::spill_manager::global();
+  std::size_t const tracked = manager.tracked_count();
+  column empty(0);
+  CHECK(manager.tracked_count() == tracked);
+  CHECK(empty.spill() == 0);
+  auto c = devcol::make_column<double, spilling>(iota(rows, 0));
+  CHECK(manager.tracked_count() == tracked + 1);
+  std::vector<double> host = iota(rows, 0);
+  auto borrowed = devcol::buffer<spilling>::borrow(host.data(), column_bytes, std::make_shared<int>(0));
+  CHECK(manager.tracked_count() == tracked + 1);
+  CHECK(borrowed.spill() == 0);
+  CHECK_FALSE(borrowed.is_spilled());
+}
+
+TEST_CASE("rule 16: any pointer access unspills first", "[spill][rule16]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  auto c = devcol::make_column<double, spilling>(iota(rows, 2));
+  REQUIRE(c.spill() == column_bytes);
+  CHECK(c.data(access::read) != nullptr);
+  CHECK_FALSE(c.is_spilled());
+  REQUIRE(c.spill() == column_bytes);
+  CHECK(c.view().data() != nullptr);
+  CHECK_FALSE(c.is_spilled());
+  REQUIRE(c.spill() == column_bytes);
+  devcol_test::assign(c, 0, {-1.0});
+  CHECK_FALSE(c.is_spilled());
+  auto expected = iota(rows, 2);
+  expected[0] = -1.0;
+  CHECK(host_values(c) == expected);
+}
+
+TEST_CASE("rule 16: a spill_lock keeps what was accessed under it on the device until it ends", "[spill][rule16]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  auto& manager = devcol::spill_manager::global();
+  auto a = devcol::make_column<double, spilling>(iota(rows, 0));
+  auto b = devcol::make_column<double, spilling>(iota(rows, 100));
+  REQUIRE(a.spill() == column_bytes);
+  {
+    devcol::spill_lock outer;
+    auto const v = a.view();  // unspills, and locks
+    CHECK_FALSE(a.is_spilled());
+    {
+      devcol::spill_lock inner;
+      (void)b.data(access::read);
+      (void)a.data(access::read);
+    }
+    // The inner lock ended: what it touched stays locked until the outermost one ends.
+    CHECK(a.spill() == 0);
+    CHECK(b.spill() == 0);
+    CHECK(manager.spill(SIZE_MAX) == 0);
+    CHECK(v.data() == a.data(access::read));
+    CHECK(a.data_buffer().use_count() == 1);  // a lock is not a handle: a write does not copy
+    CHECK(a.data(access::write) == v.data());
+  }
+  {
+    devcol::spill_lock lock;  // a lock may outlive the last handle of what it holds
+    auto c = devcol::make_column<double, spilling>(iota(rows, 5));
+    (void)c.view();
+    c = column{};
+  }
+  CHECK(a.spill() == column_bytes);
+  CHECK(b.spill() == column_bytes);
+  CHECK(host_values(a) == iota(rows, 0));
+  CHECK(host_values(b) == iota(rows, 100));
+}
+
+TEST_CASE("rule 17: an allocation past the limit spills the least-recently-used owner and retries", "[spill][rule17]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  limited_device const device(leaks, 3 * column_bytes + column_bytes / 2);
+  auto a = devcol::make_column<double, spilling>(iota(rows, 0));
+  auto b = devcol::make_column<double, spilling>(iota(rows, 1000));
+  auto c = devcol::make_column<double, spilling>(iota(rows, 2000));
+  (void)a.data(access::read);  // a is now used later than b
+  auto d = devcol::make_column<double, spilling>(iota(rows, 3000));
+  CHECK(b.is_spilled());
+  CHECK_FALSE(a.is_spilled());
+  CHECK_FALSE(c.is_spilled());
+  CHECK_FALSE(d.is_spilled());
+  CHECK(host_values(a) == iota(rows, 0));
+  CHECK(host_values(b) == iota(rows, 1000));
+  CHECK(host_values(c) == iota(rows, 2000));
+  CHECK(host_values(d) == iota(rows, 3000));
+}
+
+TEST_CASE("rule 17: columns totalling 4x the limit complete with spilling on, throw with it off", "[spill][rule17]") {
+  devcol_test::leak_check leaks;
+  constexpr std::size_t limit = 16 * column_bytes;
+  constexpr std::size_t count = 4 * limit / column_bytes;
+  auto workload = [&] {
+    std::vector<column> columns;
+    for (std::size_t i = 0; i < count; ++i) {
+      columns.push_back(devcol::make_column<double, spilling>(iota(rows, static_cast<double>(i * rows))));
+    }
+    for (std::size_t i = 0; i < count; ++i) {  // every byte read back equals what was written
+      REQUIRE(host_values(columns[i]) == iota(rows, static_cast<double>(i * rows)));
+    }
+    for (std::size_t i = 0; i < count; i += 3) { devcol_test::assign(columns[i], 0, {-1.0}); }
+    for (std::size_t i = 0; i < count; ++i) {
+      auto expected = iota(rows, static_cast<double>(i * rows));
+      if (i % 3 == 0) { expected[0] = -1.0; }
+      REQUIRE(host_values(columns[i]) == expected);
+    }
+  };
+  {
+    spill_options const opts(true, 0, 1);
+    limited_device const device(leaks, limit);
+    workload();
+    auto const stats = devcol::spill_manager::global().statistics();
+    CHECK(stats.spill_count > count);
+    CHECK(stats.spilled_bytes == stats.spill_count * column_bytes);
+    CHECK(stats.unspilled_bytes == stats.unspill_count * column_bytes);
+  }
+  {
+    spill_options const opts(false);
+    limited_device const device(leaks, limit);
+    CHECK_THROWS_AS(workload(), devcol::out_of_memory);
+  }
+}
+
+TEST_CASE("rule 18: an unspill that spills on demand never spills the owner being unspilled", "[spill][rule18]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  limited_device const device(leaks, 2 * column_bytes);
+  auto a = devcol::make_column<double, spilling>(iota(rows, 0));
+  REQUIRE(a.spill() == column_bytes);
+  auto b = devcol::make_column<double, spilling>(iota(rows, 10));
+  auto c = devcol::make_column<double, spilling>(iota(rows, 20));
+  a.unspill();  // the limit is reached: b (least recently used) makes room, a itself is skipped
+  CHECK_FALSE(a.is_spilled());
+  CHECK(b.is_spilled());
+  CHECK_FALSE(c.is_spilled());
+  CHECK(host_values(a) == iota(rows, 0));
+  // Nothing else can make room (c is exposed): the unspill fails, a stays spilled and intact.
+  (void)c.expose();
+  REQUIRE(a.spill() == column_bytes);
+  auto e = devcol::make_column<double, spilling>(iota(rows, 30));
+  (void)e.expose();
+  CHECK_THROWS_AS(a.unspill(), devcol::out_of_memory);
+  CHECK(a.is_spilled());
+  e = column{};
+  CHECK(host_values(a) == iota(rows, 0));
+}
+
+TEST_CASE("rule 19: level 1 statistics count the bytes moved exactly; level 0 counts nothing", "[spill][rule19]") {
+  devcol_test::leak_check leaks;
+  auto& manager = devcol::spill_manager::global();
+  {
+    spill_options const opts(true, 0, 0);
+    auto c = devcol::make_column<double, spilling>(iota(rows, 0));
+    REQUIRE(c.spill() == column_bytes);
+    c.unspill();
+    auto const s = manager.statistics();
+    CHECK(s.spilled_bytes == 0);
+    CHECK(s.spill_count == 0);
+    CHECK(s.unspill_count == 0);
+    CHECK(manager.report().find("not counted") != std::string::npos);
+  }
+  {
+    spill_options const opts(true, 0, 1);
+    auto c = devcol::make_column<double, spilling>(iota(rows, 0));
+    auto d = devcol::make_column<double, spilling>(iota(3, 0));
+    REQUIRE(c.spill() == column_bytes);
+    REQUIRE(d.spill() == 3 * sizeof(double));
+    c.unspill();
+    auto const s = manager.statistics();
+    CHECK(s.spilled_bytes == column_bytes + 3 * sizeof(double));
+    CHECK(s.spill_count == 2);
+    CHECK(s.unspilled_bytes == column_bytes);
+    CHECK(s.unspill_count == 1);
+    CHECK(s.spill_seconds >= 0);
+    auto const report = manager.report();
+    CHECK(report.find(std::to_string(column_bytes + 3 * sizeof(double)) + " bytes in 2 moves") != std::string::npos);
+  }
+}
+
+TEST_CASE("rule 19: level 2 statistics record where each permanent exposure happened", "[spill][rule19]") {
+  devcol_test::leak_check leaks;
+  auto& manager = devcol::spill_manager::global();
+  {
+    spill_options const opts(true, 0, 1);
+    auto c = devcol::make_column<double, spilling>(iota(rows, 0));
+    (void)c.expose();
+    CHECK(manager.exposure_sites().empty());  // level 1 does not record them
+  }
+  spill_options const opts(true, 0, 2);
+  auto a = devcol::make_column<double, spilling>(iota(rows, 0));
+  auto b = devcol::make_column<double, spilling>(iota(rows, 0));
+  std::uint_least32_t const line = std::source_location::current().line() + 1;
+  (void)a.expose();
+  (void)a.expose();  // exposed already: not a second permanent exposure
+  (void)b.expose(devcol::stream_ref{}, std::source_location::current());
+  auto const sites = manager.exposure_sites();
+  REQUIRE(sites.size() == 2);
+  auto const first = std::find_if(sites.begin(), sites.end(), [&](auto const& site) {
+    return site.first.find("test_spill.cpp:" + std::to_string(line) + " ") != std::string::npos;
+  });
+  REQUIRE(first != sites.end());
+  CHECK(first->second.owners == 1);
+  CHECK(first->second.bytes == column_bytes);
+  CHECK(manager.report().find("test_spill.cpp:" + std::to_string(line)) != std::string::npos);
+}
+
+TEST_CASE("spill: with a device limit the manager spills to stay under it (soft limit)", "[spill][rule17]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true, 2 * column_bytes);
+  auto& manager = devcol::spill_manager::global();
+  std::size_t const before = manager.device_bytes();
+  std::vector<column> columns;
+  for (std::size_t i = 0; i < 6; ++i) {
+    columns.push_back(devcol::make_column<double, spilling>(iota(rows, static_cast<double>(i))));
+    CHECK(manager.device_bytes() - before <= 2 * column_bytes);
+  }
+  for (std::size_t i = 0; i < 6; ++i) { CHECK(host_values(columns[i]) == iota(rows, static_cast<double>(i))); }
+  CHECK(manager.device_bytes() - before <= 2 * column_bytes);
+}
+
+TEST_CASE("rule 17: the statistics level option is read from DEVCOL_SPILL_STATS", "[spill][rule17][options]") {
+  char const* saved = std::getenv("DEVCOL_SPILL_STATS");  // NOLINT(concurrency-mt-unsafe): one thread here
+  std::string const previous = saved != nullptr ? saved : "";
+  ::setenv("DEVCOL_SPILL_STATS", "1", 1);
+  CHECK(devcol::options::spill_stats() == 1);
+  ::setenv("DEVCOL_SPILL_STATS", "7", 1);
+  CHECK(devcol::options::spill_stats() == 2);  // clamped to the highest level
+  ::setenv("DEVCOL_SPILL_STATS", "two", 1);
+  CHECK(devcol::options::spill_stats() == 0);  // not a number: the default
+  if (saved != nullptr) {
+    ::setenv("DEVCOL_SPILL_STATS", previous.c_str(), 1);
+  } else {
+    ::unsetenv("DEVCOL_SPILL_STATS");
+  }
+}
