@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace {
@@ -74,10 +75,13 @@ void memcpy_256MiB(benchmark::State& state) {
 }
 BENCHMARK(memcpy_256MiB)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// A hot loop of pointer accesses: each iteration asks the column for its pointer and reads a row.
-template <class Policy>
+// A hot loop of pointer accesses: each iteration asks the column for its pointer and reads a row;
+// `Locked`: under a spill_lock (the first access takes the owner's mutex, then one look-up each).
+template <class Policy, bool Locked = false>
 void pointer_access(benchmark::State& state) {
   auto const c = devcol::sequence<double, Policy>(4096);
+  std::optional<devcol::spill_lock> lock;
+  if constexpr (Locked) { lock.emplace(); }
   double sum = 0;
   std::size_t i = 0;
   for (auto _ : state) {
@@ -92,24 +96,7 @@ void pointer_access(benchmark::State& state) {
 }
 BENCHMARK(pointer_access<devcol::default_policy>)->Name("pointer_access/no_spill");
 BENCHMARK(pointer_access<spilling>)->Name("pointer_access/spillable");
-
-// The same under a spill_lock (the first access takes the owner's mutex, then one look-up each).
-void pointer_access_locked(benchmark::State& state) {
-  auto const c = devcol::sequence<double, spilling>(4096);
-  devcol::spill_lock const lock;
-  double sum = 0;
-  std::size_t i = 0;
-  for (auto _ : state) {
-    double const* p = c.data(access::read);
-#if DEVCOL_BACKEND_HOST
-    sum += p[i++ & 4095];
-#else
-    benchmark::DoNotOptimize(p + (i++ & 4095));
-#endif
-    benchmark::DoNotOptimize(sum);
-  }
-}
-BENCHMARK(pointer_access_locked)->Name("pointer_access/spillable_under_spill_lock");
+BENCHMARK(pointer_access<spilling, true>)->Name("pointer_access/spillable_under_spill_lock");
 
 }  // namespace
 BENCHMARK_MAIN();
