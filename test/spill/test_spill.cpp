@@ -394,3 +394,13 @@ TEST_CASE("rule 17: the statistics level option is read from DEVCOL_SPILL_STATS"
     ::unsetenv("DEVCOL_SPILL_STATS");
   }
 }
+
+// Hidden from the normal run: CTest runs it alone, in a process whose environment sets every spill
+// option (see test/CMakeLists.txt), since the options are read once, at first use.
+TEST_CASE("rule 17: every spill option is read from the environment at start-up", "[.spill_env]") {
+  CHECK(devcol::options::spill());                                  // DEVCOL_SPILL=on
+  CHECK_FALSE(devcol::options::spill_on_demand());                  // DEVCOL_SPILL_ON_DEMAND=off
+  CHECK(devcol::options::spill_device_limit() == 123456789);        // DEVCOL_SPILL_DEVICE_LIMIT
+  CHECK(devcol::options::spill_stats() == 2);                       // DEVCOL_SPILL_STATS=2
+  CHECK(devcol::spill_manager::global().statistics_level() == 2);  // the manager starts at that level
+}
