@@ -40,6 +40,8 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/factories.hpp>
+#include <devcol/column/string_view.hpp>
+#include <devcol/column/strings_column.hpp>
 #include <devcol/column/table.hpp>
 #include <devcol/column/to_host.hpp>
 #include <devcol/column/types.hpp>

@@ -9,6 +9,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/rows.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -347,18 +348,10 @@ class column {
 
  private:
   static void check_null_count(std::size_t null_count, std::size_t size, bool has_mask) {
-    DEVCOL_EXPECTS(null_count <= size && (null_count == 0 || has_mask), "column: null count ", null_count,
-                   " is impossible for ", size, has_mask ? " rows" : " rows without a mask");
+    detail::check_null_count("column", null_count, size, has_mask);
   }
-
-  // Mask readers load whole aligned words: the buffer must hold them all.
   static void check_mask(buffer_type const& mask, std::size_t offset, std::size_t size) {
-    if (mask.empty()) { return; }
-    std::size_t const words = (offset + size + bits_per_word - 1) / bits_per_word;
-    DEVCOL_EXPECTS(mask.size() >= words * sizeof(bitmask_word), "column: a mask of ", mask.size(),
-                   " bytes cannot hold the ", words, " words of bits [", offset, ", ", offset + size, ")");
-    DEVCOL_EXPECTS(mask.offset() % sizeof(bitmask_word) == 0, "column: a mask at byte offset ", mask.offset(),
-                   " is not aligned to its ", sizeof(bitmask_word), "-byte words");
+    detail::check_mask("column", mask, offset, size);
   }
 
   static std::size_t byte_size(std::size_t rows) {
@@ -366,10 +359,7 @@ class column {
     return rows * sizeof(T);
   }
 
-  void check_range(std::size_t begin, std::size_t end) const {
-    DEVCOL_EXPECTS(begin <= end && end <= size_, "column::slice: [", begin, ", ", end, ") is not within the ", size_,
-                   " rows of the column");
-  }
+  void check_range(std::size_t begin, std::size_t end) const { detail::check_rows("column::slice", begin, end, size_); }
 
   // A shallow slice with a known null count; only for buffers that may be shared (not exposed).
   [[nodiscard]] column slice_of(std::size_t begin, std::size_t end, std::size_t nulls) const {

@@ -9,6 +9,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
@@ -20,9 +21,12 @@
 #include <cstddef>
 #include <initializer_list>
 #include <iterator>
+#include <limits>
+#include <string>
 #include <memory>
 #include <optional>
 #include <ranges>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -117,6 +121,79 @@ template <fixed_width T, buffer_policy Policy = default_policy>
   detail::executor exec(stream);
   thrust::fill(exec.policy(), first, first + size, value.value_or(T{}));
   return out;
+}
+
+namespace detail {
+template <class V>
+inline constexpr bool is_optional_string =
+    requires(std::remove_cvref_t<V> const& v) {
+      { v.has_value() } -> std::convertible_to<bool>;
+      { std::string_view(*v) };
+    };
+}  // namespace detail
+
+/**
+ * @brief A strings column holding the strings of a host range: of anything a `std::string_view`
+ * is made from, or of `std::optional`s of it (an empty optional is a null row, stored as an empty
+ * string; the column has a mask only if some row is null). Stages offsets and bytes in host
+ * memory, copies them in order on `stream`, which it then synchronises. A column of 0 rows still
+ * has its one offset, 0.
+ * @throws devcol::logic_error when 32-bit offsets cannot hold the bytes (use `O = std::int64_t`),
+ * what allocation and copying throw
+ */
+template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, std::ranges::input_range Range>
+  requires std::convertible_to<std::ranges::range_value_t<Range>, std::string_view> ||
+           detail::is_optional_string<std::ranges::range_value_t<Range>>
+[[nodiscard]] basic_strings_column<O, Policy> make_strings_column(Range const& values, stream_ref stream = {}) {
+  using value = std::ranges::range_value_t<Range>;
+  using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
+  std::vector<O> offsets{0};
+  std::string chars;
+  std::vector<bitmask_word> valid;
+  std::size_t nulls = 0;
+  std::size_t row = 0;
+  auto append = [&](std::string_view s) {
+    DEVCOL_EXPECTS(s.size() <= static_cast<std::size_t>(std::numeric_limits<O>::max()) - chars.size(),
+                   "make_strings_column: ", chars.size() + s.size(), " bytes overflow ", sizeof(O) * 8,
+                   "-bit offsets (large_strings_column takes 64-bit ones)");
+    chars.append(s);
+    offsets.push_back(static_cast<O>(chars.size()));
+  };
+  for (auto const& v : values) {
+    if constexpr (detail::is_optional_string<value>) {
+      if (row % bits_per_word == 0) { valid.push_back(0); }
+      if (v.has_value()) {
+        append(std::string_view(*v));
+        valid[row / bits_per_word] |= bitmask_word{1} << (row % bits_per_word);
+      } else {
+        append({});
+        ++nulls;
+      }
+    } else {
+      append(std::string_view(v));
+    }
+    ++row;
+  }
+  buffer_type offsets_buffer(offsets.size() * sizeof(O), stream);
+  copy_bytes(offsets_buffer.data(access::write, stream), offsets.data(), offsets.size() * sizeof(O), stream);
+  buffer_type chars_buffer(chars.size(), stream);
+  copy_bytes(chars_buffer.data(access::write, stream), chars.data(), chars.size(), stream);
+  buffer_type mask;
+  if (nulls != 0) {
+    valid.resize(bitmask_allocation_size(row) / sizeof(bitmask_word), 0);
+    mask = buffer_type(valid.size() * sizeof(bitmask_word), stream);
+    copy_bytes(mask.data(access::write, stream), valid.data(), valid.size() * sizeof(bitmask_word), stream);
+  }
+  stream.synchronize();
+  return basic_strings_column<O, Policy>(std::move(offsets_buffer), std::move(chars_buffer), std::move(mask), row, nulls);
+}
+
+/// @brief make_strings_column from a braced list, `std::nullopt` for a null row:
+/// `make_strings_column({"a", "bc", std::nullopt})` (a mask only if some row is null).
+template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
+[[nodiscard]] basic_strings_column<O, Policy> make_strings_column(
+    std::initializer_list<std::optional<std::string_view>> values, stream_ref stream = {}) {
+  return make_strings_column<O, Policy>(std::views::all(values), stream);
 }
 
 DEVCOL_NAMESPACE_END

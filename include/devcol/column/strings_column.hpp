@@ -1,0 +1,413 @@
+/**
+ * @file strings_column.hpp
+ * @brief `devcol::basic_strings_column`: Arrow utf8 (`strings_column`, 32-bit offsets) and large
+ * utf8 (`large_strings_column`, 64-bit offsets), and `strings_column_view` for kernels.
+ *
+ * Why a class of its own, not `column<devcol::string>`: `column<T>` promises fixed-width rows —
+ * `data()` is a `T*`, row `i` is `data()[i]`, a write may change any row in place — and none of
+ * that holds for strings, whose rows are runs of bytes found through an offsets buffer. A strings
+ * column keeps the same owner/view split, sharing and exposure semantics, and the same names
+ * where they mean the same thing (`slice`, `deep_copy`, `view`, `null_count`, `offset`), as cuDF's
+ * strings columns do beside its fixed-width ones.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/rows.hpp>
+#include <devcol/column/string_view.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/resource.hpp>
+
+#include <thrust/transform.h>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/// @brief The offset types of Arrow's variable-width layouts: int32 (utf8, list) and int64 (large).
+template <class O>
+concept arrow_offset = std::same_as<O, std::int32_t> || std::same_as<O, std::int64_t>;
+
+/**
+ * @brief A read-only view of a strings column's rows, for kernels: six words, trivially copyable,
+ * never allocates. Row `i` is bytes [offsets()[i], offsets()[i + 1]) of chars().
+ */
+template <arrow_offset O>
+class strings_column_view {
+ public:
+  /// The offset type.
+  using offset_type = O;
+
+  /// @brief An empty view.
+  constexpr strings_column_view() noexcept = default;
+  /**
+   * @brief `size` rows: row `i` is bytes [offsets[i], offsets[i + 1]) of `chars`; its validity bit
+   * `mask_offset + i` of `mask` (no mask: all valid).
+   */
+  DEVCOL_HOST_DEVICE constexpr strings_column_view(O const* offsets, char const* chars, std::size_t size,
+                                                   bitmask_word const* mask = nullptr, std::size_t mask_offset = 0,
+                                                   std::size_t null_count = 0) noexcept
+      : offsets_(offsets), chars_(chars), mask_(mask), mask_offset_(mask_offset), size_(size), null_count_(null_count) {}
+
+  /// @brief The number of rows.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t size() const noexcept { return size_; }
+  /// @brief Whether there are no rows.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool empty() const noexcept { return size_ == 0; }
+  /// @brief The number of null rows.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t null_count() const noexcept { return null_count_; }
+  /// @brief Whether the view has a validity mask.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool nullable() const noexcept { return mask_ != nullptr; }
+  /// @brief Row 0's start offset; `size() + 1` offsets follow (absolute positions in chars()).
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr O const* offsets() const noexcept { return offsets_; }
+  /// @brief The start of the characters buffer (not of row 0: offsets are absolute).
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr char const* chars() const noexcept { return chars_; }
+  /// @brief The validity mask (null when none); row 0 is bit mask_offset().
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bitmask_word const* null_mask() const noexcept { return mask_; }
+  /// @brief The mask bit of row 0.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t mask_offset() const noexcept { return mask_offset_; }
+  /// @brief Row `i`'s bytes (empty for a null row, in data from devcol; unspecified from a producer
+  /// that filled null slots). No bounds check. Device memory: kernels only.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr string_view operator[](std::size_t i) const noexcept {
+    return string_view(chars_ + offsets_[i], static_cast<std::size_t>(offsets_[i + 1] - offsets_[i]));
+  }
+  /// @brief Row `i`'s length in bytes. No bounds check.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t length(std::size_t i) const noexcept {
+    return static_cast<std::size_t>(offsets_[i + 1] - offsets_[i]);
+  }
+  /// @brief Whether row `i` is valid (not null). No bounds check.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_valid(std::size_t i) const noexcept {
+    return mask_ == nullptr || bit_is_set(mask_, mask_offset_ + i);
+  }
+  /// @brief Whether row `i` is null. No bounds check.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_null(std::size_t i) const noexcept { return !is_valid(i); }
+
+ private:
+  O const* offsets_ = nullptr;
+  char const* chars_ = nullptr;
+  bitmask_word const* mask_ = nullptr;
+  std::size_t mask_offset_ = 0;
+  std::size_t size_ = 0;
+  std::size_t null_count_ = 0;
+};
+
+namespace detail {
+/// Offset `o` less the first row's offset: the rows rebased to start at byte 0.
+template <arrow_offset O>
+struct rebase_offset {
+  O first;
+  DEVCOL_HOST_DEVICE O operator()(O o) const noexcept { return o - first; }
+};
+}  // namespace detail
+
+/**
+ * @brief `size()` strings in Arrow's variable-width layout: an offsets buffer of `O`
+ * (`size() + 1` of them from the column's offset on, absolute positions in the characters
+ * buffer), a characters buffer of UTF-8 bytes, an optional validity bitmask, the offset of the
+ * first row (in offsets and mask alike) and the null count, which is always known.
+ *
+ * Sharing and exposure follow the policy as for `devcol::column`: copies and slices share the
+ * buffers in O(1) (rules 1 and 8; a slice moves the offset, never rewrites offsets), reads never
+ * copy (rule 2), and write access through a handle whose buffers are shared (or borrowed) first
+ * gives it its own copy of its own rows, rebased to start at byte 0 (rules 3 and 4). Rows are
+ * never resized in place: edits that change lengths build new buffers (as cuDF's do).
+ *
+ * The offsets are trusted as given (monotonic, within the characters buffer); the Arrow importer
+ * checks a producer's before adopting them. An empty column may have no buffers at all.
+ *
+ * @tparam O `std::int32_t` (Arrow utf8, up to 2^31 - 1 bytes in all) or `std::int64_t` (large utf8)
+ * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
+ */
+template <arrow_offset O, buffer_policy Policy = default_policy>
+class basic_strings_column {
+ public:
+  /// The offset type.
+  using offset_type = O;
+  /// The buffers' policy.
+  using policy = Policy;
+  /// The buffer type holding offsets, characters and mask.
+  using buffer_type = buffer<Policy>;
+  /// What the buffers keep of their resource.
+  using resource_type = typename buffer_type::resource_type;
+  /// The view kernels take.
+  using view_type = strings_column_view<O>;
+
+  /// @brief An empty column: 0 rows, nothing allocated.
+  basic_strings_column() noexcept = default;
+
+  /**
+   * @brief Adopts buffers: rows [offset, offset + size), row `i` being bytes
+   * [offsets[offset + i], offsets[offset + i + 1]) of `chars`; validity from bits
+   * [offset, offset + size) of `mask` (empty: no mask), with `null_count` nulls (not recounted).
+   * The offsets' values are not read.
+   * @throws devcol::logic_error naming the sizes when a buffer is too small or misaligned, or the count impossible
+   */
+  basic_strings_column(buffer_type offsets, buffer_type chars, buffer_type mask, std::size_t size,
+                       std::size_t null_count, std::size_t offset = 0)
+      : offsets_(std::move(offsets)),
+        chars_(std::move(chars)),
+        mask_(std::move(mask)),
+        offset_(offset),
+        size_(size),
+        null_count_(null_count) {
+    DEVCOL_EXPECTS((size == 0 && offsets_.empty()) ||
+                       (offset + size < SIZE_MAX / sizeof(O) && offsets_.size() >= (offset + size + 1) * sizeof(O)),
+                   "strings_column: an offsets buffer of ", offsets_.size(), " bytes cannot hold the ", size + 1,
+                   " offsets of rows [", offset, ", ", offset + size, ")");
+    DEVCOL_EXPECTS(offsets_.offset() % alignof(O) == 0, "strings_column: an offsets buffer at byte offset ",
+                   offsets_.offset(), " is not aligned for ", sizeof(O), "-byte offsets");
+    detail::check_mask("strings_column", mask_, offset, size);
+    detail::check_null_count("strings_column", null_count, size, !mask_.empty());
+  }
+
+  /// @brief Shares `other`'s buffers (rule 1); exposed buffers are copied (rule 12).
+  basic_strings_column(basic_strings_column const& other) = default;
+  /// @brief Takes over `other`'s buffers; `other` becomes empty.
+  basic_strings_column(basic_strings_column&& other) noexcept
+      : offsets_(std::move(other.offsets_)),
+        chars_(std::move(other.chars_)),
+        mask_(std::move(other.mask_)),
+        offset_(std::exchange(other.offset_, 0)),
+        size_(std::exchange(other.size_, 0)),
+        null_count_(std::exchange(other.null_count_, 0)) {}
+  /// @brief As the copy constructor; releases what this column held.
+  basic_strings_column& operator=(basic_strings_column const& other) {
+    if (this != &other) { *this = basic_strings_column(other); }
+    return *this;
+  }
+  /// @brief Releases what this column held, then takes over `other`'s buffers.
+  basic_strings_column& operator=(basic_strings_column&& other) noexcept {
+    basic_strings_column taken(std::move(other));
+    swap(taken);
+    return *this;
+  }
+  ~basic_strings_column() = default;
+
+  /// @brief Exchanges two columns. O(1), never throws.
+  void swap(basic_strings_column& other) noexcept {
+    offsets_.swap(other.offsets_);
+    chars_.swap(other.chars_);
+    mask_.swap(other.mask_);
+    std::swap(offset_, other.offset_);
+    std::swap(size_, other.size_);
+    std::swap(null_count_, other.null_count_);
+  }
+
+  /**
+   * @brief Rows [begin, end), sharing the buffers with the offset moved (rules 1 and 8): O(1) when
+   * the column has no nulls or only nulls, else one pass over the slice's mask bits to count them
+   * (synchronising `stream`).
+   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
+   */
+  [[nodiscard]] basic_strings_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
+    detail::check_rows("strings_column::slice", begin, end, size_);
+    basic_strings_column out(*this);
+    out.offset_ = offset_ + begin;
+    out.size_ = end - begin;
+    out.null_count_ = detail::nulls_in(mask_, offset_, size_, null_count_, begin, end, stream);
+    return out;
+  }
+
+  /**
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8): offsets
+   * rebased to start at 0, the rows' bytes, the rows' mask bits at bit 0. Reads the first and last
+   * offsets to the host (one synchronisation of `stream`), then copies in order on it.
+   * @throws what allocation and copying throw
+   */
+  [[nodiscard]] basic_strings_column deep_copy(stream_ref stream = {}) const {
+    basic_strings_column out;
+    if (offsets_.empty()) {
+      out.size_ = size_;  // 0 rows (see the constructor)
+      return out;
+    }
+    auto const [first, last] = chars_range(stream);
+    out.offsets_ = buffer_type((size_ + 1) * sizeof(O), stream, mr::default_alignment, offsets_.resource());
+    O const* in = offsets(access::read);
+    detail::executor exec(stream);
+    thrust::transform(exec.policy(), in, in + size_ + 1, static_cast<O*>(out.offsets_.data(access::write, stream)),
+                      detail::rebase_offset<O>{static_cast<O>(first)});
+    out.chars_ = buffer_type(last - first, stream, mr::default_alignment, chars_.resource());
+    copy_bytes(out.chars_.data(access::write, stream), chars(access::read) + first, last - first, stream);
+    out.mask_ = detail::copy_mask_bits(mask_, offset_, offset_ + size_, stream);
+    out.size_ = size_;
+    out.null_count_ = null_count_;
+    return out;
+  }
+
+  /**
+   * @brief The byte range [first, last) of the characters buffer that the rows span: reads two
+   * offsets to the host and synchronises `stream`. {0, 0} without buffers.
+   */
+  [[nodiscard]] std::pair<std::size_t, std::size_t> chars_range(stream_ref stream = {}) const {
+    if (offsets_.empty()) { return {0, 0}; }
+    O ends[2] = {0, 0};
+    O const* in = offsets(access::read);
+    copy_bytes(&ends[0], in, sizeof(O), stream);
+    copy_bytes(&ends[1], in + size_, sizeof(O), stream);
+    stream.synchronize();
+    return {static_cast<std::size_t>(ends[0]), static_cast<std::size_t>(ends[1])};
+  }
+  /// @brief The rows' bytes in all: chars_range()'s length (one synchronisation).
+  [[nodiscard]] std::size_t chars_size(stream_ref stream = {}) const {
+    auto const [first, last] = chars_range(stream);
+    return last - first;
+  }
+
+  /// @brief Row 0's offset, read-only (`size() + 1` follow); null without buffers. Never copies.
+  [[nodiscard]] O const* offsets(access::read_t) const noexcept(!Policy::spill::enabled) {
+    auto const* base = static_cast<O const*>(offsets_.data(access::read));
+    return base != nullptr ? base + offset_ : nullptr;
+  }
+  /// @brief The characters buffer's first byte, read-only (offsets are absolute in it). Never copies.
+  [[nodiscard]] char const* chars(access::read_t) const noexcept(!Policy::spill::enabled) {
+    return static_cast<char const*>(chars_.data(access::read));
+  }
+  /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
+  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
+    return static_cast<bitmask_word const*>(mask_.data(access::read));
+  }
+  /**
+   * @brief The characters, writable in place (same lengths: the offsets stay as they are): if the
+   * buffers are shared under copy-on-write, or borrowed, this column first gets its own copy of
+   * its rows (rule 3; then the rows start at byte 0 and offset() is 0), else nothing is copied
+   * (rule 4). For use before this column is next copied or sliced.
+   */
+  [[nodiscard]] char* chars(access::write_t, stream_ref stream = {}) {
+    unshare(stream);
+    return const_cast<char*>(chars(access::read));
+  }
+  /**
+   * @brief The validity mask, writable, after the same unsharing as chars(access::write); row 0 is
+   * bit offset(). Writing it does not update null_count(): state it with set_null_count().
+   */
+  [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
+    unshare(stream);
+    return const_cast<bitmask_word*>(null_mask(access::read));
+  }
+  /**
+   * @brief Replaces the validity mask (empty: none) and states its null count, keeping the rows as
+   * they are. Row 0 is bit offset() of `mask`.
+   * @throws devcol::logic_error when the mask is too small or misaligned, or the count impossible
+   */
+  void replace_null_mask(buffer_type mask, std::size_t null_count) {
+    detail::check_mask("strings_column::replace_null_mask", mask, offset_, size_);
+    detail::check_null_count("strings_column::replace_null_mask", null_count, size_, !mask.empty());
+    mask_ = std::move(mask);
+    null_count_ = null_count;
+  }
+  /// @brief States the null count after writing the mask. @throws devcol::logic_error if impossible
+  void set_null_count(std::size_t null_count) {
+    detail::check_null_count("strings_column::set_null_count", null_count, size_, nullable());
+    null_count_ = null_count;
+  }
+
+  /// @brief A read-only view for kernels; never copies. Spillable: unspills first; the view stays
+  /// valid until the next spill unless taken under a `devcol::spill_lock`.
+  [[nodiscard]] view_type view() const noexcept(!Policy::spill::enabled) {
+    return view_type{offsets(access::read), chars(access::read), size_, null_mask(access::read), offset_, null_count_};
+  }
+  /// @brief Same as view().
+  operator view_type() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as libcudf's
+
+  /// @brief Spillable policies: moves the buffers to host memory unless exposed or locked; returns the device bytes freed.
+  std::size_t spill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    return offsets_.spill(stream) + chars_.spill(stream) + mask_.spill(stream);
+  }
+  /// @brief Spillable policies: brings the buffers back to the device. Synchronises.
+  void unspill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    offsets_.unspill(stream);
+    chars_.unspill(stream);
+    mask_.unspill(stream);
+  }
+  /// @brief Spillable policies: whether any buffer is in host memory now.
+  [[nodiscard]] bool is_spilled() const noexcept
+    requires Policy::spill::enabled
+  {
+    return offsets_.is_spilled() || chars_.is_spilled() || mask_.is_spilled();
+  }
+
+  /// @brief The number of rows.
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// @brief Whether there are no rows.
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  /// @brief The number of null rows: always known.
+  [[nodiscard]] std::size_t null_count() const noexcept { return null_count_; }
+  /// @brief Whether the column has a validity mask.
+  [[nodiscard]] bool nullable() const noexcept { return !mask_.empty(); }
+  /// @brief Whether any row is null.
+  [[nodiscard]] bool has_nulls() const noexcept { return null_count_ != 0; }
+  /// @brief The first row's index in the offsets and the mask (Arrow's offset).
+  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+  /// @brief Whether another handle shares any of the buffers.
+  [[nodiscard]] bool is_shared() const noexcept { return offsets_.is_shared() || chars_.is_shared() || mask_.is_shared(); }
+  /// @brief Whether the memory was made elsewhere (an import): writes copy it first.
+  [[nodiscard]] bool is_borrowed() const noexcept {
+    return offsets_.is_borrowed() || chars_.is_borrowed() || mask_.is_borrowed();
+  }
+  /// @brief Whether any buffer was exposed (rule 11).
+  [[nodiscard]] bool is_exposed() const noexcept {
+    return offsets_.is_exposed() || chars_.is_exposed() || mask_.is_exposed();
+  }
+  /// @brief Whether writes copy first.
+  [[nodiscard]] bool copy_on_write() const noexcept { return offsets_.copy_on_write(); }
+  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  [[nodiscard]] basic_strings_column alias() const noexcept {
+    basic_strings_column out;
+    out.offsets_ = offsets_.alias();
+    out.chars_ = chars_.alias();
+    out.mask_ = mask_.alias();
+    out.offset_ = offset_;
+    out.size_ = size_;
+    out.null_count_ = null_count_;
+    return out;
+  }
+  /// @brief The offsets' buffer (the whole allocation; empty for a column without buffers).
+  [[nodiscard]] buffer_type const& offsets_buffer() const noexcept { return offsets_; }
+  /// @brief The characters' buffer.
+  [[nodiscard]] buffer_type const& chars_buffer() const noexcept { return chars_; }
+  /// @brief The mask's buffer (empty without a mask).
+  [[nodiscard]] buffer_type const& mask_buffer() const noexcept { return mask_; }
+  /// @brief The resource that made the offsets (what ops allocate results from).
+  [[nodiscard]] resource_type resource() const { return offsets_.resource(); }
+  /// @brief The name of that resource.
+  [[nodiscard]] std::string resource_name() const { return offsets_.resource_name(); }
+
+ private:
+  // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows.
+  void unshare(stream_ref stream) {
+    if (offsets_.writes_copy() || chars_.writes_copy() || mask_.writes_copy()) { *this = deep_copy(stream); }
+  }
+
+  buffer_type offsets_;
+  buffer_type chars_;
+  buffer_type mask_;
+  std::size_t offset_ = 0;
+  std::size_t size_ = 0;
+  std::size_t null_count_ = 0;
+};
+
+/// @brief Arrow utf8 (format "u"): 32-bit offsets, up to 2^31 - 1 bytes of characters in all.
+using strings_column = basic_strings_column<std::int32_t>;
+/// @brief Arrow large utf8 (format "U"): 64-bit offsets.
+using large_strings_column = basic_strings_column<std::int64_t>;
+
+/// @brief The Arrow format string of a strings column with offsets `O`: "u" or "U".
+template <arrow_offset O>
+inline constexpr std::string_view strings_format_v = sizeof(O) == 4 ? "u" : "U";
+
+DEVCOL_NAMESPACE_END
