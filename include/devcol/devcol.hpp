@@ -36,12 +36,18 @@
 #include <devcol/buffer/options.hpp>
 #include <devcol/buffer/policy.hpp>
 
+#include <devcol/column/any_column.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
+#include <devcol/column/dictionary_column.hpp>
 #include <devcol/column/factories.hpp>
+#include <devcol/column/host_value.hpp>
+#include <devcol/column/list_column.hpp>
+#include <devcol/column/nested_factories.hpp>
 #include <devcol/column/string_view.hpp>
 #include <devcol/column/strings_column.hpp>
+#include <devcol/column/struct_column.hpp>
 #include <devcol/column/table.hpp>
 #include <devcol/column/to_host.hpp>
 #include <devcol/column/types.hpp>

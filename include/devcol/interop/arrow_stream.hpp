@@ -71,9 +71,7 @@ struct stream_state {
     return code;
   }
 
-  static std::string_view type_of(any_column<Policy> const& col) {
-    return std::visit([](auto const& c) { return type_name_v<typename std::decay_t<decltype(c)>::value_type>; }, col);
-  }
+  static std::string type_of(any_column<Policy> const& col) { return devcol::type_name(col); }
 
   /// Throws unless `batch` has the stream's column names and types, in order.
   void expect_schema(basic_table<Policy> const& batch) const {
@@ -142,7 +140,15 @@ void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, Arro
   DEVCOL_EXPECTS(next != nullptr, "to_arrow_stream: no table source");
   ArrowDeviceType const type = schema.num_columns() == 0
                                    ? detail::device_of(static_cast<void const*>(nullptr)).type
-                                   : std::visit([](auto const& col) { return detail::device_of(col).type; }, schema[0]);
+                                   : std::visit(
+                                         [](auto const& col) {
+                                           if constexpr (requires { typename std::decay_t<decltype(col)>::value_type; }) {
+                                             return detail::device_of(col).type;
+                                           } else {
+                                             return detail::device_of(static_cast<void const*>(nullptr)).type;
+                                           }
+                                         },
+                                         schema[0]);
   using state_type = detail::stream_state<Policy>;
   auto state = std::make_unique<state_type>(state_type{std::move(schema), std::move(next), stream, type, 0, {}});
   *out = ArrowDeviceArrayStream{};

@@ -17,6 +17,7 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/export_column.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
@@ -32,100 +33,6 @@
 #include <variant>
 
 DEVCOL_NAMESPACE_BEGIN
-namespace detail {
-
-/// Bits [0, first + size) of a new bitmap from `col`'s resource: bit first + i is row i's value
-/// (0 for a null row, whose byte is never read). One pass over the words, in order on `stream`.
-template <buffer_policy Policy>
-buffer<Policy> pack_bools(column<bool, Policy> const& col, std::size_t first, stream_ref stream) {
-  std::size_t const bits = first + col.size();
-  std::size_t const bytes = bitmask_allocation_size(bits);
-  buffer<Policy> packed(bytes, stream, mr::default_alignment, col.resource());
-  auto* words = static_cast<bitmask_word*>(packed.data(access::write, stream));
-  executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
-                    pack_word<shifted_valid<true_and_valid>>{{true_and_valid{col.view()}, first}, bits});
-  return packed;
-}
-
-/// What an export keeps: a handle on the column (or on a snapshot of it), and for bool the
-/// bit-packed values.
-template <fixed_width T, buffer_policy Policy>
-struct exported_column {
-  column<T, Policy> col;
-  buffer<Policy> packed;
-};
-
-/// Where a column's memory lives (its values, or its mask when it has no values).
-template <fixed_width T, buffer_policy Policy>
-arrow_device device_of(column<T, Policy> const& col) {
-  void const* p = col.data_buffer().data(access::read);
-  return device_of(p != nullptr ? p : col.mask_buffer().data(access::read));
-}
-
-/// The private data of one column's ArrowArray: two buffers at the kept column's offset, no children.
-template <fixed_width T, buffer_policy Policy>
-std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, stream_ref stream) {
-  // A handle keeps the memory immutable under copy-on-write: a later write through the caller's
-  // column copies first (rule 3). Memory others may write (exposed, rule 12, or shared views whose
-  // writes propagate) is exported as a snapshot instead: Arrow requires it not to change.
-  column<T, Policy> kept = !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
-  // Packed bools start in the mask's word of the first row, so a slice costs its rows, not its offset.
-  std::size_t const skipped_words = type_traits<T>::arrow_bit_packed ? kept.offset() / bits_per_word : 0;
-  std::size_t const offset = kept.offset() - skipped_words * bits_per_word;
-  buffer<Policy> packed;
-  if constexpr (type_traits<T>::arrow_bit_packed) { packed = pack_bools(kept, offset, stream); }
-  auto node = std::make_unique<holding_array_node<exported_column<T, Policy>>>(
-      0, exported_column<T, Policy>{std::move(kept), std::move(packed)});
-  auto const& held = node->kept;
-  auto const* mask = static_cast<bitmask_word const*>(held.col.mask_buffer().data(access::read));
-  node->length = static_cast<std::int64_t>(held.col.size());
-  node->null_count = static_cast<std::int64_t>(held.col.null_count());
-  node->offset = static_cast<std::int64_t>(offset);
-  node->n_buffers = 2;
-  node->buffers[0] = mask != nullptr ? mask + skipped_words : nullptr;
-  node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.packed.data(access::read) : held.col.data_buffer().data(access::read);
-  return node;
-}
-
-/// Records on `stream` the event consumers of a device export wait on (CUDA only).
-inline void record_ready(array_node& node, stream_ref stream) {
-#if DEVCOL_BACKEND_CUDA
-  node.ready.emplace();
-  node.ready->record(stream);
-  node.ready_handle = node.ready->value();
-#else
-  (void)node;
-  (void)stream;
-#endif
-}
-
-/// Publishes a complete export: the schema, then the device array around `node`. Never throws.
-/// (No schema when `schema_tree` is null: a stream's arrays share the stream's schema.)
-inline void publish_device_array(std::unique_ptr<schema_node> schema_tree, std::int64_t schema_flags,
-                                 std::unique_ptr<array_node> node, arrow_device device, ArrowSchema* schema,
-                                 ArrowDeviceArray* array) noexcept {
-  void* const sync_event = node->ready ? static_cast<void*>(&node->ready_handle) : nullptr;
-  if (schema_tree != nullptr) { publish(std::move(schema_tree), schema_flags, schema); }
-  *array = ArrowDeviceArray{};  // reserved bytes zeroed
-  publish(std::move(node), &array->array);
-  array->device_id = device.id;
-  array->device_type = device.type;
-  array->sync_event = sync_event;
-}
-
-inline void expect_outputs(void const* schema, void const* array, char const* what) {
-  DEVCOL_EXPECTS(schema != nullptr && array != nullptr, what, ": the ArrowSchema (", schema,
-                 ") and ArrowDeviceArray (", array, ") to export into must not be null");
-}
-
-template <fixed_width T>
-std::unique_ptr<schema_node> column_schema_node(std::string name) {
-  return std::make_unique<schema_node>(std::string(arrow_format_v<T>), std::move(name), 0);
-}
-
-}  // namespace detail
 
 /**
  * @brief Exports `col` as an Arrow array (`schema` and `array`, which the caller then owns and
@@ -164,8 +71,12 @@ std::unique_ptr<schema_node> table_schema_node(basic_table<Policy> const& tbl) {
   for (std::size_t i = 0; i < n; ++i) {
     std::visit(
         [&](auto const& col) {
-          using T = typename std::decay_t<decltype(col)>::value_type;
-          publish(column_schema_node<T>(tbl.name(i)), ARROW_FLAG_NULLABLE, tree->children[i]);
+          if constexpr (requires { typename std::decay_t<decltype(col)>::value_type; }) {
+            using T = typename std::decay_t<decltype(col)>::value_type;
+            publish(column_schema_node<T>(tbl.name(i)), ARROW_FLAG_NULLABLE, tree->children[i]);
+          } else {
+            DEVCOL_FAIL("to_arrow: column '", tbl.name(i), "' is ", devcol::type_name(col), ", not exported yet");
+          }
         },
         tbl[i]);
   }
@@ -183,6 +94,9 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
   for (std::size_t i = 0; i < n; ++i) {
     std::visit(
         [&](auto const& col) {
+          if constexpr (!requires { typename std::decay_t<decltype(col)>::value_type; }) {
+            DEVCOL_FAIL("to_arrow: column '", tbl.name(i), "' is ", devcol::type_name(col), ", not exported yet");
+          } else {
           if (!col.empty()) {  // an empty column has no memory to be anywhere
             arrow_device const here = device_of(col);
             if (!device) {
@@ -194,6 +108,7 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
             }
           }
           publish(export_column_node(col, stream), node->children[i]);
+          }
         },
         tbl[i]);
   }

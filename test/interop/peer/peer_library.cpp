@@ -72,6 +72,10 @@ devcol::column<T> base_column() {
   return devcol::make_column<T>(rows);
 }
 
+/// The fixed-width kinds come first in devcol::any_column: 19 of them.
+constexpr std::size_t fixed_width_kinds = 19;
+static_assert(requires { typename std::variant_alternative_t<fixed_width_kinds - 1, devcol::any_column<>>::value_type; });
+
 /// Calls f(std::type_identity<T>{}) for the column type whose devcol name is `name` ("int64",
 /// "timestamp[ms]", ...); false when no type has that name.
 template <class F>
@@ -87,7 +91,7 @@ bool with_type(std::string_view name, F&& f) {
           }
         }(),
         ...);
-  }(std::make_index_sequence<std::variant_size_v<devcol::any_column<>>>{});
+  }(std::make_index_sequence<fixed_width_kinds>{});
   return found;
 }
 
@@ -101,7 +105,7 @@ devcol::table test_table(std::size_t first, std::size_t last) {
           t.add(std::string(devcol::type_name_v<T>), base_column<T>().slice(first, last));
         }(),
         ...);
-  }(std::make_index_sequence<std::variant_size_v<devcol::any_column<>>>{});
+  }(std::make_index_sequence<fixed_width_kinds>{});
   return t;
 }
 
@@ -155,6 +159,49 @@ void append_column(std::string& out, devcol::column<T> const& col) {
     }
   }
   out += "]}";
+}
+
+/// A host_value as JSON: null, a number, a bool, a string, a list as an array, a struct as an object.
+void append_host_value(std::string& out, devcol::host_value const& v) {
+  std::visit(
+      [&](auto const& x) {
+        using X = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<X, std::monostate>) {
+          out += "null";
+        } else if constexpr (std::is_same_v<X, std::string>) {
+          append_string(out, x);
+        } else if constexpr (std::is_same_v<X, devcol::host_value::list>) {
+          out += '[';
+          for (std::size_t i = 0; i < x.size(); ++i) {
+            if (i != 0) { out += ", "; }
+            append_host_value(out, x[i]);
+          }
+          out += ']';
+        } else if constexpr (std::is_same_v<X, devcol::host_value::fields>) {
+          out += '{';
+          for (std::size_t i = 0; i < x.size(); ++i) {
+            if (i != 0) { out += ", "; }
+            append_string(out, x[i].first);
+            out += ": ";
+            append_host_value(out, x[i].second);
+          }
+          out += '}';
+        } else {
+          append_value(out, x);
+        }
+      },
+      v.value());
+}
+
+/// Any other kind: {"type": ..., "size": ..., "null_count": ..., "offset": ..., "values": [...]}.
+template <class C>
+void append_column(std::string& out, C const& col) {
+  out += "{\"type\": ";
+  append_string(out, devcol::type_name(col));
+  out += ", \"size\": " + std::to_string(col.size()) + ", \"null_count\": " + std::to_string(col.null_count()) +
+         ", \"offset\": " + std::to_string(col.offset()) + ", \"values\": ";
+  append_host_value(out, devcol::host_value(devcol::host_value::list(devcol::to_host_values(col))));
+  out += '}';
 }
 
 /// {"num_rows": ..., "columns": [{"name": ..., <the column's fields>}, ...]}

@@ -121,10 +121,12 @@ template <class F>
 void visit_format(std::string_view format, std::string const& path, F&& f) {
   bool found = false;
   auto try_one = [&]<class Column>(std::type_identity<Column>) {
-    using T = typename Column::value_type;
-    if (!found && format_matches<T>(format)) {
-      found = true;
-      f(std::type_identity<T>{});
+    if constexpr (requires { typename Column::value_type; }) {
+      using T = typename Column::value_type;
+      if (!found && format_matches<T>(format)) {
+        found = true;
+        f(std::type_identity<T>{});
+      }
     }
   };
   [&]<std::size_t... I>(std::index_sequence<I...>) {
