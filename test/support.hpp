@@ -102,6 +102,14 @@ class leak_check {
   mr::scoped_default scope_;
 };
 
+/// The number of empty optionals (null rows) in a host range.
+template <class Range>
+std::size_t count_nulls(Range const& rows) {
+  std::size_t n = 0;
+  for (auto const& row : rows) { n += row.has_value() ? 0 : 1; }
+  return n;
+}
+
 /// The column's values on the host (nulls read as T{}).
 template <class T, class P>
 std::vector<T> host_values(devcol::column<T, P> const& c) {
