@@ -66,11 +66,7 @@ std::unique_ptr<R> make_test_resource(Upstream&&... upstream) {
 }
 
 /// The backend's device memory: what columns in tests are made of.
-#if DEVCOL_BACKEND_CUDA
-using device_memory = mr::cuda_async;
-#else
-using device_memory = mr::host_aligned;
-#endif
+using mr::device_memory;
 /// A tracking resource over device memory.
 using device_tracker = mr::tracking<device_memory>;
 
