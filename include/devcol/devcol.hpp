@@ -39,7 +39,9 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
+#include <devcol/column/decimal_column.hpp>
 #include <devcol/column/factories.hpp>
+#include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/string_view.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/table.hpp>
