@@ -53,8 +53,10 @@
 #include <devcol/spill/spill_manager.hpp>
 #include <devcol/ops/cast.hpp>
 #include <devcol/ops/compare.hpp>
+#include <devcol/ops/decimal.hpp>
 #include <devcol/ops/fill.hpp>
 #include <devcol/ops/filter.hpp>
+#include <devcol/ops/fixed_size_binary.hpp>
 #include <devcol/ops/gather.hpp>
 #include <devcol/ops/null_mask.hpp>
 #include <devcol/ops/reduce.hpp>

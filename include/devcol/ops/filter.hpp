@@ -27,6 +27,7 @@
 #include <thrust/transform.h>
 
 #include <cstddef>
+#include <ranges>
 #include <span>
 #include <vector>
 
@@ -73,6 +74,37 @@ struct concatenated_valid {
     return in.mask == nullptr || bit_is_set(in.mask, in.offset + (r - in.first));
   }
 };
+
+/**
+ * The mask of the concatenation of `cols` (any column kind: has_nulls(), null_mask(), offset(),
+ * size()), `rows` rows in all, from `resource`: each input's mask, mask offset and first result
+ * row go to the device in one copy, one pass writes the words, then `stream` is synchronised (the
+ * host index must outlive its copy).
+ */
+template <class Columns, class Resource>
+[[nodiscard]] auto concatenated_mask(Columns const& cols, std::size_t rows, Resource resource, stream_ref stream) {
+  using buffer_type = typename std::ranges::range_value_t<Columns>::buffer_type;
+  std::vector<concatenated_input> inputs;
+  inputs.reserve(std::ranges::size(cols));
+  std::size_t first = 0;
+  for (auto const& c : cols) {
+    inputs.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), first});
+    first += c.size();
+  }
+  std::size_t const index_bytes = inputs.size() * sizeof(concatenated_input);
+  buffer_type index(index_bytes, stream, mr::default_alignment, resource);
+  auto* device_inputs = static_cast<concatenated_input*>(index.data(access::write, stream));
+  copy_bytes(device_inputs, inputs.data(), index_bytes, stream);
+  std::size_t const bytes = bitmask_allocation_size(rows);
+  buffer_type mask(bytes, stream, mr::default_alignment, std::move(resource));
+  executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)),
+                    static_cast<bitmask_word*>(mask.data(access::write, stream)),
+                    pack_word<concatenated_valid>{{device_inputs, inputs.size()}, rows});
+  stream.synchronize();  // the host index must outlive the copy queued above
+  return mask;
+}
 
 }  // namespace detail
 
@@ -140,26 +172,7 @@ template <fixed_width T, class Policy>
     dst += c.size();
   }
   if (nulls == 0) { return out; }
-  // Each input's mask, mask offset and first result row, to the device in one copy.
-  std::vector<detail::concatenated_input> inputs;
-  inputs.reserve(cols.size());
-  std::size_t first = 0;
-  for (auto const& c : cols) {
-    inputs.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), first});
-    first += c.size();
-  }
-  std::size_t const index_bytes = inputs.size() * sizeof(detail::concatenated_input);
-  typename column<T, Policy>::buffer_type index(index_bytes, stream, mr::default_alignment, out.resource());
-  auto* device_inputs = static_cast<detail::concatenated_input*>(index.data(access::write, stream));
-  copy_bytes(device_inputs, inputs.data(), index_bytes, stream);
-  std::size_t const bytes = bitmask_allocation_size(rows);
-  typename column<T, Policy>::buffer_type mask(bytes, stream, mr::default_alignment, out.resource());
-  detail::executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)),
-                    static_cast<bitmask_word*>(mask.data(access::write, stream)),
-                    detail::pack_word<detail::concatenated_valid>{{device_inputs, inputs.size()}, rows});
-  stream.synchronize();  // the host index must outlive the copy queued above
+  auto mask = detail::concatenated_mask(cols, rows, out.resource(), stream);
   return column<T, Policy>(out.data_buffer(), std::move(mask), rows, nulls);
 }
 
