@@ -39,7 +39,9 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
+#include <devcol/column/decimal_column.hpp>
 #include <devcol/column/factories.hpp>
+#include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/string_view.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/table.hpp>
@@ -51,8 +53,10 @@
 #include <devcol/spill/spill_manager.hpp>
 #include <devcol/ops/cast.hpp>
 #include <devcol/ops/compare.hpp>
+#include <devcol/ops/decimal.hpp>
 #include <devcol/ops/fill.hpp>
 #include <devcol/ops/filter.hpp>
+#include <devcol/ops/fixed_size_binary.hpp>
 #include <devcol/ops/gather.hpp>
 #include <devcol/ops/null_mask.hpp>
 #include <devcol/ops/reduce.hpp>

@@ -120,7 +120,7 @@ inline void expect_outputs(void const* schema, void const* array, char const* wh
                  ") and ArrowDeviceArray (", array, ") to export into must not be null");
 }
 
-template <fixed_width T>
+template <arrow_fixed_width T>
 std::unique_ptr<schema_node> column_schema_node(std::string name) {
   return std::make_unique<schema_node>(std::string(arrow_format_v<T>), std::move(name), 0);
 }
@@ -143,7 +143,7 @@ std::unique_ptr<schema_node> column_schema_node(std::string name) {
  * by `release`. `reserved` is zeroed. `schema` and `array` are written only on success.
  * @throws devcol::logic_error (null outputs), what allocation throws (bool, exposed), devcol::cuda_error
  */
-template <fixed_width T, buffer_policy Policy>
+template <arrow_fixed_width T, buffer_policy Policy>
 void to_arrow(column<T, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
               std::string name = {}) {
   detail::expect_outputs(schema, array, "to_arrow");

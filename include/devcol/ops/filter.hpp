@@ -28,6 +28,7 @@
 #include <thrust/transform.h>
 
 #include <cstddef>
+#include <ranges>
 #include <span>
 #include <vector>
 
@@ -119,15 +120,7 @@ template <fixed_width T, class Policy>
     dst += c.size();
   }
   if (nulls == 0) { return out; }
-  // Each input's mask, mask offset and first result row.
-  std::vector<detail::concatenated_input> inputs;
-  inputs.reserve(cols.size());
-  std::size_t first = 0;
-  for (auto const& c : cols) {
-    inputs.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), first});
-    first += c.size();
-  }
-  auto mask = detail::concatenated_mask<typename column<T, Policy>::buffer_type>(inputs, rows, out.resource(), stream);
+  auto mask = detail::concatenated_mask(cols, rows, out.resource(), stream);
   return column<T, Policy>(out.data_buffer(), std::move(mask), rows, nulls);
 }
 
