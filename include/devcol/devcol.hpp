@@ -40,8 +40,10 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
+#include <devcol/column/decimal_column.hpp>
 #include <devcol/column/dictionary_column.hpp>
 #include <devcol/column/factories.hpp>
+#include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/host_value.hpp>
 #include <devcol/column/list_column.hpp>
 #include <devcol/column/nested_factories.hpp>
@@ -57,13 +59,18 @@
 #include <devcol/spill/spill_manager.hpp>
 #include <devcol/ops/cast.hpp>
 #include <devcol/ops/compare.hpp>
+#include <devcol/ops/decimal.hpp>
 #include <devcol/ops/fill.hpp>
 #include <devcol/ops/filter.hpp>
+#include <devcol/ops/fixed_size_binary.hpp>
 #include <devcol/ops/gather.hpp>
 #include <devcol/ops/null_mask.hpp>
 #include <devcol/ops/reduce.hpp>
 #include <devcol/ops/scan.hpp>
 #include <devcol/ops/sort.hpp>
+#include <devcol/ops/strings.hpp>
+#include <devcol/ops/strings_compare.hpp>
+#include <devcol/ops/strings_selection.hpp>
 #include <devcol/ops/transform.hpp>
 
 #include <devcol/interop/arrow_abi.hpp>

@@ -116,8 +116,12 @@ namespace detail {
 /// The name of a column kind without an instance (for errors that name the type asked for).
 template <class C>
 [[nodiscard]] std::string kind_name() {
-  if constexpr (requires { typename C::value_type; }) {
+  if constexpr (is_plain_column<C>) {
     return std::string(type_name_v<typename C::value_type>);
+  } else if constexpr (requires { &C::scale; }) {
+    return "decimal";
+  } else if constexpr (requires { &C::width; }) {
+    return "fixed_size_binary";
   } else if constexpr (requires { typename C::view_type::offset_type; } && requires { &C::chars_range; }) {
     return sizeof(typename C::offset_type) == 4 ? "string" : "large_string";
   } else if constexpr (requires { typename C::child_type; } && requires { &C::child_range; }) {

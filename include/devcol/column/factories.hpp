@@ -8,7 +8,9 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/decimal_column.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
@@ -123,7 +125,40 @@ template <fixed_width T, buffer_policy Policy = default_policy>
   return out;
 }
 
+/**
+ * @brief A decimal column of `precision` and `scale` holding the unscaled values of a host range
+ * of `Rep` or of `std::optional<Rep>` (an empty optional is a null row; a mask only if some row is
+ * null), as make_column<Rep> stages and copies them (synchronises `stream`). Values are not
+ * checked against the precision.
+ * @throws devcol::logic_error naming the precision when it is outside [1, 9 / 18 / 38] (checked
+ * before anything is allocated); what allocation and copying throw
+ */
+template <decimal_rep Rep, buffer_policy Policy = default_policy, std::ranges::input_range Range>
+  requires std::convertible_to<std::ranges::range_value_t<Range>, Rep> ||
+           detail::is_optional_of<std::ranges::range_value_t<Range>, Rep>
+[[nodiscard]] decimal_column<Rep, Policy> make_decimal_column(Range const& values, int precision, int scale,
+                                                              stream_ref stream = {}) {
+  detail::check_decimal_precision<Rep>("make_decimal_column", precision);
+  return decimal_column<Rep, Policy>(make_column<Rep, Policy>(values, stream), precision, scale);
+}
+
 namespace detail {
+/// `bytes` bytes from host memory at `data` in a new buffer from the policy's resource, copied in
+/// order on `stream` (the caller synchronises before the host memory goes).
+template <class Buffer>
+[[nodiscard]] Buffer upload_bytes(void const* data, std::size_t bytes, stream_ref stream) {
+  Buffer out(bytes, stream);
+  copy_bytes(out.data(access::write, stream), data, bytes, stream);
+  return out;
+}
+/// The host validity words of `rows` rows (padded here to the mask allocation size) as a device
+/// mask, copied in order on `stream` (the caller synchronises before `valid` goes).
+template <class Buffer>
+[[nodiscard]] Buffer upload_mask(std::vector<bitmask_word>& valid, std::size_t rows, stream_ref stream) {
+  valid.resize(bitmask_allocation_size(rows) / sizeof(bitmask_word), 0);
+  return upload_bytes<Buffer>(valid.data(), valid.size() * sizeof(bitmask_word), stream);
+}
+
 template <class V>
 inline constexpr bool is_optional_string =
     requires(std::remove_cvref_t<V> const& v) {
@@ -176,14 +211,8 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, 
   }
   buffer_type offsets_buffer(offsets.size() * sizeof(O), stream);
   copy_bytes(offsets_buffer.data(access::write, stream), offsets.data(), offsets.size() * sizeof(O), stream);
-  buffer_type chars_buffer(chars.size(), stream);
-  copy_bytes(chars_buffer.data(access::write, stream), chars.data(), chars.size(), stream);
-  buffer_type mask;
-  if (nulls != 0) {
-    valid.resize(bitmask_allocation_size(row) / sizeof(bitmask_word), 0);
-    mask = buffer_type(valid.size() * sizeof(bitmask_word), stream);
-    copy_bytes(mask.data(access::write, stream), valid.data(), valid.size() * sizeof(bitmask_word), stream);
-  }
+  buffer_type chars_buffer = detail::upload_bytes<buffer_type>(chars.data(), chars.size(), stream);
+  buffer_type mask = nulls != 0 ? detail::upload_mask<buffer_type>(valid, row, stream) : buffer_type{};
   stream.synchronize();
   return basic_strings_column<O, Policy>(std::move(offsets_buffer), std::move(chars_buffer), std::move(mask), row, nulls);
 }
@@ -194,6 +223,58 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
 [[nodiscard]] basic_strings_column<O, Policy> make_strings_column(
     std::initializer_list<std::optional<std::string_view>> values, stream_ref stream = {}) {
   return make_strings_column<O, Policy>(std::views::all(values), stream);
+}
+
+/**
+ * @brief A fixed-size binary column of `width`-byte rows holding the byte strings of a host range:
+ * of anything a `std::string_view` is made from, or of `std::optional`s of it (an empty optional
+ * is a null row, stored as `width` zero bytes; a mask only if some row is null). Stages the rows
+ * in host memory and copies them in order on `stream`, which it then synchronises.
+ * @throws devcol::logic_error naming the row and its length when a value is not exactly `width`
+ * bytes (checked before anything is allocated); what allocation and copying throw
+ */
+template <buffer_policy Policy = default_policy, std::ranges::input_range Range>
+  requires std::convertible_to<std::ranges::range_value_t<Range>, std::string_view> ||
+           detail::is_optional_string<std::ranges::range_value_t<Range>>
+[[nodiscard]] fixed_size_binary_column<Policy> make_fixed_size_binary_column(Range const& values, std::size_t width,
+                                                                             stream_ref stream = {}) {
+  using value = std::ranges::range_value_t<Range>;
+  using buffer_type = typename fixed_size_binary_column<Policy>::buffer_type;
+  std::string bytes;
+  std::vector<bitmask_word> valid;
+  std::size_t nulls = 0;
+  std::size_t row = 0;
+  auto append = [&](std::string_view s) {
+    DEVCOL_EXPECTS(s.size() == width, "make_fixed_size_binary_column: row ", row, " has ", s.size(),
+                   " bytes, not the width ", width);
+    bytes.append(s);
+  };
+  for (auto const& v : values) {
+    if constexpr (detail::is_optional_string<value>) {
+      if (row % bits_per_word == 0) { valid.push_back(0); }
+      if (v.has_value()) {
+        append(std::string_view(*v));
+        valid[row / bits_per_word] |= bitmask_word{1} << (row % bits_per_word);
+      } else {
+        bytes.append(width, '\0');
+        ++nulls;
+      }
+    } else {
+      append(std::string_view(v));
+    }
+    ++row;
+  }
+  buffer_type data = bytes.empty() ? buffer_type{} : detail::upload_bytes<buffer_type>(bytes.data(), bytes.size(), stream);
+  buffer_type mask = nulls != 0 ? detail::upload_mask<buffer_type>(valid, row, stream) : buffer_type{};
+  stream.synchronize();
+  return fixed_size_binary_column<Policy>(width, std::move(data), std::move(mask), row, nulls);
+}
+
+/// @brief make_fixed_size_binary_column from a braced list, `std::nullopt` for a null row.
+template <buffer_policy Policy = default_policy>
+[[nodiscard]] fixed_size_binary_column<Policy> make_fixed_size_binary_column(
+    std::initializer_list<std::optional<std::string_view>> values, std::size_t width, stream_ref stream = {}) {
+  return make_fixed_size_binary_column<Policy>(std::views::all(values), width, stream);
 }
 
 DEVCOL_NAMESPACE_END

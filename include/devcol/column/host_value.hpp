@@ -158,7 +158,12 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
   using Policy = typename C::policy;
   std::size_t const n = col.size();
   std::vector<host_value> rows(n);
-  if constexpr (requires { typename C::value_type; } || requires { &C::chars_range; }) {
+  if constexpr (requires { &C::scale; }) {  // decimal: its text, as Python's str(Decimal) gives it
+    auto const values = to_host(col, stream);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (values[i]) { rows[i] = host_value(format_decimal(*values[i], col.scale())); }
+    }
+  } else if constexpr (is_plain_column<C> || requires { &C::chars_range; } || requires { &C::width; }) {
     auto const values = to_host(col, stream);
     for (std::size_t i = 0; i < n; ++i) {
       if (values[i]) { rows[i] = widen(*values[i]); }

@@ -85,13 +85,13 @@ class basic_table {
    * @throws devcol::logic_error naming the column and both types if it holds another kind, or if there is none
    */
   template <class C>
-    requires(column_kind<C, Policy> && !requires { typename C::value_type; })
+    requires(column_kind<C, Policy> && !detail::is_plain_column<C>)
   [[nodiscard]] C const& get(std::string_view name) const {
     return kind<C>(index_of(name));
   }
   /// @brief The column at `index` as the column kind `C`. @throws devcol::logic_error as get(name)
   template <class C>
-    requires(column_kind<C, Policy> && !requires { typename C::value_type; })
+    requires(column_kind<C, Policy> && !detail::is_plain_column<C>)
   [[nodiscard]] C const& get(std::size_t index) const {
     check_index(index);
     return kind<C>(index);

@@ -7,6 +7,8 @@
 #include <devcol/buffer/access.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/decimal_column.hpp>
+#include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
@@ -19,6 +21,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -88,10 +91,71 @@ template <arrow_offset O, class Policy>
   return rows;
 }
 
+/**
+ * @brief The decimal column's unscaled values on the host, an empty optional for each null row
+ * (format one with format_decimal()). Copies as to_host(column) does; synchronises `stream`.
+ * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
+ */
+template <decimal_rep Rep, class Policy>
+[[nodiscard]] std::vector<std::optional<Rep>> to_host(decimal_column<Rep, Policy> const& col, stream_ref stream = {}) {
+  return to_host(col.values(), stream);
+}
+
+/**
+ * @brief The fixed-size binary column's rows on the host as byte strings of width() bytes, an
+ * empty optional for each null row. Copies the rows' bytes and the mask's words in order on
+ * `stream` and synchronises it.
+ * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
+ */
+template <class Policy>
+[[nodiscard]] std::vector<std::optional<std::string>> to_host(fixed_size_binary_column<Policy> const& col,
+                                                              stream_ref stream = {}) {
+  std::size_t const size = col.size();
+  std::size_t const width = col.width();
+  std::vector<std::optional<std::string>> rows(size);
+  if (size == 0) { return rows; }
+  std::string bytes(size * width, '\0');
+  if (!bytes.empty()) { copy_bytes(bytes.data(), col.data(access::read) + col.offset() * width, bytes.size(), stream); }
+  auto const mask = detail::mask_words_to_host(col.null_mask(access::read), col.offset(), size, stream);
+  stream.synchronize();
+  std::size_t const bit0 = col.offset() % bits_per_word;
+  for (std::size_t i = 0; i < size; ++i) {
+    if (mask.empty() || bit_is_set(mask.data(), bit0 + i)) { rows[i] = bytes.substr(i * width, width); }
+  }
+  return rows;
+}
+
+/**
+ * @brief The decimal text of an unscaled value at `scale`: "-12.34" for (-1234, 2), "0.05" for
+ * (5, 2), "1200" for (12, -2), as pyarrow prints decimals (without an exponent). Host only.
+ */
+template <decimal_rep Rep>
+[[nodiscard]] std::string format_decimal(Rep value, int scale) {
+  bool const negative = value < 0;
+  // Digits of |value|, least significant first; one digit at a time so INT128_MIN needs no negation.
+  std::string digits;
+  do {
+    int const d = static_cast<int>(value % 10);
+    digits.push_back(static_cast<char>('0' + (d < 0 ? -d : d)));
+    value /= 10;
+  } while (value != 0);
+  std::string out(digits.rbegin(), digits.rend());
+  if (scale < 0) {
+    if (out != "0") { out.append(static_cast<std::size_t>(-static_cast<long long>(scale)), '0'); }
+  } else if (scale > 0) {
+    auto const s = static_cast<std::size_t>(scale);
+    if (out.size() <= s) { out.insert(0, s + 1 - out.size(), '0'); }
+    out.insert(out.size() - s, 1, '.');
+  }
+  return negative ? "-" + out : out;
+}
+
 namespace detail {
 template <class T>
 void print_value(std::ostream& out, T const& v) {
-  if constexpr (requires { v.time_since_epoch(); }) {
+  if constexpr (std::is_same_v<T, int128_t>) {
+    out << format_decimal(v, 0);  // iostreams have no __int128
+  } else if constexpr (requires { v.time_since_epoch(); }) {
     out << v.time_since_epoch().count();
   } else if constexpr (requires { v.count(); }) {
     out << v.count();
@@ -141,6 +205,49 @@ std::ostream& operator<<(std::ostream& out, basic_strings_column<O, Policy> cons
       out << '"' << *head[i] << '"';
     } else {
       out << "null";
+    }
+  }
+  if (col.size() > shown) { out << ", ... (" << col.size() << " rows)"; }
+  return out << ']';
+}
+
+/**
+ * @brief Prints `decimal128(38, 2)[-12.34, null, 0.05]`, the first 20 rows then `…` and the row
+ * count. Copies to the host on the default stream and synchronises it.
+ */
+template <decimal_rep Rep, class Policy>
+std::ostream& operator<<(std::ostream& out, decimal_column<Rep, Policy> const& col) {
+  constexpr std::size_t shown = 20;
+  auto const head = to_host(col.slice(0, std::min(col.size(), shown)));
+  out << col.type_name() << '[';
+  for (std::size_t i = 0; i < head.size(); ++i) {
+    if (i != 0) { out << ", "; }
+    out << (head[i] ? format_decimal(*head[i], col.scale()) : std::string("null"));
+  }
+  if (col.size() > shown) { out << ", ... (" << col.size() << " rows)"; }
+  return out << ']';
+}
+
+/**
+ * @brief Prints `fixed_size_binary[2][0x6162, null]` (each row's bytes in hex), the first 20 rows
+ * then `…` and the row count. Copies to the host on the default stream and synchronises it.
+ */
+template <class Policy>
+std::ostream& operator<<(std::ostream& out, fixed_size_binary_column<Policy> const& col) {
+  constexpr std::size_t shown = 20;
+  constexpr char hex[] = "0123456789abcdef";
+  auto const head = to_host(col.slice(0, std::min(col.size(), shown)));
+  out << col.type_name() << '[';
+  for (std::size_t i = 0; i < head.size(); ++i) {
+    if (i != 0) { out << ", "; }
+    if (!head[i]) {
+      out << "null";
+      continue;
+    }
+    out << "0x";
+    for (char c : *head[i]) {
+      auto const b = static_cast<unsigned char>(c);
+      out << hex[b >> 4] << hex[b & 0xF];
     }
   }
   if (col.size() > shown) { out << ", ... (" << col.size() << " rows)"; }

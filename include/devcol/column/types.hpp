@@ -58,6 +58,18 @@ using duration_us = duration<time_unit::us>;
 using duration_ns = duration<time_unit::ns>;
 
 /**
+ * @brief A 128-bit signed integer, usable in kernels (GCC's, Clang's and nvcc's `__int128`): the
+ * representation of Arrow's decimal128, whose values buffer is 16-byte little-endian two's
+ * complement — the layout of `__int128` on every target devcol builds for (x86-64, AArch64, CUDA).
+ *
+ * `__extension__` keeps `-Wpedantic` quiet. Under `-std=c++20` (not gnu++20) the standard library
+ * does not count it as integral (`std::is_integral_v` is false), so devcol never asks that of it.
+ */
+__extension__ typedef __int128 int128_t;  // NOLINT(modernize-use-using): __extension__ needs a typedef
+static_assert(sizeof(int128_t) == 16 && alignof(int128_t) == 16,
+              "devcol::int128_t must be 16 bytes, 16-byte aligned (Arrow decimal128's layout)");
+
+/**
  * @brief What devcol knows of a fixed-width element type `T`; specialised for each supported type.
  *
  * `format` is the Arrow C Data Interface format string. `bool` is stored one byte per row, as
@@ -76,6 +88,7 @@ struct fixed_width_traits {
   static constexpr std::string_view format = Format;  ///< Arrow format string
   static constexpr std::string_view name = Name;      ///< readable name, as printed
   static constexpr bool arrow_bit_packed = BitPacked;
+  static constexpr bool arrow_primitive = true;  ///< an Arrow type of its own (format above)
 };
 inline constexpr char fmt_c[] = "c", fmt_C[] = "C", fmt_s[] = "s", fmt_S[] = "S", fmt_i[] = "i", fmt_I[] = "I",
                       fmt_l[] = "l", fmt_L[] = "L", fmt_f[] = "f", fmt_g[] = "g", fmt_b[] = "b", fmt_tss[] = "tss:",
@@ -111,9 +124,29 @@ template <> struct type_traits<duration_us>   : detail::fixed_width_traits<durat
 template <> struct type_traits<duration_ns>   : detail::fixed_width_traits<duration_ns,   detail::fmt_tDn, detail::name_tDn> {};
 // clang-format on
 
+/**
+ * @brief `int128_t` is a fixed-width type, so `column<int128_t>` and the fixed-width ops (gather,
+ * filter, concatenate, compare, sort, null masks) serve decimal128 columns. Arrow has no 128-bit
+ * integer type: it is not `arrow_primitive` — not exported, imported or held by a table on its own
+ * (`decimal128_column` is the Arrow kind: "d:P,S").
+ */
+template <>
+struct type_traits<int128_t> {
+  static constexpr bool supported = true;
+  static constexpr std::string_view format = "";  ///< none: see arrow_primitive
+  static constexpr std::string_view name = "int128";
+  static constexpr bool arrow_bit_packed = false;
+  static constexpr bool arrow_primitive = false;
+};
+
 /// @brief Satisfied by the fixed-width element types devcol columns hold.
 template <class T>
 concept fixed_width = type_traits<std::remove_cv_t<T>>::supported && std::is_trivially_copyable_v<T>;
+
+/// @brief Satisfied by the fixed-width types that are an Arrow primitive type of their own (every
+/// fixed-width type but `int128_t`): what `to_arrow`/`from_arrow` of a `column<T>` and a table take.
+template <class T>
+concept arrow_fixed_width = fixed_width<T> && type_traits<std::remove_cv_t<T>>::arrow_primitive;
 
 /// @brief The Arrow format string of `T` (e.g. "l" for int64, "tsm:" for timestamp[ms]).
 template <fixed_width T>

@@ -142,7 +142,7 @@ void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, Arro
                                    ? detail::device_of(static_cast<void const*>(nullptr)).type
                                    : std::visit(
                                          [](auto const& col) {
-                                           if constexpr (requires { typename std::decay_t<decltype(col)>::value_type; }) {
+                                           if constexpr (detail::is_plain_column<std::decay_t<decltype(col)>>) {
                                              return detail::device_of(col).type;
                                            } else {
                                              return detail::device_of(static_cast<void const*>(nullptr)).type;

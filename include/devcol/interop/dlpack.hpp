@@ -26,9 +26,11 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// The DLPack element type of `T`: its representation (timestamps and durations as int64).
+/// The DLPack element type of `T`: its representation (timestamps and durations as int64,
+/// `int128_t` as DLPack's 128-bit int, which the standard traits may not call arithmetic).
 template <fixed_width T>
 [[nodiscard]] constexpr DLDataType dlpack_dtype() noexcept {
+  if constexpr (std::is_same_v<T, int128_t>) { return DLDataType{kDLInt, 128, 1}; }
   using rep = std::conditional_t<std::is_arithmetic_v<T>, T, std::int64_t>;
   static_assert(sizeof(rep) == sizeof(T));
   std::uint8_t const code = std::is_same_v<rep, bool>          ? kDLBool

@@ -45,7 +45,7 @@ DEVCOL_NAMESPACE_BEGIN
  * `sync_event` without blocking the host; on the host backend a `sync_event` is ignored.
  * @throws devcol::arrow_error, what allocation throws (for the copies above), devcol::cuda_error
  */
-template <fixed_width T, buffer_policy Policy = default_policy>
+template <arrow_fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
   detail::import_guard guard(schema, array);
   detail::arrow_field const field = detail::check_device_import(schema, array);

@@ -50,7 +50,7 @@ DEVCOL_NAMESPACE_BEGIN
  * by `release`. `reserved` is zeroed. `schema` and `array` are written only on success.
  * @throws devcol::logic_error (null outputs), what allocation throws (bool, exposed), devcol::cuda_error
  */
-template <fixed_width T, buffer_policy Policy>
+template <arrow_fixed_width T, buffer_policy Policy>
 void to_arrow(column<T, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
               std::string name = {}) {
   detail::expect_outputs(schema, array, "to_arrow");
@@ -71,7 +71,7 @@ std::unique_ptr<schema_node> table_schema_node(basic_table<Policy> const& tbl) {
   for (std::size_t i = 0; i < n; ++i) {
     std::visit(
         [&](auto const& col) {
-          if constexpr (requires { typename std::decay_t<decltype(col)>::value_type; }) {
+          if constexpr (detail::is_plain_column<std::decay_t<decltype(col)>>) {
             using T = typename std::decay_t<decltype(col)>::value_type;
             publish(column_schema_node<T>(tbl.name(i)), ARROW_FLAG_NULLABLE, tree->children[i]);
           } else {
@@ -94,7 +94,7 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
   for (std::size_t i = 0; i < n; ++i) {
     std::visit(
         [&](auto const& col) {
-          if constexpr (!requires { typename std::decay_t<decltype(col)>::value_type; }) {
+          if constexpr (!detail::is_plain_column<std::decay_t<decltype(col)>>) {
             DEVCOL_FAIL("to_arrow: column '", tbl.name(i), "' is ", devcol::type_name(col), ", not exported yet");
           } else {
           if (!col.empty()) {  // an empty column has no memory to be anywhere

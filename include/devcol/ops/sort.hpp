@@ -25,6 +25,7 @@
 #include <thrust/sort.h>
 
 #include <cstdint>
+#include <type_traits>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -35,10 +36,11 @@ enum class null_order { last, first };
 
 namespace detail {
 
-/// Whether rows i-1 and i are in order, nulls placed as asked.
-template <class T>
+/// Whether rows i-1 and i are in order, nulls placed as asked (a view with is_valid, [] and <:
+/// a column_view, a strings_column_view).
+template <class View>
 struct in_order {
-  column_view<T> view;
+  View view;
   bool descending;
   bool nulls_first;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
@@ -48,6 +50,26 @@ struct in_order {
     return descending ? !(view[i - 1] < view[i]) : !(view[i] < view[i - 1]);
   }
 };
+
+/// `a < b` (or `a > b` when `Greater`) as a functor Thrust does not recognise, so it merge-sorts.
+template <class T, bool Greater>
+struct compare_keys {
+  DEVCOL_HOST_DEVICE bool operator()(T const& a, T const& b) const noexcept { return Greater ? b < a : a < b; }
+};
+/**
+ * Whether `T` keys must not go to Thrust's radix sort, which it picks for thrust::less/greater of
+ * arithmetic keys: its host systems (serial, OpenMP) have no 16-byte radix sort, which `int128_t`
+ * keys (arithmetic under gnu++) would ask for, and their 32-bit signed encoder is wrong (CCCL 3.0:
+ * `RadixEncoder<int>` widens to `long` before flipping bit 31, so negative and positive keys come
+ * out interleaved). CUDA's radix sort (CUB's) is right for both widths it sorts.
+ */
+template <class T>
+inline constexpr bool merge_sort_keys =
+    std::is_same_v<T, int128_t> || (DEVCOL_BACKEND_HOST && std::is_same_v<T, std::int32_t>);
+/// The comparator sort and argsort use for `T` keys: Thrust's own (radix sort where it can), or compare_keys.
+template <class T, bool Greater>
+using sort_comparator = std::conditional_t<merge_sort_keys<T>, compare_keys<T, Greater>,
+                                           std::conditional_t<Greater, thrust::greater<T>, thrust::less<T>>>;
 
 }  // namespace detail
 
@@ -80,9 +102,9 @@ template <fixed_width T, class Policy>
   T* key = keys.data(access::write, stream);
   thrust::gather(exec.policy(), valid_first, valid_first + valid, col.data(access::read), key);
   if (direction == order::ascending) {
-    thrust::stable_sort_by_key(exec.policy(), key, key + valid, valid_first, thrust::less<T>{});
+    thrust::stable_sort_by_key(exec.policy(), key, key + valid, valid_first, detail::sort_comparator<T, false>{});
   } else {
-    thrust::stable_sort_by_key(exec.policy(), key, key + valid, valid_first, thrust::greater<T>{});
+    thrust::stable_sort_by_key(exec.policy(), key, key + valid, valid_first, detail::sort_comparator<T, true>{});
   }
   return indices;
 }
@@ -102,9 +124,9 @@ template <fixed_width T, class Policy>
   copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
   detail::executor exec(stream);
   if (direction == order::ascending) {
-    thrust::stable_sort(exec.policy(), first, first + col.size(), thrust::less<T>{});
+    thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, false>{});
   } else {
-    thrust::stable_sort(exec.policy(), first, first + col.size(), thrust::greater<T>{});
+    thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, true>{});
   }
   return out;
 }
@@ -117,7 +139,7 @@ template <fixed_width T, class Policy>
   detail::executor exec(stream);
   return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
                         thrust::counting_iterator<std::size_t>(col.size()),
-                        detail::in_order<T>{col.view(), direction == order::descending, nulls == null_order::first});
+                        detail::in_order<column_view<T>>{col.view(), direction == order::descending, nulls == null_order::first});
 }
 
 DEVCOL_NAMESPACE_END

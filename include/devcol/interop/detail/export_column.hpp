@@ -119,7 +119,7 @@ inline void expect_outputs(void const* schema, void const* array, char const* wh
                  ") and ArrowDeviceArray (", array, ") to export into must not be null");
 }
 
-template <fixed_width T>
+template <arrow_fixed_width T>
 std::unique_ptr<schema_node> column_schema_node(std::string name) {
   return std::make_unique<schema_node>(std::string(arrow_format_v<T>), std::move(name), 0);
 }

@@ -108,7 +108,7 @@ inline void check_array(ArrowArray const* array, arrow_field const& field, std::
 
 /// Whether an Arrow format string denotes `T` (timestamps match with any time zone: the values are
 /// UTC instants either way; the zone is not kept).
-template <fixed_width T>
+template <arrow_fixed_width T>
 [[nodiscard]] constexpr bool format_matches(std::string_view format) noexcept {
   std::string_view const ours = arrow_format_v<T>;
   if (ours.starts_with("ts")) { return format.starts_with(ours); }
@@ -121,7 +121,7 @@ template <class F>
 void visit_format(std::string_view format, std::string const& path, F&& f) {
   bool found = false;
   auto try_one = [&]<class Column>(std::type_identity<Column>) {
-    if constexpr (requires { typename Column::value_type; }) {
+    if constexpr (is_plain_column<Column>) {
       using T = typename Column::value_type;
       if (!found && format_matches<T>(format)) {
         found = true;
@@ -137,7 +137,7 @@ void visit_format(std::string_view format, std::string const& path, F&& f) {
 }
 
 /// Checks that an array (structure already checked) is a `T` array devcol can read.
-template <fixed_width T>
+template <arrow_fixed_width T>
 void check_fixed_width(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(format_matches<T>(field.format), path, ".format '", field.format, "' is not ", type_name_v<T>,
                        " ('", arrow_format_v<T>, "')");

@@ -55,14 +55,15 @@ struct shifted_valid {
 /**
  * @brief Gives `out` a new mask holding `valid(row)` for each of its rows (at its offset), written
  * in one pass over the mask words, and the null count from one more pass over them (which
- * synchronises `stream`). The mask comes from `out`'s resource.
+ * synchronises `stream`). The mask comes from `out`'s resource. `Column`: any column kind with
+ * offset(), size(), resource() and replace_null_mask().
  */
-template <class T, class Policy, class Valid>
-void set_validity(column<T, Policy>& out, Valid valid, stream_ref stream) {
+template <class Column, class Valid>
+void set_validity(Column& out, Valid valid, stream_ref stream) {
   std::size_t const first = out.offset();
   std::size_t const bits = first + out.size();
   std::size_t const bytes = bitmask_allocation_size(bits);
-  typename column<T, Policy>::buffer_type mask(bytes, stream, mr::default_alignment, out.resource());
+  typename Column::buffer_type mask(bytes, stream, mr::default_alignment, out.resource());
   auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
   executor exec(stream);
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),

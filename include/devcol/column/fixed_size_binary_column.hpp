@@ -1,0 +1,349 @@
+/**
+ * @file fixed_size_binary_column.hpp
+ * @brief `devcol::fixed_size_binary_column`: Arrow fixed-size binary ("w:N"), rows of exactly
+ * `width()` bytes each, and `fixed_size_binary_column_view` for kernels.
+ *
+ * Why not `column<std::array<std::byte, N>>`: the width is known only at run time (an import
+ * learns it from the format), so it is a member, as the precision of a decimal is. Rows are
+ * contiguous without offsets: row `i` is bytes [(offset + i) * width, (offset + i + 1) * width) of
+ * the data buffer, so a slice moves the offset and a write may change bytes in place.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/rows.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/resource.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/**
+ * @brief A read-only view of a fixed-size binary column's rows, for kernels: six words, trivially
+ * copyable, never allocates. Row `i` is the `width()` bytes at `data() + (offset() + i) * width()`;
+ * its validity bit `offset() + i` of `null_mask()` (no mask: all valid).
+ */
+class fixed_size_binary_column_view {
+ public:
+  /// @brief An empty view.
+  constexpr fixed_size_binary_column_view() noexcept = default;
+  /// @brief `size` rows of `width` bytes from row `offset` of `data` (and bit `offset` of `mask`).
+  DEVCOL_HOST_DEVICE constexpr fixed_size_binary_column_view(std::byte const* data, std::size_t width, std::size_t size,
+                                                             bitmask_word const* mask = nullptr, std::size_t offset = 0,
+                                                             std::size_t null_count = 0) noexcept
+      : data_(data), mask_(mask), width_(width), offset_(offset), size_(size), null_count_(null_count) {}
+
+  /// @brief The number of rows.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t size() const noexcept { return size_; }
+  /// @brief Whether there are no rows.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool empty() const noexcept { return size_ == 0; }
+  /// @brief The bytes per row.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t width() const noexcept { return width_; }
+  /// @brief The number of null rows.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t null_count() const noexcept { return null_count_; }
+  /// @brief Whether the view has a validity mask.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool nullable() const noexcept { return mask_ != nullptr; }
+  /// @brief The data buffer's first byte (not row 0's: row 0 starts offset() rows in).
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::byte const* data() const noexcept { return data_; }
+  /// @brief The validity mask (null when none); row 0 is bit offset().
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bitmask_word const* null_mask() const noexcept { return mask_; }
+  /// @brief Row 0's index in the data (in rows) and in the mask (in bits).
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t offset() const noexcept { return offset_; }
+  /// @brief Row `i`'s first byte (`width()` follow). No bounds check. Device memory: kernels only.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::byte const* operator[](std::size_t i) const noexcept {
+    return data_ + (offset_ + i) * width_;
+  }
+  /// @brief Whether row `i` is valid (not null). No bounds check.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_valid(std::size_t i) const noexcept {
+    return mask_ == nullptr || bit_is_set(mask_, offset_ + i);
+  }
+  /// @brief Whether row `i` is null. No bounds check.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_null(std::size_t i) const noexcept { return !is_valid(i); }
+
+ private:
+  std::byte const* data_ = nullptr;
+  bitmask_word const* mask_ = nullptr;
+  std::size_t width_ = 0;
+  std::size_t offset_ = 0;
+  std::size_t size_ = 0;
+  std::size_t null_count_ = 0;
+};
+
+/**
+ * @brief `size()` rows of exactly `width()` bytes in Arrow's fixed-size binary layout: a data
+ * buffer, an optional validity bitmask, the offset of the first row (in rows of the data and bits
+ * of the mask) and the null count, which is always known.
+ *
+ * Sharing and exposure follow the policy as for `devcol::column`: copies and slices share the
+ * buffers in O(1) (rules 1 and 8), reads never copy (rule 2), and write access through a handle
+ * whose buffers are shared (or borrowed) first gives it its own copy of its own rows, at offset 0
+ * (rules 3 and 4). A column of 0 rows, or of width 0, may have no data buffer.
+ *
+ * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
+ */
+template <buffer_policy Policy = default_policy>
+class fixed_size_binary_column {
+ public:
+  /// The buffers' policy.
+  using policy = Policy;
+  /// The buffer type holding the data and the mask.
+  using buffer_type = buffer<Policy>;
+  /// What the buffers keep of their resource.
+  using resource_type = typename buffer_type::resource_type;
+  /// The view kernels take.
+  using view_type = fixed_size_binary_column_view;
+
+  /// @brief An empty column of width 0: 0 rows, nothing allocated.
+  fixed_size_binary_column() noexcept = default;
+
+  /**
+   * @brief `size` uninitialised rows of `width` bytes from the policy's resource, with a mask as
+   * `mask` says (filled in order on `stream`).
+   * @throws devcol::logic_error when the bytes overflow; devcol::out_of_memory
+   */
+  fixed_size_binary_column(std::size_t width, std::size_t size, stream_ref stream = {},
+                           mask_state mask = mask_state::unallocated)
+      : fixed_size_binary_column(width, size, stream, mask, detail::policy_resource<typename Policy::resource>()) {}
+
+  /// @brief As above, with memory from `resource`.
+  fixed_size_binary_column(std::size_t width, std::size_t size, stream_ref stream, mask_state mask,
+                           resource_type resource)
+      : width_(width), size_(size) {
+    std::size_t const bytes = byte_size(width, size);
+    if (bytes != 0) { data_ = buffer_type(bytes, stream, mr::default_alignment, resource); }
+    if (mask != mask_state::unallocated) {
+      std::size_t const mask_bytes = bitmask_allocation_size(size);
+      mask_ = buffer_type(mask_bytes, stream, mr::default_alignment, std::move(resource));
+      fill_bytes(mask_.data(access::write, stream), mask == mask_state::all_valid ? 0xFF : 0x00, mask_bytes, stream);
+      null_count_ = mask == mask_state::all_null ? size : 0;
+    }
+  }
+
+  /**
+   * @brief Adopts buffers: rows [offset, offset + size) of `width` bytes of `data`, validity from
+   * bits [offset, offset + size) of `mask` (empty: no mask), with `null_count` nulls (not recounted).
+   * @throws devcol::logic_error naming the sizes when a buffer is too small, or the count impossible
+   */
+  fixed_size_binary_column(std::size_t width, buffer_type data, buffer_type mask, std::size_t size,
+                           std::size_t null_count, std::size_t offset = 0)
+      : data_(std::move(data)), mask_(std::move(mask)), width_(width), offset_(offset), size_(size), null_count_(null_count) {
+    DEVCOL_EXPECTS(offset <= SIZE_MAX - size, "fixed_size_binary_column: offset ", offset, " + size ", size, " overflows");
+    std::size_t const bytes = byte_size(width, offset + size);
+    DEVCOL_EXPECTS(data_.size() >= bytes, "fixed_size_binary_column: a data buffer of ", data_.size(),
+                   " bytes cannot hold rows [", offset, ", ", offset + size, ") of ", width, " bytes");
+    detail::check_mask("fixed_size_binary_column", mask_, offset, size);
+    detail::check_null_count("fixed_size_binary_column", null_count, size, !mask_.empty());
+  }
+
+  /// @brief Shares `other`'s buffers (rule 1); exposed buffers are copied (rule 12).
+  fixed_size_binary_column(fixed_size_binary_column const& other) = default;
+  /// @brief Takes over `other`'s buffers; `other` becomes empty.
+  fixed_size_binary_column(fixed_size_binary_column&& other) noexcept
+      : data_(std::move(other.data_)),
+        mask_(std::move(other.mask_)),
+        width_(other.width_),
+        offset_(std::exchange(other.offset_, 0)),
+        size_(std::exchange(other.size_, 0)),
+        null_count_(std::exchange(other.null_count_, 0)) {}
+  /// @brief As the copy constructor; releases what this column held.
+  fixed_size_binary_column& operator=(fixed_size_binary_column const& other) {
+    if (this != &other) { *this = fixed_size_binary_column(other); }
+    return *this;
+  }
+  /// @brief Releases what this column held, then takes over `other`'s buffers.
+  fixed_size_binary_column& operator=(fixed_size_binary_column&& other) noexcept {
+    fixed_size_binary_column taken(std::move(other));
+    swap(taken);
+    return *this;
+  }
+  ~fixed_size_binary_column() = default;
+
+  /// @brief Exchanges two columns. O(1), never throws.
+  void swap(fixed_size_binary_column& other) noexcept {
+    data_.swap(other.data_);
+    mask_.swap(other.mask_);
+    std::swap(width_, other.width_);
+    std::swap(offset_, other.offset_);
+    std::swap(size_, other.size_);
+    std::swap(null_count_, other.null_count_);
+  }
+
+  /**
+   * @brief Rows [begin, end), sharing the buffers with the offset moved (rules 1 and 8): O(1) when
+   * the column has no nulls or only nulls, else one pass over the slice's mask bits to count them
+   * (synchronising `stream`).
+   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
+   */
+  [[nodiscard]] fixed_size_binary_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
+    detail::check_rows("fixed_size_binary_column::slice", begin, end, size_);
+    fixed_size_binary_column out(*this);
+    out.offset_ = offset_ + begin;
+    out.size_ = end - begin;
+    out.null_count_ = detail::nulls_in(mask_, offset_, size_, null_count_, begin, end, stream);
+    return out;
+  }
+
+  /**
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8), at
+   * offset 0, with the rows' mask bits from bit 0; copied in order on `stream` (asynchronous on CUDA).
+   * @throws what allocation and copying throw
+   */
+  [[nodiscard]] fixed_size_binary_column deep_copy(stream_ref stream = {}) const {
+    fixed_size_binary_column out;
+    out.width_ = width_;
+    std::size_t const bytes = width_ * size_;
+    if (bytes != 0) {
+      out.data_ = buffer_type(bytes, stream, mr::default_alignment, data_.resource());
+      copy_bytes(out.data_.data(access::write, stream), data(access::read) + offset_ * width_, bytes, stream);
+    }
+    out.mask_ = detail::copy_mask_bits(mask_, offset_, offset_ + size_, stream);
+    out.size_ = size_;
+    out.null_count_ = null_count_;
+    return out;
+  }
+
+  /// @brief The data buffer's first byte, read-only (row 0 is offset() rows in); null without one. Never copies.
+  [[nodiscard]] std::byte const* data(access::read_t) const noexcept(!Policy::spill::enabled) {
+    return static_cast<std::byte const*>(data_.data(access::read));
+  }
+  /**
+   * @brief The data buffer's first byte, writable in place: if the buffers are shared under
+   * copy-on-write, or borrowed, this column first gets its own copy of its rows (rule 3; then
+   * offset() is 0), else nothing is copied (rule 4). For use before this column is next copied or sliced.
+   */
+  [[nodiscard]] std::byte* data(access::write_t, stream_ref stream = {}) {
+    unshare(stream);
+    return const_cast<std::byte*>(data(access::read));
+  }
+  /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
+  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
+    return static_cast<bitmask_word const*>(mask_.data(access::read));
+  }
+  /// @brief The validity mask, writable, after the same unsharing as data(access::write). Writing
+  /// it does not update null_count(): state it with set_null_count().
+  [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
+    unshare(stream);
+    return const_cast<bitmask_word*>(null_mask(access::read));
+  }
+  /**
+   * @brief Replaces the validity mask (empty: none) and states its null count, keeping the rows.
+   * @throws devcol::logic_error when the mask is too small or misaligned, or the count impossible
+   */
+  void replace_null_mask(buffer_type mask, std::size_t null_count) {
+    detail::check_mask("fixed_size_binary_column::replace_null_mask", mask, offset_, size_);
+    detail::check_null_count("fixed_size_binary_column::replace_null_mask", null_count, size_, !mask.empty());
+    mask_ = std::move(mask);
+    null_count_ = null_count;
+  }
+  /// @brief States the null count after writing the mask. @throws devcol::logic_error if impossible
+  void set_null_count(std::size_t null_count) {
+    detail::check_null_count("fixed_size_binary_column::set_null_count", null_count, size_, nullable());
+    null_count_ = null_count;
+  }
+
+  /// @brief A read-only view for kernels; never copies. Spillable: unspills first; the view stays
+  /// valid until the next spill unless taken under a `devcol::spill_lock`.
+  [[nodiscard]] view_type view() const noexcept(!Policy::spill::enabled) {
+    return view_type{data(access::read), width_, size_, null_mask(access::read), offset_, null_count_};
+  }
+  /// @brief Same as view().
+  operator view_type() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as column's
+
+  /// @brief Spillable policies: moves the buffers to host memory unless exposed or locked; returns the device bytes freed.
+  std::size_t spill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    return data_.spill(stream) + mask_.spill(stream);
+  }
+  /// @brief Spillable policies: brings the buffers back to the device. Synchronises.
+  void unspill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    data_.unspill(stream);
+    mask_.unspill(stream);
+  }
+  /// @brief Spillable policies: whether any buffer is in host memory now.
+  [[nodiscard]] bool is_spilled() const noexcept
+    requires Policy::spill::enabled
+  {
+    return data_.is_spilled() || mask_.is_spilled();
+  }
+
+  /// @brief The bytes per row.
+  [[nodiscard]] std::size_t width() const noexcept { return width_; }
+  /// @brief The Arrow format string: "w:N".
+  [[nodiscard]] std::string arrow_format() const { return "w:" + std::to_string(width_); }
+  /// @brief The type as pyarrow prints it: "fixed_size_binary[N]".
+  [[nodiscard]] std::string type_name() const { return "fixed_size_binary[" + std::to_string(width_) + "]"; }
+  /// @brief The number of rows.
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// @brief Whether there are no rows.
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  /// @brief The number of null rows: always known.
+  [[nodiscard]] std::size_t null_count() const noexcept { return null_count_; }
+  /// @brief Whether the column has a validity mask.
+  [[nodiscard]] bool nullable() const noexcept { return !mask_.empty(); }
+  /// @brief Whether any row is null.
+  [[nodiscard]] bool has_nulls() const noexcept { return null_count_ != 0; }
+  /// @brief The first row's index in the data (in rows) and the mask (Arrow's offset).
+  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+  /// @brief Whether another handle shares any of the buffers.
+  [[nodiscard]] bool is_shared() const noexcept { return data_.is_shared() || mask_.is_shared(); }
+  /// @brief Whether the memory was made elsewhere (an import): writes copy it first.
+  [[nodiscard]] bool is_borrowed() const noexcept { return data_.is_borrowed() || mask_.is_borrowed(); }
+  /// @brief Whether any buffer was exposed (rule 11).
+  [[nodiscard]] bool is_exposed() const noexcept { return data_.is_exposed() || mask_.is_exposed(); }
+  /// @brief Whether writes copy first.
+  [[nodiscard]] bool copy_on_write() const noexcept { return data_.empty() ? mask_.copy_on_write() : data_.copy_on_write(); }
+  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  [[nodiscard]] fixed_size_binary_column alias() const noexcept {
+    fixed_size_binary_column out;
+    out.data_ = data_.alias();
+    out.mask_ = mask_.alias();
+    out.width_ = width_;
+    out.offset_ = offset_;
+    out.size_ = size_;
+    out.null_count_ = null_count_;
+    return out;
+  }
+  /// @brief The data's buffer (the whole allocation; empty for a column without data).
+  [[nodiscard]] buffer_type const& data_buffer() const noexcept { return data_; }
+  /// @brief The mask's buffer (empty without a mask).
+  [[nodiscard]] buffer_type const& mask_buffer() const noexcept { return mask_; }
+  /// @brief The resource that made the data (what ops allocate results from).
+  [[nodiscard]] resource_type resource() const { return data_.resource(); }
+  /// @brief The name of that resource.
+  [[nodiscard]] std::string resource_name() const { return data_.resource_name(); }
+
+ private:
+  static std::size_t byte_size(std::size_t width, std::size_t rows) {
+    DEVCOL_EXPECTS(width == 0 || rows <= SIZE_MAX / width, "fixed_size_binary_column: ", rows, " rows of ", width,
+                   " bytes overflow");
+    return width * rows;
+  }
+
+  // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows.
+  void unshare(stream_ref stream) {
+    if (data_.writes_copy() || mask_.writes_copy()) { *this = deep_copy(stream); }
+  }
+
+  buffer_type data_;
+  buffer_type mask_;
+  std::size_t width_ = 0;
+  std::size_t offset_ = 0;
+  std::size_t size_ = 0;
+  std::size_t null_count_ = 0;
+};
+
+DEVCOL_NAMESPACE_END
