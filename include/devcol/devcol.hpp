@@ -64,6 +64,7 @@
 #include <devcol/ops/filter.hpp>
 #include <devcol/ops/fixed_size_binary.hpp>
 #include <devcol/ops/gather.hpp>
+#include <devcol/ops/nested.hpp>
 #include <devcol/ops/null_mask.hpp>
 #include <devcol/ops/reduce.hpp>
 #include <devcol/ops/scan.hpp>
