@@ -9,6 +9,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/strings_column.hpp>
 #include <devcol/column/table.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
@@ -16,8 +17,10 @@
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/detail/import_strings.hpp>
 
 #include <cstddef>
+#include <concepts>
 #include <cstdint>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -56,6 +59,47 @@ template <arrow_fixed_width T, buffer_policy Policy = default_policy>
   detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
   return detail::import_column<T, Policy>(imported, static_cast<std::size_t>(imported.offset),
                                           static_cast<std::size_t>(imported.length), imported.null_count, taken, stream);
+}
+
+/// @brief Whether `C` is a `basic_strings_column` (what from_arrow<C> imports from utf8 / large utf8).
+template <class C>
+concept strings_column_type = requires {
+  typename C::offset_type;
+  typename C::policy;
+} && std::same_as<C, basic_strings_column<typename C::offset_type, typename C::policy>>;
+
+/**
+ * @brief Imports an Arrow utf8 array as a `strings_column` (or large utf8 as a
+ * `large_strings_column`; any policy): `from_arrow<devcol::strings_column>(schema, array)`. Takes
+ * ownership as the fixed-width from_arrow() does: `array` is marked released at once, its producer's
+ * `release` called exactly once when the last devcol handle on its memory goes; `schema` is released
+ * before this returns.
+ *
+ * Zero-copy: the column borrows the producer's offsets and data (never written: a write through the
+ * column copies first) and keeps the array's offset (O(1) for a slice). Copies only offsets
+ * misaligned for their type (the rows' offsets) and bitmaps as the fixed-width import copies them.
+ *
+ * Checked before anything is adopted, the input released on every failure: first the structure
+ * (as from_arrow() checks it, and: format "u" for 32-bit offsets, "U" for 64-bit; three buffers;
+ * offsets not NULL unless there are no rows), reading no buffer; then the offsets' content, in one
+ * kernel whose result comes back in one copy (synchronises `stream`): the first offset not
+ * negative, none decreasing, a NULL data buffer only when no bytes are reached. The C interface
+ * does not carry buffer sizes: the data buffer is trusted to hold the bytes the last offset
+ * reaches. On CUDA, `stream` first waits for the producer's `sync_event`.
+ * @throws devcol::arrow_error naming the field and value (the input released), what allocation
+ *         throws, devcol::cuda_error
+ */
+template <class C>
+  requires strings_column_type<C>
+[[nodiscard]] C from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
+  using O = typename C::offset_type;
+  detail::import_guard guard(schema, array);
+  detail::arrow_field const field = detail::check_device_import(schema, array);
+  detail::check_strings<O>(array->array, field, "array");
+  guard.release_schema();
+  auto const taken = guard.take_array(stream);
+  detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
+  return detail::import_strings<O, typename C::policy>(taken->device.array, field, taken, stream);
 }
 
 /**
