@@ -15,7 +15,9 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/decimal.hpp>
 #include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/fixed_size_binary.hpp>
 #include <devcol/interop/detail/import.hpp>
 #include <devcol/interop/detail/import_strings.hpp>
 
@@ -100,6 +102,37 @@ template <class C>
   auto const taken = guard.take_array(stream);
   detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
   return detail::import_strings<O, typename C::policy>(taken->device.array, field, taken, stream);
+}
+
+/// @brief Satisfied by the column kinds besides `column<T>` that `from_arrow<K>` imports (decimal
+/// and fixed-size binary columns of any policy, ...): those with a `detail::arrow_importer`.
+template <class K>
+concept arrow_importable = detail::arrow_importer<K>::enabled;
+
+/**
+ * @brief Imports an array as a column of kind `K` (e.g. `from_arrow<decimal128_column>`,
+ * `from_arrow<fixed_size_binary_column<my_policy>>`), taking ownership as from_arrow<T>() does:
+ * `array` is marked released at once, and its `release` is called exactly once, when the last
+ * devcol handle on its memory goes; `schema` is released before this returns.
+ *
+ * Zero-copy: the column borrows the producer's buffers (decimal values misaligned for their width
+ * and bitmaps devcol cannot read whole words of are copied, as for fixed-width columns). Checked
+ * first as from_arrow<T>() checks, and also the kind's format, read as untrusted text: decimals
+ * "d:P,S[,W]" with W 32, 64 or 128 matching `K` (256 is named as not supported), P within the
+ * width's range, integers that fit an int; fixed-size binary "w:N" with 1 <= N < 2^31. Any failure
+ * releases both structs and raises `devcol::arrow_error` naming the field and value.
+ * @throws devcol::arrow_error, what allocation throws (for the copies above), devcol::cuda_error
+ */
+template <arrow_importable K>
+[[nodiscard]] K from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
+  detail::import_guard guard(schema, array);
+  detail::arrow_field const field = detail::check_device_import(schema, array);
+  detail::arrow_importer<K>::check(array->array, field, "array");
+  guard.release_schema();
+  auto const taken = guard.take_array(stream);
+  ArrowArray const& imported = taken->device.array;
+  detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
+  return detail::arrow_importer<K>::import(imported, field, taken, stream);
 }
 
 /**

@@ -17,10 +17,12 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/decimal.hpp>
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/export_column.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
 #include <devcol/interop/detail/export_strings.hpp>
+#include <devcol/interop/detail/fixed_size_binary.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
@@ -35,6 +37,45 @@
 #include <variant>
 
 DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// Records on `stream` the event consumers of a device export wait on (CUDA only).
+inline void record_ready(array_node& node, stream_ref stream) {
+#if DEVCOL_BACKEND_CUDA
+  node.ready.emplace();
+  node.ready->record(stream);
+  node.ready_handle = node.ready->value();
+#else
+  (void)node;
+  (void)stream;
+#endif
+}
+
+/// Publishes a complete export: the schema, then the device array around `node`. Never throws.
+/// (No schema when `schema_tree` is null: a stream's arrays share the stream's schema.)
+inline void publish_device_array(std::unique_ptr<schema_node> schema_tree, std::int64_t schema_flags,
+                                 std::unique_ptr<array_node> node, arrow_device device, ArrowSchema* schema,
+                                 ArrowDeviceArray* array) noexcept {
+  void* const sync_event = node->ready ? static_cast<void*>(&node->ready_handle) : nullptr;
+  if (schema_tree != nullptr) { publish(std::move(schema_tree), schema_flags, schema); }
+  *array = ArrowDeviceArray{};  // reserved bytes zeroed
+  publish(std::move(node), &array->array);
+  array->device_id = device.id;
+  array->device_type = device.type;
+  array->sync_event = sync_event;
+}
+
+inline void expect_outputs(void const* schema, void const* array, char const* what) {
+  DEVCOL_EXPECTS(schema != nullptr && array != nullptr, what, ": the ArrowSchema (", schema,
+                 ") and ArrowDeviceArray (", array, ") to export into must not be null");
+}
+
+template <arrow_fixed_width T>
+std::unique_ptr<schema_node> column_schema_node(std::string name) {
+  return std::make_unique<schema_node>(std::string(arrow_format_v<T>), std::move(name), 0);
+}
+
+}  // namespace detail
 
 /**
  * @brief Exports `col` as an Arrow array (`schema` and `array`, which the caller then owns and
@@ -86,6 +127,44 @@ void to_arrow(basic_strings_column<O, Policy> const& col, ArrowSchema* schema, A
   detail::arrow_device const device = detail::device_of_node(*node);
   detail::record_ready(*node, stream);
   detail::publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node), device, schema, array);
+}
+
+namespace detail {
+/// Exports a column of any kind K with a schema_of / export_node / device_of: the common body of
+/// the public to_arrow overloads of the kinds beside column<T>.
+template <class K>
+void export_kind(K const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream, std::string name) {
+  expect_outputs(schema, array, "to_arrow");
+  auto schema_tree = schema_of(col, std::move(name));
+  auto node = export_node(col, stream);
+  arrow_device const device = device_of(col);
+  record_ready(*node, stream);
+  publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node), device, schema, array);
+}
+}  // namespace detail
+
+/**
+ * @brief Exports a decimal column as an Arrow decimal array (format "d:P,S,32", "d:P,S,64" or
+ * "d:P,S"), zero-copy as to_arrow(column) exports its unscaled values (a snapshot only when the
+ * memory is exposed or the policy has no copy-on-write). `schema` and `array` are written only on success.
+ * @throws devcol::logic_error (null outputs), what allocation throws (exposed), devcol::cuda_error
+ */
+template <decimal_rep Rep, buffer_policy Policy>
+void to_arrow(decimal_column<Rep, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array,
+              stream_ref stream = {}, std::string name = {}) {
+  detail::export_kind(col, schema, array, stream, std::move(name));
+}
+
+/**
+ * @brief Exports a fixed-size binary column as an Arrow fixed-size binary array ("w:N"): validity
+ * and data at the column's offset, zero-copy (a snapshot of its rows only when exposed or without
+ * copy-on-write). `schema` and `array` are written only on success.
+ * @throws devcol::logic_error (null outputs), what allocation throws (exposed), devcol::cuda_error
+ */
+template <buffer_policy Policy>
+void to_arrow(fixed_size_binary_column<Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array,
+              stream_ref stream = {}, std::string name = {}) {
+  detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
 namespace detail {

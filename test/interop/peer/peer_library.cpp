@@ -9,7 +9,8 @@
 //
 // The test columns: row i of a 100-row base column holds value_at<T>(i), null when i % 7 == 3;
 // exports take rows [13, 83), so the Arrow offset (13) is not a multiple of 8. The Python test
-// computes the same values on its own.
+// computes the same values on its own. Decimals hold the unscaled decimal_at<Rep>(i) (beyond 64
+// bits for decimal128, both signs), fixed-size binary rows the bytes (31 i + 7 b) mod 256.
 #include <devcol/devcol.hpp>
 
 #include <charconv>
@@ -109,6 +110,54 @@ devcol::table test_table(std::size_t first, std::size_t last) {
   return t;
 }
 
+/// The unscaled value of row i of the decimal test columns: fits precision 9 / 18 / 38.
+template <class Rep>
+Rep decimal_at(std::size_t i) {
+  auto const k = static_cast<std::int64_t>(i) - 50;
+  if constexpr (sizeof(Rep) == 4) {
+    return static_cast<Rep>(k * 1234567);
+  } else if constexpr (sizeof(Rep) == 8) {
+    return static_cast<Rep>(k * 12345678901234LL);
+  } else {
+    devcol::int128_t ten30 = 1;
+    for (int d = 0; d < 30; ++d) { ten30 *= 10; }
+    return static_cast<Rep>(k) * ten30 + static_cast<Rep>(i * 7);
+  }
+}
+
+template <class Rep>
+devcol::decimal_column<Rep> base_decimal_column(int precision, int scale) {
+  std::vector<std::optional<Rep>> rows(base_rows);
+  for (std::size_t i = 0; i < base_rows; ++i) {
+    if (!null_at(i)) { rows[i] = decimal_at<Rep>(i); }
+  }
+  return devcol::make_decimal_column<Rep>(rows, precision, scale);
+}
+
+devcol::fixed_size_binary_column<> base_binary_column(std::size_t width) {
+  std::vector<std::optional<std::string>> rows(base_rows);
+  for (std::size_t i = 0; i < base_rows; ++i) {
+    if (null_at(i)) { continue; }
+    std::string s(width, '\0');
+    for (std::size_t b = 0; b < width; ++b) { s[b] = static_cast<char>((31 * i + 7 * b) & 0xFF); }
+    rows[i] = s;
+  }
+  return devcol::make_fixed_size_binary_column(rows, width);
+}
+
+/// Calls f(std::type_identity<Rep>{}) for the decimal representation of `bits` (32, 64, 128).
+template <class F>
+void with_decimal_bits(int bits, F&& f) {
+  if (bits == 32) {
+    f(std::type_identity<std::int32_t>{});
+  } else if (bits == 64) {
+    f(std::type_identity<std::int64_t>{});
+  } else {
+    DEVCOL_EXPECTS(bits == 128, "devcol_peer: no decimal of ", bits, " bits");
+    f(std::type_identity<devcol::int128_t>{});
+  }
+}
+
 // --- JSON -----------------------------------------------------------------------------------------
 
 template <class T>
@@ -204,6 +253,60 @@ void append_column(std::string& out, C const& col) {
   out += '}';
 }
 
+/// The fields every column kind describes: size, null count, offset and the address data() gives.
+template <class Column>
+void append_frame(std::string& out, Column const& col) {
+  out += ", \"size\": " + std::to_string(col.size()) + ", \"null_count\": " + std::to_string(col.null_count()) +
+         ", \"offset\": " + std::to_string(col.offset()) +
+         ", \"data\": " + std::to_string(reinterpret_cast<std::uintptr_t>(col.data(devcol::access::read)));
+}
+
+/// `, "values": [...]}`: each host row written by `write`, null rows as null.
+template <class Rows, class Write>
+void append_rows(std::string& out, Rows const& rows, Write write) {
+  out += ", \"values\": [";
+  bool first = true;
+  for (auto const& row : rows) {
+    if (!first) { out += ", "; }
+    first = false;
+    if (row) {
+      write(*row);
+    } else {
+      out += "null";
+    }
+  }
+  out += "]}";
+}
+
+/// {"type": "decimal128(38, 2)", "precision": ..., "scale": ..., <frame>, "values": [unscaled integers]}
+template <class Rep>
+void append_decimal_column(std::string& out, devcol::decimal_column<Rep> const& col) {
+  out += "{\"type\": ";
+  append_string(out, col.type_name());
+  out += ", \"precision\": " + std::to_string(col.precision()) + ", \"scale\": " + std::to_string(col.scale());
+  append_frame(out, col);
+  append_rows(out, devcol::to_host(col), [&](Rep v) { out += devcol::format_decimal(v, 0); });  // JSON integers of any size
+}
+
+/// {"type": "fixed_size_binary[N]", "width": N, <frame>, "values": ["hex", ...]} (data: the buffer's
+/// first byte, row 0 being offset rows in, as Arrow's)
+void append_binary_column(std::string& out, devcol::fixed_size_binary_column<> const& col) {
+  constexpr char hex[] = "0123456789abcdef";
+  out += "{\"type\": ";
+  append_string(out, col.type_name());
+  out += ", \"width\": " + std::to_string(col.width());
+  append_frame(out, col);
+  append_rows(out, devcol::to_host(col), [&](std::string const& bytes) {
+    out += '"';
+    for (char c : bytes) {
+      auto const b = static_cast<unsigned char>(c);
+      out += hex[b >> 4];
+      out += hex[b & 0xF];
+    }
+    out += '"';
+  });
+}
+
 /// {"num_rows": ..., "columns": [{"name": ..., <the column's fields>}, ...]}
 void append_table(std::string& out, devcol::table const& t) {
   out += "{\"num_rows\": " + std::to_string(t.num_rows()) + ", \"columns\": [";
@@ -212,7 +315,18 @@ void append_table(std::string& out, devcol::table const& t) {
     out += "{\"name\": ";
     append_string(out, t.name(i));
     out += ", \"column\": ";
-    std::visit([&](auto const& col) { append_column(out, col); }, t[i]);
+    std::visit(
+        [&](auto const& col) {
+          using C = std::decay_t<decltype(col)>;
+          if constexpr (requires { col.scale(); }) {
+            append_decimal_column(out, col);
+          } else if constexpr (std::is_same_v<C, devcol::fixed_size_binary_column<>>) {
+            append_binary_column(out, col);
+          } else {
+            append_column(out, col);
+          }
+        },
+        t[i]);
     out += '}';
   }
   out += "]}";
@@ -324,5 +438,47 @@ DEVCOL_PEER_API int devcol_peer_import_stream(ArrowDeviceArrayStream* stream, ch
       append_table(json, t);
     }
     return json + "]}";
+  });
+}
+
+/// Exports rows [13, 83) of the decimal test column of `bits` (32, 64, 128) as decimal(precision, scale).
+DEVCOL_PEER_API int devcol_peer_export_decimal(int bits, int precision, int scale, ArrowSchema* schema,
+                                               ArrowDeviceArray* array, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    with_decimal_bits(bits, [&]<class Rep>(std::type_identity<Rep>) {
+      devcol::to_arrow(base_decimal_column<Rep>(precision, scale).slice(first_row, last_row), schema, array, {}, "d");
+    });
+    return std::string("{}");
+  });
+}
+
+/// Imports a decimal array of `bits` (taking both structs over) and describes it.
+DEVCOL_PEER_API int devcol_peer_import_decimal(int bits, ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                               std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    std::string json;
+    with_decimal_bits(bits, [&]<class Rep>(std::type_identity<Rep>) {
+      append_decimal_column(json, devcol::from_arrow<devcol::decimal_column<Rep>>(schema, array));
+    });
+    return json;
+  });
+}
+
+/// Exports rows [13, 83) of the fixed-size binary test column of `width` bytes.
+DEVCOL_PEER_API int devcol_peer_export_fixed_size_binary(std::size_t width, ArrowSchema* schema,
+                                                         ArrowDeviceArray* array, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    devcol::to_arrow(base_binary_column(width).slice(first_row, last_row), schema, array, {}, "w");
+    return std::string("{}");
+  });
+}
+
+/// Imports a fixed-size binary array (taking both structs over) and describes it.
+DEVCOL_PEER_API int devcol_peer_import_fixed_size_binary(ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                                         std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    std::string json;
+    append_binary_column(json, devcol::from_arrow<devcol::fixed_size_binary_column<>>(schema, array));
+    return json;
   });
 }

@@ -228,3 +228,120 @@ TEST_CASE("a sliced Arrow C++ struct array (the struct's offset selecting rows) 
   auto const t = devcol::table_from_arrow(&out.schema, &out.array);
   peer::check_same_table(*batch->Slice(13, 70), t);
 }
+
+namespace {
+/// Rows of the decimal / fixed-size binary peer columns: both signs, past 64 bits for int128, a null every fifth row.
+template <class Rep>
+std::vector<std::optional<Rep>> peer_decimals(std::size_t n) {
+  std::vector<std::optional<Rep>> rows(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (peer::null_at(i)) { continue; }
+    auto const k = static_cast<std::int64_t>(i) - 40;
+    rows[i] = sizeof(Rep) == 16 ? static_cast<Rep>(static_cast<Rep>(k) << 90) + static_cast<Rep>(i) : static_cast<Rep>(k * 99991);
+  }
+  return rows;
+}
+
+/// The decimal column an Arrow array holds, read through devcol's import of Arrow's export (no devcol code on Arrow's side).
+template <class Rep>
+std::vector<std::optional<Rep>> rows_of_arrow(arrow::Array const& arr) {
+  std::vector<std::optional<Rep>> rows(static_cast<std::size_t>(arr.length()));
+  auto const* values = arr.data()->buffers[1]->data() + arr.offset() * static_cast<std::int64_t>(sizeof(Rep));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (arr.IsNull(static_cast<std::int64_t>(i))) { continue; }
+    Rep v;
+    std::memcpy(&v, values + i * sizeof(Rep), sizeof(Rep));  // Arrow's layout: little-endian two's complement
+    rows[i] = v;
+  }
+  return rows;
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("decimals: devcol -> Arrow C++ (ValidateFull) -> devcol, sliced, zero-copy", "[peer][arrow][decimal]",
+                   std::int32_t, std::int64_t, devcol::int128_t) {
+  using Rep = TestType;
+  devcol_test::leak_check leaks;
+  constexpr int precision = devcol::max_decimal_precision_v<Rep>;
+  auto const model = peer_decimals<Rep>(100);
+  auto const col = devcol::make_decimal_column<Rep>(model, precision, 3).slice(13, 83);
+  std::shared_ptr<arrow::DataType> const type = sizeof(Rep) == 4   ? arrow::decimal32(precision, 3)
+                                                : sizeof(Rep) == 8 ? arrow::decimal64(precision, 3)
+                                                                   : arrow::decimal128(precision, 3);
+  {
+    peer::exported out;
+    devcol::to_arrow(col, &out.schema, &out.array);
+    auto const arr = peer::require_ok(arrow::ImportDeviceArray(&out.array, &out.schema));
+    peer::require_ok(arr->ValidateFull());  // every value within the precision
+    CHECK(arr->type()->Equals(*type));
+    CHECK(arr->offset() == 13);
+    CHECK(arr->data()->buffers[1]->data() == static_cast<void const*>(col.data_buffer().data(devcol::access::read)));
+    CHECK(rows_of_arrow<Rep>(*arr) == devcol::to_host(col));
+
+    auto const part = arr->Slice(5, 20);
+    peer::exported back;
+    peer::require_ok(arrow::ExportDeviceArray(*part, nullptr, &back.array, &back.schema));
+    auto const round = devcol::from_arrow<devcol::decimal_column<Rep>>(&back.schema, &back.array);
+    CHECK(round.type_name() == col.type_name());
+    CHECK(devcol::to_host(round) == devcol::to_host(col.slice(5, 25)));
+    CHECK(round.data(devcol::access::read) == col.data(devcol::access::read) + 5);
+  }
+  // Arrow's own empty array.
+  auto const empty = peer::require_ok(arrow::MakeEmptyArray(type));
+  peer::exported out;
+  peer::require_ok(arrow::ExportDeviceArray(*empty, nullptr, &out.array, &out.schema));
+  CHECK(devcol::from_arrow<devcol::decimal_column<Rep>>(&out.schema, &out.array).empty());
+}
+
+TEST_CASE("decimal128 and fixed_size_binary built by Arrow C++ import into devcol and export back Equals()",
+          "[peer][arrow][decimal][fixed_size_binary]") {
+  devcol_test::leak_check leaks;
+  arrow::Decimal128Builder decimals(arrow::decimal128(38, 10));
+  arrow::FixedSizeBinaryBuilder binary(arrow::fixed_size_binary(6));
+  for (std::size_t i = 0; i < 100; ++i) {
+    if (peer::null_at(i)) {
+      peer::require_ok(decimals.AppendNull());
+      peer::require_ok(binary.AppendNull());
+      continue;
+    }
+    auto const k = static_cast<std::int64_t>(i) - 40;
+    peer::require_ok(decimals.Append(arrow::Decimal128(k * 7, static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL)));
+    std::string bytes(6, '\0');
+    for (std::size_t b = 0; b < 6; ++b) { bytes[b] = static_cast<char>(i * 13 + b); }
+    peer::require_ok(binary.Append(bytes));
+  }
+  auto const whole_decimals = peer::require_ok(decimals.Finish());
+  auto const whole_binary = peer::require_ok(binary.Finish());
+  for (std::int64_t first : {0, 13}) {
+    INFO("Arrow offset " << first);
+    auto const d = whole_decimals->Slice(first, 70);
+    auto const f = whole_binary->Slice(first, 70);
+    peer::exported dout;
+    peer::exported fout;
+    peer::require_ok(arrow::ExportDeviceArray(*d, nullptr, &dout.array, &dout.schema));
+    peer::require_ok(arrow::ExportDeviceArray(*f, nullptr, &fout.array, &fout.schema));
+    auto const dcol = devcol::from_arrow<devcol::decimal128_column>(&dout.schema, &dout.array);
+    auto const fcol = devcol::from_arrow<devcol::fixed_size_binary_column<>>(&fout.schema, &fout.array);
+    CHECK(dcol.type_name() == "decimal128(38, 10)");
+    CHECK(fcol.type_name() == "fixed_size_binary[6]");
+    CHECK(dcol.null_count() == static_cast<std::size_t>(d->null_count()));
+    CHECK(devcol::to_host(dcol) == rows_of_arrow<devcol::int128_t>(*d));
+    auto const& typed = static_cast<arrow::FixedSizeBinaryArray const&>(*f);
+    auto const rows = devcol::to_host(fcol);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      auto const at = static_cast<std::int64_t>(i);
+      CHECK(rows[i] == (typed.IsNull(at) ? std::nullopt : std::optional<std::string>(typed.GetString(at))));
+    }
+    CHECK(static_cast<void const*>(fcol.data(devcol::access::read)) == f->data()->buffers[1]->data());  // borrowed
+
+    peer::exported dagain;
+    peer::exported fagain;
+    devcol::to_arrow(dcol, &dagain.schema, &dagain.array);
+    devcol::to_arrow(fcol, &fagain.schema, &fagain.array);
+    auto const dback = peer::require_ok(arrow::ImportDeviceArray(&dagain.array, &dagain.schema));
+    auto const fback = peer::require_ok(arrow::ImportDeviceArray(&fagain.array, &fagain.schema));
+    peer::require_ok(dback->ValidateFull());
+    peer::require_ok(fback->ValidateFull());
+    CHECK(dback->Equals(*d));
+    CHECK(fback->Equals(*f));
+  }
+}

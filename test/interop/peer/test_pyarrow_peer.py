@@ -14,6 +14,7 @@ pyarrow 26 has no device *stream* in Python (`RecordBatchReader._import_from_c_d
 `ArrowDeviceArrayStream` callbacks through ctypes, with pyarrow importing or exporting each batch.
 """
 import ctypes
+import decimal
 import errno
 import gc
 import json
@@ -101,7 +102,12 @@ lib.devcol_peer_export_stream.argtypes = [_p] + _out
 lib.devcol_peer_import_column.argtypes = [ctypes.c_char_p, _p, _p] + _out
 lib.devcol_peer_import_table.argtypes = [_p, _p] + _out
 lib.devcol_peer_import_stream.argtypes = [_p] + _out
-for _f in ("export_column", "export_table", "export_stream", "import_column", "import_table", "import_stream"):
+lib.devcol_peer_export_decimal.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, _p, _p] + _out
+lib.devcol_peer_import_decimal.argtypes = [ctypes.c_int, _p, _p] + _out
+lib.devcol_peer_export_fixed_size_binary.argtypes = [ctypes.c_size_t, _p, _p] + _out
+lib.devcol_peer_import_fixed_size_binary.argtypes = [_p, _p] + _out
+for _f in ("export_column", "export_table", "export_stream", "import_column", "import_table", "import_stream",
+           "export_decimal", "import_decimal", "export_fixed_size_binary", "import_fixed_size_binary"):
     getattr(lib, "devcol_peer_" + _f).restype = ctypes.c_int
 
 REFUSED = 1  # devcol::arrow_error
@@ -178,6 +184,41 @@ def pyarrow_array(name, tz=None):
     if name.startswith(TIME_UNIT_NAMES):
         return pa.array(values, type=pa.int64()).view(t)
     return pa.array(values, type=t)
+
+
+# Decimals: (bits, the pyarrow type's maker, the widest precision); the unscaled value of row i.
+DECIMALS = [(32, pa.decimal32, 9), (64, pa.decimal64, 18), (128, pa.decimal128, 38)]
+EXACT = decimal.Context(prec=100)  # wider than any decimal128: no rounding in the conversions
+
+
+def decimal_at(bits, i):
+    k = i - 50
+    return {32: k * 1234567, 64: k * 12345678901234, 128: k * 10**30 + i * 7}[bits]
+
+
+def expected_decimals(bits, first=FIRST, last=LAST):
+    """The unscaled values of rows [first, last), None for nulls."""
+    return [None if null_at(i) else decimal_at(bits, i) for i in range(first, last)]
+
+
+def unscaled(values, scale):
+    """pyarrow's decimal.Decimal values as unscaled integers at `scale`."""
+    return [None if v is None else int(v.scaleb(scale, context=EXACT)) for v in values]
+
+
+def pyarrow_decimals(bits, make, precision, scale):
+    """The 100-row decimal test column made by pyarrow itself."""
+    values = [None if v is None else decimal.Decimal(v).scaleb(-scale, context=EXACT)
+              for v in expected_decimals(bits, 0, BASE_ROWS)]
+    return pa.array(values, type=make(precision, scale))
+
+
+def binary_at(width, i):
+    return bytes((31 * i + 7 * b) & 0xFF for b in range(width))
+
+
+def expected_binary(width, first=FIRST, last=LAST):
+    return [None if null_at(i) else binary_at(width, i) for i in range(first, last)]
 
 
 # --- a device stream through ctypes (where pyarrow has none in Python) ------------------------------
@@ -349,6 +390,113 @@ class DevcolToPyarrow(PeerTest):
         self.assertEqual(code, OTHER_ERROR)
         self.assertIn("no column type named 'decimal128'", text)
         self.assert_released(schema, array)  # never written
+
+
+class DecimalAndBinaryToPyarrow(PeerTest):
+    def test_decimals_import_validate_and_read_back(self):
+        for bits, make, precision in DECIMALS:
+            for scale in (2, -3):
+                with self.subTest(bits=bits, scale=scale):
+                    schema, array = ArrowSchema(), ArrowDeviceArray()
+                    code, text = call(lib.devcol_peer_export_decimal, bits, precision, scale, addr(schema), addr(array))
+                    self.assertEqual(code, 0, text)
+                    self.assertEqual(array.device_type, ARROW_DEVICE_CPU)
+                    self.assertEqual((array.array.offset, array.array.length), (FIRST, LAST - FIRST))
+                    devcol_values = ctypes.cast(array.array.buffers, ctypes.POINTER(ctypes.c_void_p))[1]
+                    arr = pa.Array._import_from_c_device(addr(array), addr(schema))
+                    self.assert_released(schema, array)
+                    self.assertEqual(arr.type, make(precision, scale))
+                    arr.validate(full=True)  # checks every value against the precision too
+                    self.assertEqual(arr.offset, FIRST)
+                    self.assertEqual(arr.null_count, sum(null_at(i) for i in range(FIRST, LAST)))
+                    self.assertEqual(unscaled(arr.to_pylist(), scale), expected_decimals(bits))
+                    self.assertEqual(unscaled(arr.slice(5, 11).to_pylist(), scale), expected_decimals(bits)[5:16])
+                    self.assertEqual(arr.buffers()[1].address, devcol_values)  # zero-copy
+                    del arr
+                    gc.collect()
+                    self.assertEqual(lib.devcol_peer_live_allocations(), 0, "pyarrow did not release the export")
+
+    def test_fixed_size_binary_imports_validates_and_reads_back(self):
+        for width in (1, 3, 16):
+            with self.subTest(width=width):
+                schema, array = ArrowSchema(), ArrowDeviceArray()
+                code, text = call(lib.devcol_peer_export_fixed_size_binary, width, addr(schema), addr(array))
+                self.assertEqual(code, 0, text)
+                devcol_values = ctypes.cast(array.array.buffers, ctypes.POINTER(ctypes.c_void_p))[1]
+                arr = pa.Array._import_from_c_device(addr(array), addr(schema))
+                self.assert_released(schema, array)
+                self.assertEqual(arr.type, pa.binary(width))
+                arr.validate(full=True)
+                self.assertEqual(arr.offset, FIRST)
+                self.assertEqual(arr.to_pylist(), expected_binary(width))
+                self.assertEqual(arr.slice(7, 9).to_pylist(), expected_binary(width)[7:16])
+                self.assertEqual(arr.buffers()[1].address, devcol_values)
+                del arr
+                gc.collect()
+                self.assertEqual(lib.devcol_peer_live_allocations(), 0, "pyarrow did not release the export")
+
+
+class PyarrowToDevcolDecimalAndBinary(PeerTest):
+    def import_with(self, function, first_arg, arr):
+        schema, array = ArrowSchema(), ArrowDeviceArray()
+        arr._export_to_c_device(addr(array), addr(schema))
+        args = ([first_arg] if first_arg is not None else []) + [addr(schema), addr(array)]
+        code, text = call(function, *args)
+        self.assert_released(schema, array)
+        return code, text
+
+    def test_decimals_whole_and_sliced_off_the_byte_boundary(self):
+        for bits, make, precision in DECIMALS:
+            for scale in (4, -1):
+                for first, last in [(0, BASE_ROWS), (FIRST, 83)]:
+                    with self.subTest(bits=bits, scale=scale, rows=(first, last)):
+                        arr = pyarrow_decimals(bits, make, precision, scale).slice(first, last - first)
+                        code, text = self.import_with(lib.devcol_peer_import_decimal, bits, arr)
+                        self.assertEqual(code, 0, text)
+                        got = json.loads(text)
+                        self.assertEqual(got["type"], f"decimal{bits}({precision}, {scale})")
+                        self.assertEqual((got["precision"], got["scale"]), (precision, scale))
+                        self.assertEqual(got["size"], len(arr))
+                        self.assertEqual(got["null_count"], arr.null_count)
+                        self.assertEqual(got["values"], expected_decimals(bits, first, last))
+                        self.assertEqual(got["offset"], arr.offset)
+                        self.assertEqual(got["data"], arr.buffers()[1].address + arr.offset * bits // 8, "not zero-copy")
+
+    def test_fixed_size_binary_whole_and_sliced(self):
+        for width in (1, 5, 16):
+            for first, last in [(0, BASE_ROWS), (FIRST, 83)]:
+                with self.subTest(width=width, rows=(first, last)):
+                    values = expected_binary(width, 0, BASE_ROWS)
+                    arr = pa.array(values, type=pa.binary(width)).slice(first, last - first)
+                    code, text = self.import_with(lib.devcol_peer_import_fixed_size_binary, None, arr)
+                    self.assertEqual(code, 0, text)
+                    got = json.loads(text)
+                    self.assertEqual(got["type"], f"fixed_size_binary[{width}]")
+                    self.assertEqual(got["null_count"], arr.null_count)
+                    self.assertEqual([None if v is None else bytes.fromhex(v) for v in got["values"]],
+                                     expected_binary(width, first, last))
+                    self.assertEqual(got["offset"], arr.offset)
+                    self.assertEqual(got["data"], arr.buffers()[1].address, "not zero-copy")
+
+    def test_an_empty_decimal_array_imports(self):
+        code, text = self.import_with(lib.devcol_peer_import_decimal, 128, pa.array([], type=pa.decimal128(5, 1)))
+        self.assertEqual(code, 0, text)
+        self.assertEqual(json.loads(text)["values"], [])
+
+    def test_decimal256_is_refused_by_name_and_released(self):
+        code, text = self.import_with(lib.devcol_peer_import_decimal, 128, pa.array([1], type=pa.decimal256(40, 0)))
+        self.assertEqual(code, REFUSED, text)
+        self.assertIn("decimal256", text)
+
+    def test_a_decimal_of_another_width_is_refused(self):
+        code, text = self.import_with(lib.devcol_peer_import_decimal, 64, pa.array([1], type=pa.decimal128(10, 2)))
+        self.assertEqual(code, REFUSED, text)
+        self.assertIn("is decimal128, not decimal64", text)
+
+    def test_a_variable_width_binary_is_refused_as_fixed_size(self):
+        code, text = self.import_with(lib.devcol_peer_import_fixed_size_binary, None, pa.array([b"ab"]))
+        self.assertEqual(code, REFUSED, text)
+        self.assertIn("format 'z' is not a fixed-size binary", text)
 
 
 class PyarrowToDevcol(PeerTest):

@@ -1,8 +1,7 @@
 /**
  * @file export_column.hpp
- * @brief What every export shares, and the export of one fixed-width column: its array node
- * (zero-copy, or a snapshot when exposed or not copy-on-write), its schema node, the event, and
- * the publication of a finished export.
+ * @brief The array node of a fixed-width column's export (what to_arrow and every kind built on a
+ * `column<T>`, such as decimals, export): zero-copy under copy-on-write, bools bit-packed.
  */
 #pragma once
 
@@ -13,10 +12,8 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/column/types.hpp>
-#include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
-#include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
 #include <devcol/ops/detail/validity.hpp>
@@ -27,7 +24,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -86,42 +82,6 @@ std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, str
   node->buffers[0] = mask != nullptr ? mask + skipped_words : nullptr;
   node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.packed.data(access::read) : held.col.data_buffer().data(access::read);
   return node;
-}
-
-/// Records on `stream` the event consumers of a device export wait on (CUDA only).
-inline void record_ready(array_node& node, stream_ref stream) {
-#if DEVCOL_BACKEND_CUDA
-  node.ready.emplace();
-  node.ready->record(stream);
-  node.ready_handle = node.ready->value();
-#else
-  (void)node;
-  (void)stream;
-#endif
-}
-
-/// Publishes a complete export: the schema, then the device array around `node`. Never throws.
-/// (No schema when `schema_tree` is null: a stream's arrays share the stream's schema.)
-inline void publish_device_array(std::unique_ptr<schema_node> schema_tree, std::int64_t schema_flags,
-                                 std::unique_ptr<array_node> node, arrow_device device, ArrowSchema* schema,
-                                 ArrowDeviceArray* array) noexcept {
-  void* const sync_event = node->ready ? static_cast<void*>(&node->ready_handle) : nullptr;
-  if (schema_tree != nullptr) { publish(std::move(schema_tree), schema_flags, schema); }
-  *array = ArrowDeviceArray{};  // reserved bytes zeroed
-  publish(std::move(node), &array->array);
-  array->device_id = device.id;
-  array->device_type = device.type;
-  array->sync_event = sync_event;
-}
-
-inline void expect_outputs(void const* schema, void const* array, char const* what) {
-  DEVCOL_EXPECTS(schema != nullptr && array != nullptr, what, ": the ArrowSchema (", schema,
-                 ") and ArrowDeviceArray (", array, ") to export into must not be null");
-}
-
-template <arrow_fixed_width T>
-std::unique_ptr<schema_node> column_schema_node(std::string name) {
-  return std::make_unique<schema_node>(std::string(arrow_format_v<T>), std::move(name), 0);
 }
 
 }  // namespace detail

@@ -136,24 +136,32 @@ void visit_format(std::string_view format, std::string const& path, F&& f) {
                        "' is not a type devcol imports (fixed-width integers and floats, bool, timestamps, durations)");
 }
 
+/// Checks what every layout of two buffers (validity, values) shares, for an array (structure
+/// already checked) of `type` with `value_bytes` bytes per row (0: bit-packed): no dictionary, no
+/// children, two buffers, a bitmap for nulls, values for rows, sizes that do not overflow.
+inline void check_values_layout(ArrowArray const& array, arrow_field const& field, std::string const& path,
+                                std::string_view type, std::size_t value_bytes) {
+  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type,
+                       " is not supported (decode it first)");
+  DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(), ", a ", type,
+                       " array has none");
+  DEVCOL_ARROW_EXPECTS(array.n_buffers == 2, path, ".n_buffers is ", array.n_buffers, ", a ", type,
+                       " array has 2 (validity, values)");
+  DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,
+                       " without a validity buffer");
+  std::uint64_t const rows = static_cast<std::uint64_t>(array.offset) + static_cast<std::uint64_t>(array.length);
+  DEVCOL_ARROW_EXPECTS(value_bytes == 0 || rows <= SIZE_MAX / value_bytes, path, ": ", rows, " rows of ", value_bytes,
+                       " bytes overflow");
+  DEVCOL_ARROW_EXPECTS(rows == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (values) is NULL for ", rows,
+                       " rows");
+}
+
 /// Checks that an array (structure already checked) is a `T` array devcol can read.
 template <arrow_fixed_width T>
 void check_fixed_width(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(format_matches<T>(field.format), path, ".format '", field.format, "' is not ", type_name_v<T>,
                        " ('", arrow_format_v<T>, "')");
-  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type_name_v<T>,
-                       " is not supported (decode it first)");
-  DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(), ", a ", type_name_v<T>,
-                       " array has none");
-  DEVCOL_ARROW_EXPECTS(array.n_buffers == 2, path, ".n_buffers is ", array.n_buffers, ", a ", type_name_v<T>,
-                       " array has 2 (validity, values)");
-  DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,
-                       " without a validity buffer");
-  std::uint64_t const rows = static_cast<std::uint64_t>(array.offset) + static_cast<std::uint64_t>(array.length);
-  DEVCOL_ARROW_EXPECTS(type_traits<T>::arrow_bit_packed || rows <= SIZE_MAX / sizeof(T), path, ": ", rows, " rows of ",
-                       sizeof(T), " bytes overflow");
-  DEVCOL_ARROW_EXPECTS(rows == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (values) is NULL for ", rows,
-                       " rows");
+  check_values_layout(array, field, path, type_name_v<T>, type_traits<T>::arrow_bit_packed ? 0 : sizeof(T));
 }
 
 /// Checks a struct array that import reads as a table: no null rows, children long enough,
@@ -377,5 +385,17 @@ basic_table<Policy> import_struct(arrow_field const& field, import_guard& guard,
   return import_table<Policy>(imported, field, taken, stream);
 }
 
+/**
+ * How `from_arrow<K>` imports a column kind `K` that is not a fixed-width `column<T>`: each kind's
+ * interop header specialises it with `enabled = true` and
+ *   static void check(ArrowArray const&, arrow_field const&, std::string const& path);  // structure only
+ *   static K import(ArrowArray const&, arrow_field const&, std::shared_ptr<void const> const& keep, stream_ref);
+ */
+template <class K>
+struct arrow_importer {
+  static constexpr bool enabled = false;
+};
+
 }  // namespace detail
+
 DEVCOL_NAMESPACE_END

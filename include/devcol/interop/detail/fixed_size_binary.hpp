@@ -1,0 +1,127 @@
+/**
+ * @file fixed_size_binary.hpp
+ * @brief Arrow export and import of fixed-size binary columns: the format "w:N" read from
+ * untrusted input, the schema and array nodes, the structure checks and the import.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/fixed_size_binary_column.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/export_nodes.hpp>
+#include <devcol/interop/detail/import.hpp>
+
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/**
+ * Reads an untrusted fixed-size binary format "w:N": N a decimal integer in [1, 2^31 - 1] (Arrow's
+ * byte width is an int32), nothing else.
+ * @throws devcol::arrow_error naming `path` and the format when it is malformed or N is out of range
+ */
+[[nodiscard]] inline std::size_t parse_fixed_size_binary_format(std::string_view format, std::string const& path) {
+  DEVCOL_ARROW_EXPECTS(format.starts_with("w:"), path, ".format '", format, "' is not a fixed-size binary ('w:N')");
+  std::string_view const digits = format.substr(2);
+  std::int64_t width = 0;
+  auto const [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), width);
+  DEVCOL_ARROW_EXPECTS(err == std::errc{} && end == digits.data() + digits.size() && !digits.empty(), path,
+                       ".format '", format, "': the byte width '", digits, "' is not a decimal integer");
+  DEVCOL_ARROW_EXPECTS(width >= 1 && width <= std::numeric_limits<std::int32_t>::max(), path, ".format '", format,
+                       "': byte width ", width, " is not within [1, 2147483647]");
+  return static_cast<std::size_t>(width);
+}
+
+/// The schema node of a fixed-size binary column: "w:N" and `name`, no children.
+template <buffer_policy Policy>
+std::unique_ptr<schema_node> schema_of(fixed_size_binary_column<Policy> const& col, std::string name) {
+  return std::make_unique<schema_node>(col.arrow_format(), std::move(name), 0);
+}
+
+/// Where a fixed-size binary column's memory lives (its data, or its mask when it has no data).
+template <buffer_policy Policy>
+arrow_device device_of(fixed_size_binary_column<Policy> const& col) {
+  void const* p = col.data_buffer().data(access::read);
+  return device_of(p != nullptr ? p : col.mask_buffer().data(access::read));
+}
+
+/**
+ * The array node of a fixed-size binary column: validity and data at the column's offset, zero-copy
+ * with a copy-on-write handle on the column; a snapshot of its rows when its memory is exposed or
+ * shared without copy-on-write (Arrow requires exported memory not to change).
+ */
+template <buffer_policy Policy>
+std::unique_ptr<array_node> export_node(fixed_size_binary_column<Policy> const& col, stream_ref stream) {
+  fixed_size_binary_column<Policy> kept = !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
+  auto node = std::make_unique<holding_array_node<fixed_size_binary_column<Policy>>>(0, std::move(kept));
+  auto const& held = node->kept;
+  node->length = static_cast<std::int64_t>(held.size());
+  node->null_count = static_cast<std::int64_t>(held.null_count());
+  node->offset = static_cast<std::int64_t>(held.offset());
+  node->n_buffers = 2;
+  node->buffers[0] = held.mask_buffer().data(access::read);
+  node->buffers[1] = held.data_buffer().data(access::read);
+  return node;
+}
+
+/// Checks that an array (structure already checked) is a fixed-size binary array devcol can read:
+/// its format parses, two buffers. Reads no buffer.
+inline void check_fixed_size_binary(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+  std::size_t const width = parse_fixed_size_binary_format(field.format, path);
+  check_values_layout(array, field, path, "fixed_size_binary", width);
+}
+
+/**
+ * A checked fixed-size binary array's rows [offset, offset + length) as a column: the data borrowed
+ * from the producer (bytes need no alignment), validity borrowed or copied as for fixed-width
+ * columns; null_count -1 is counted (one pass, synchronises).
+ */
+template <buffer_policy Policy>
+fixed_size_binary_column<Policy> import_fixed_size_binary(ArrowArray const& array, arrow_field const& field,
+                                                          std::shared_ptr<void const> const& keep, stream_ref stream) {
+  using buffer_type = buffer<Policy>;
+  std::size_t const width = parse_fixed_size_binary_format(field.format, "array");
+  auto const first = static_cast<std::size_t>(array.offset);
+  auto const rows = static_cast<std::size_t>(array.length);
+  buffer_type data;
+  if (rows != 0) { data = buffer_type::borrow(array.buffers[1], (first + rows) * width, keep, stream); }
+  buffer_type mask;
+  std::size_t nulls = 0;
+  if (array.buffers[0] != nullptr) {
+    mask = import_bits<Policy>(array.buffers[0], first, rows, false, exported_by_devcol(array), keep, stream);
+    nulls = array.null_count >= 0 ? static_cast<std::size_t>(array.null_count)
+                                  : count_unset_bits(static_cast<bitmask_word const*>(mask.data(access::read)), first,
+                                                     first + rows, stream);
+  }
+  return fixed_size_binary_column<Policy>(width, std::move(data), std::move(mask), rows, nulls, rows != 0 ? first : 0);
+}
+
+/// from_arrow<fixed_size_binary_column<Policy>>.
+template <buffer_policy Policy>
+struct arrow_importer<fixed_size_binary_column<Policy>> {
+  static constexpr bool enabled = true;
+  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+    check_fixed_size_binary(array, field, path);
+  }
+  static fixed_size_binary_column<Policy> import(ArrowArray const& array, arrow_field const& field,
+                                                 std::shared_ptr<void const> const& keep, stream_ref stream) {
+    return import_fixed_size_binary<Policy>(array, field, keep, stream);
+  }
+};
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END
