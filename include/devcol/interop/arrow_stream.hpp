@@ -12,6 +12,7 @@
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/detail/nested.hpp>
 #include <devcol/interop/from_arrow.hpp>
 #include <devcol/interop/to_arrow.hpp>
 
@@ -78,7 +79,7 @@ struct stream_state {
     DEVCOL_EXPECTS(batch.num_columns() == schema.num_columns(), "stream batch ", produced, " has ", batch.num_columns(),
                    " columns, the stream's schema ", schema.num_columns());
     for (std::size_t i = 0; i < batch.num_columns(); ++i) {
-      DEVCOL_EXPECTS(batch.name(i) == schema.name(i) && batch[i].index() == schema[i].index(), "stream batch ", produced,
+      DEVCOL_EXPECTS(batch.name(i) == schema.name(i) && devcol::type_name(batch[i]) == devcol::type_name(schema[i]), "stream batch ", produced,
                      ": column ", i, " is '", batch.name(i), "' ", type_of(batch[i]), ", the stream's schema has '",
                      schema.name(i), "' ", type_of(schema[i]));
     }
@@ -140,15 +141,7 @@ void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, Arro
   DEVCOL_EXPECTS(next != nullptr, "to_arrow_stream: no table source");
   ArrowDeviceType const type = schema.num_columns() == 0
                                    ? detail::device_of(static_cast<void const*>(nullptr)).type
-                                   : std::visit(
-                                         [](auto const& col) {
-                                           if constexpr (detail::is_plain_column<std::decay_t<decltype(col)>>) {
-                                             return detail::device_of(col).type;
-                                           } else {
-                                             return detail::device_of(static_cast<void const*>(nullptr)).type;
-                                           }
-                                         },
-                                         schema[0]);
+                                   : detail::device_of(schema[0]).type;
   using state_type = detail::stream_state<Policy>;
   auto state = std::make_unique<state_type>(state_type{std::move(schema), std::move(next), stream, type, 0, {}});
   *out = ArrowDeviceArrayStream{};
@@ -182,7 +175,7 @@ void to_arrow_stream(std::vector<basic_table<Policy>> batches, ArrowDeviceArrayS
  * its end (closing it early).
  *
  * The constructor checks the stream (NULL, released, a device type this backend cannot read) and
- * its schema (a struct of columns a table holds), each a `devcol::arrow_error`. Each array is
+ * its schema (a struct of columns of kinds devcol imports), each a `devcol::arrow_error`. Each array is
  * imported as table_from_arrow() does, and checked first against the stream's device type (Arrow
  * C++ does not), the array released on any failure.
  */
@@ -207,7 +200,7 @@ class arrow_stream_reader {
     DEVCOL_ARROW_EXPECTS(field_.format == "+s", "schema.format '", field_.format,
                          "' is not a struct ('+s'): a stream of tables has struct arrays");
     for (std::size_t i = 0; i < field_.children.size(); ++i) {
-      detail::visit_format(field_.children[i].format, "schema.children[" + std::to_string(i) + "]", [](auto) {});
+      detail::check_schema_any(field_.children[i], "schema.children[" + std::to_string(i) + "]");
     }
   }
   arrow_stream_reader(arrow_stream_reader const&) = delete;
