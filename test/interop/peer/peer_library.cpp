@@ -365,6 +365,60 @@ int guarded(char* out, std::size_t out_size, F&& f) noexcept {
   }
 }
 
+/// The nested test columns, 100 rows with nulls at every level and empty lists: "list_struct"
+/// (list<struct<a: string, b: int64>>), "list" (list<int64>), "large_list" (large_list<string>),
+/// "struct" (struct<x: float64, y: bool>), "dictionary" (dictionary<values=string, indices=int32>).
+devcol::any_column<> nested_column(std::string_view kind) {
+  constexpr std::size_t rows = 100;
+  std::vector<std::int32_t> offsets{0};
+  std::vector<std::optional<std::string>> a;
+  std::vector<std::optional<std::int64_t>> b;
+  std::vector<bool> inner_valid;
+  std::vector<bool> valid;
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t k = 0; k < (i * 7) % 4; ++k) {
+      std::size_t const e = a.size();
+      a.push_back(e % 5 == 1 ? std::nullopt : std::optional<std::string>(std::string(e % 3, 'q') + std::to_string(e)));
+      b.push_back(e % 6 == 4 ? std::nullopt : std::optional<std::int64_t>(static_cast<std::int64_t>(e * 3) - 20));
+      inner_valid.push_back(e % 9 != 7);
+    }
+    offsets.push_back(static_cast<std::int32_t>(a.size()));
+    valid.push_back(!null_at(i));
+  }
+  if (kind == "list_struct") {
+    return devcol::make_list_column(
+        offsets,
+        devcol::make_struct_column({{"a", devcol::make_strings_column(a)}, {"b", devcol::make_column<std::int64_t>(b)}},
+                                   inner_valid),
+        valid);
+  }
+  if (kind == "list") { return devcol::make_list_column(offsets, devcol::make_column<std::int64_t>(b), valid); }
+  if (kind == "large_list") {
+    return devcol::make_large_list_column(std::vector<std::int64_t>(offsets.begin(), offsets.end()),
+                                          devcol::make_strings_column(a), valid);
+  }
+  std::vector<std::optional<double>> x;
+  std::vector<std::optional<bool>> y;
+  std::vector<std::optional<std::int32_t>> indices;
+  for (std::size_t i = 0; i < rows; ++i) {
+    x.push_back(i % 4 == 1 ? std::nullopt : std::optional<double>(static_cast<double>(i) / 4));
+    y.push_back(i % 5 == 2 ? std::nullopt : std::optional<bool>(i % 2 == 0));
+    indices.push_back(null_at(i) ? std::nullopt : std::optional<std::int32_t>(static_cast<std::int32_t>(i % 3)));
+  }
+  if (kind == "struct") {
+    return devcol::make_struct_column({{"x", devcol::make_column<double>(x)}, {"y", devcol::make_column<bool>(y)}},
+                                      valid);
+  }
+  DEVCOL_EXPECTS(kind == "dictionary", "no nested test column named '", kind, "'");
+  return devcol::make_dictionary_column(devcol::make_column<std::int32_t>(indices),
+                                        devcol::make_strings_column({"red", std::nullopt, "blue"}));
+}
+
+/// {"type": ..., "size": ..., "null_count": ..., "offset": ..., "values": [...]} of any column.
+void append_any(std::string& out, devcol::any_column<> const& col) {
+  std::visit([&](auto const& c) { append_column(out, c); }, col);
+}
+
 }  // namespace
 
 /// Allocations of this library still live (exports not yet released, imports' copies).
@@ -479,6 +533,29 @@ DEVCOL_PEER_API int devcol_peer_import_fixed_size_binary(ArrowSchema* schema, Ar
   return guarded(out, out_size, [&] {
     std::string json;
     append_binary_column(json, devcol::from_arrow<devcol::fixed_size_binary_column<>>(schema, array));
+    return json;
+  });
+}
+
+/// Exports rows [13, 83) of the nested test column `kind` (see nested_column) and describes what
+/// it exported: {"type": ..., "values": [...]} (pyarrow's to_pylist of the import must match).
+DEVCOL_PEER_API int devcol_peer_export_nested(char const* kind, ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                              std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    auto const col = devcol::slice(nested_column(kind != nullptr ? kind : ""), first_row, last_row);
+    std::string json;
+    append_any(json, col);
+    devcol::to_arrow(col, schema, array, {}, "nested");
+    return json;
+  });
+}
+
+/// Imports an array of any kind (any_from_arrow, taking both structs over) and describes it.
+DEVCOL_PEER_API int devcol_peer_import_any(ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                           std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    std::string json;
+    append_any(json, devcol::any_from_arrow(schema, array));
     return json;
   });
 }
