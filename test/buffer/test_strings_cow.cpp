@@ -187,7 +187,7 @@ TEMPLATE_TEST_CASE("strings rule 8: slices are flat, keep their owner alive; dee
   devcol_test::leak_check leaks;
   std::vector<std::optional<std::string>> values;
   for (int i = 0; i < 100; ++i) {
-    values.push_back(i % 7 == 3 ? std::nullopt : std::optional<std::string>(std::string(static_cast<std::size_t>(i % 5), 'a' + i % 26)));
+    values.push_back(i % 7 == 3 ? std::nullopt : std::optional<std::string>(std::string(static_cast<std::size_t>(i % 5), static_cast<char>('a' + i % 26))));
   }
   std::optional<TestType> a = devcol::make_strings_column<O>(values);
   auto s = a->slice(10, 90);
