@@ -49,7 +49,9 @@ inline values slice_of(values const& v, std::size_t b, std::size_t e) {
 
 }  // namespace devcol_test::nested
 
-using namespace devcol_test::nested;
+// The test cases live in the helpers' namespace: in the CUDA unity build every test source is one
+// translation unit, and a using-directive would make these helpers clash with other files'.
+namespace devcol_test::nested {
 
 TEST_CASE("a list column holds lists of int64 with nulls, empty lists and null elements", "[nested][list]") {
   devcol_test::leak_check leaks;
@@ -270,3 +272,5 @@ TEST_CASE("a table holds every column kind; get<kind> by name names both types w
   CHECK_THROWS_WITH(t.add("bad", devcol::make_list_column({0, 1}, devcol::sequence<std::int8_t>(1))),
                     Catch::Contains("column 'bad' has 1 rows, the table 3"));
 }
+
+}  // namespace devcol_test::nested

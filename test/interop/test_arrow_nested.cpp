@@ -63,7 +63,9 @@ inline values part(values const& v, std::size_t b, std::size_t e) {
 
 }  // namespace devcol_test::interop_nested
 
-using namespace devcol_test::interop_nested;
+// The test cases live in the helpers' namespace: in the CUDA unity build every test source is one
+// translation unit, and a using-directive would make these helpers clash with other files'.
+namespace devcol_test::interop_nested {
 
 TEST_CASE("list<struct<a: string, b: int64>> round-trips through Arrow, sliced at odd offsets", "[nested][arrow]") {
   devcol_test::leak_check leaks;
@@ -222,13 +224,11 @@ TEST_CASE("untrusted nested input is refused, naming the field and value, and re
                                                      devcol::make_column<double>({1.0, 2.0}));
     exported e;
     devcol::to_arrow(dict, &e.schema, &e.array);
-    ArrowArray* values = e.array.array.dictionary;
-    e.array.array.dictionary = nullptr;
+    e.array.array.dictionary = nullptr;  // the values' struct stays owned (and freed) by the export's node
     release_counter::watch(e.schema, e.array);
     CHECK_THAT(arrow_error_of([&] { (void)devcol::any_from_arrow(&e.schema, &e.array); }),
                Catch::Contains("array.dictionary is NULL, its schema has one"));
     CHECK(release_counter::arrays == 1);
-    (void)values;  // owned by the released export's node, freed with it
   }
   SECTION("dictionary indices outside the values") {
     auto const dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({0, 1}),
@@ -247,3 +247,5 @@ TEST_CASE("untrusted nested input is refused, naming the field and value, and re
     rejects(e, "array.children[0].length 2 is short of the struct's offset 0 + length 4");
   }
 }
+
+}  // namespace devcol_test::interop_nested

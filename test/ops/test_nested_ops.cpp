@@ -96,7 +96,9 @@ inline std::vector<std::optional<std::int64_t>> some_indices(std::size_t n, std:
 
 }  // namespace devcol_test::nested_ops
 
-using namespace devcol_test::nested_ops;
+// The test cases live in the helpers' namespace: in the CUDA unity build every test source is one
+// translation unit, and a using-directive would make these helpers clash with other files'.
+namespace devcol_test::nested_ops {
 
 TEMPLATE_TEST_CASE("gather of nested columns matches the host reference, nulls at every level", "[nested][ops][gather]",
                    devcol::list_column, devcol::struct_column<>) {
@@ -232,3 +234,5 @@ TEST_CASE("is_null and is_valid of every kind read the rows' validity at their o
                                                    devcol::make_column<double>({1.0}));
   CHECK(devcol::to_host(devcol::is_valid(dict)) == std::vector<std::optional<bool>>{false, true});
 }
+
+}  // namespace devcol_test::nested_ops

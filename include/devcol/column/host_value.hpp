@@ -99,11 +99,11 @@ class host_value {
             out << (x ? "true" : "false");
           } else if constexpr (std::is_same_v<X, std::string>) {
             out << '"' << x << '"';
-          } else if constexpr (std::is_same_v<X, list>) {
+          } else if constexpr (std::is_same_v<X, host_value::list>) {
             out << '[';
             for (std::size_t i = 0; i < x.size(); ++i) { out << (i != 0 ? ", " : "") << x[i]; }
             out << ']';
-          } else if constexpr (std::is_same_v<X, fields>) {
+          } else if constexpr (std::is_same_v<X, host_value::fields>) {
             out << '{';
             for (std::size_t i = 0; i < x.size(); ++i) { out << (i != 0 ? ", " : "") << x[i].first << ": " << x[i].second; }
             out << '}';
