@@ -1,5 +1,5 @@
 // Nested columns (lists, structs, dictionaries), any_column and host_value: the column layer.
-#include "../support.hpp"
+#include "../nested_support.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -16,36 +16,8 @@ using devcol::host_list;
 using devcol::host_struct;
 using values = std::vector<host_value>;
 
-/// `n` lists of int64: row i has i % 4 elements (row 0, 4, … empty), every fifth row null.
-struct int_lists {
-  devcol::list_column col;
-  values model;
-};
-inline int_lists make_int_lists(std::size_t n, bool nulls = true) {
-  std::vector<std::int32_t> offsets{0};
-  std::vector<std::optional<std::int64_t>> child;
-  std::vector<bool> valid;
-  values model;
-  for (std::size_t i = 0; i < n; ++i) {
-    bool const ok = !nulls || i % 5 != 2;
-    host_value::list row;
-    for (std::size_t k = 0; k < i % 4; ++k) {
-      std::optional<std::int64_t> v;
-      if ((i + k) % 7 != 3) { v = static_cast<std::int64_t>(i * 10 + k); }
-      child.push_back(v);
-      row.push_back(v);
-    }
-    offsets.push_back(static_cast<std::int32_t>(child.size()));
-    valid.push_back(ok);
-    model.push_back(ok ? hv(row) : hv());
-  }
-  return {devcol::make_list_column(offsets, devcol::make_column<std::int64_t>(child), nulls ? valid : std::vector<bool>{}),
-          model};
-}
-
-inline values slice_of(values const& v, std::size_t b, std::size_t e) {
-  return values(v.begin() + static_cast<std::ptrdiff_t>(b), v.begin() + static_cast<std::ptrdiff_t>(e));
-}
+using nested_samples::int_lists;
+using nested_samples::rows_of;
 
 }  // namespace devcol_test::nested
 
@@ -67,16 +39,16 @@ TEST_CASE("a list column holds lists of int64 with nulls, empty lists and null e
   CHECK(out.str() == "list<int64>[[1, 2], [], null]");
 
   for (std::size_t n : {0, 1, 65, 1000}) {
-    auto const [lists, model] = make_int_lists(n);
+    auto const [lists, model] = int_lists(n);
     CHECK(devcol::to_host_values(lists) == model);
     std::size_t const b = n > 20 ? 13 : 0;  // not a multiple of 8
     std::size_t const e = n > 20 ? n - 3 : n;
     auto const part = lists.slice(b, e);
     CHECK(part.offset() == b);
-    CHECK(devcol::to_host_values(part) == slice_of(model, b, e));
+    CHECK(devcol::to_host_values(part) == rows_of(model, b, e));
     auto const copy = part.deep_copy();
     CHECK(copy.offset() == 0);
-    CHECK(devcol::to_host_values(copy) == slice_of(model, b, e));
+    CHECK(devcol::to_host_values(copy) == rows_of(model, b, e));
     CHECK(copy.null_count() == part.null_count());
     if (n > 0) {  // the deep copy owns only its rows: its child holds only the rows the lists span
       auto const [first, last] = part.child_range();
@@ -91,7 +63,7 @@ TEST_CASE("a list column holds lists of int64 with nulls, empty lists and null e
 
 TEST_CASE("list columns follow copy-on-write rules 1-4 and 7-8", "[nested][list][cow]") {
   devcol_test::leak_check leaks;
-  auto const [original, model] = make_int_lists(65);
+  auto const [original, model] = int_lists(65);
   std::size_t const live = leaks.live();
   devcol::list_column copy = original;  // rule 1: no allocation
   auto const part = original.slice(9, 40);
@@ -146,7 +118,7 @@ TEST_CASE("a struct column has named children; its offset applies to them and sl
     CHECK(leaks.live() == live);  // the children untouched
     CHECK(part.offset() == first);
     CHECK(devcol::size(part.child(0)) == n);  // whole children, the offset moved
-    CHECK(devcol::to_host_values(part) == slice_of(model, first, last));
+    CHECK(devcol::to_host_values(part) == rows_of(model, first, last));
     CHECK(devcol::to_host_values(part.field("b")) == [&] {
       values v;
       for (std::size_t i = first; i < last; ++i) { v.push_back(b[i]); }
@@ -155,7 +127,7 @@ TEST_CASE("a struct column has named children; its offset applies to them and sl
     auto const copy = part.deep_copy();
     CHECK(copy.offset() == 0);
     CHECK(devcol::size(copy.child(0)) == last - first);  // owns only its rows
-    CHECK(devcol::to_host_values(copy) == slice_of(model, first, last));
+    CHECK(devcol::to_host_values(copy) == rows_of(model, first, last));
   }
 }
 
@@ -196,9 +168,9 @@ TEST_CASE("any_column holds every kind, recursively: list<struct<a: string, b: i
                      host_list({}), host_list({host_struct({{"a", ""}, {"b", hv()}}), hv()}), hv()};
   CHECK(devcol::to_host_values(col) == model);
   auto const part = devcol::slice(col, 1, 3);
-  CHECK(devcol::to_host_values(part) == slice_of(model, 1, 3));
+  CHECK(devcol::to_host_values(part) == rows_of(model, 1, 3));
   auto const copy = devcol::deep_copy(part);
-  CHECK(devcol::to_host_values(copy) == slice_of(model, 1, 3));
+  CHECK(devcol::to_host_values(copy) == rows_of(model, 1, 3));
   CHECK(devcol::size(std::get<devcol::list_column>(copy).child()) == 2);
   std::ostringstream out;
   out << col;

@@ -1,5 +1,6 @@
 // Lists, structs, dictionaries and any_column through the Arrow C Device Data Interface: round
 // trips of every kind, tables and streams of them, and untrusted input refused and released once.
+#include "../nested_support.hpp"
 #include "interop_support.hpp"
 
 #include <devcol/interop/arrow_stream.hpp>
@@ -19,46 +20,13 @@ using devcol_test::interop::arrow_error_of;
 using devcol_test::interop::exported;
 using devcol_test::interop::release_counter;
 
-/// `n` rows of list<struct<a: string, b: int64>>, nulls at every level, empty lists, and its model.
-inline std::pair<devcol::any_column<>, values> list_of_structs(std::size_t n) {
-  std::vector<std::int32_t> offsets{0};
-  std::vector<std::optional<std::string>> a;
-  std::vector<std::optional<std::int64_t>> b;
-  std::vector<bool> struct_valid;
-  std::vector<bool> list_valid;
-  values model;
-  std::size_t e = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    host_value::list row;
-    for (std::size_t k = 0; k < (i * 7) % 4; ++k, ++e) {
-      std::optional<std::string> s;
-      if (e % 5 != 1) { s = std::string(e % 3, 'q') + std::to_string(e); }
-      std::optional<std::int64_t> v;
-      if (e % 6 != 4) { v = static_cast<std::int64_t>(e * 3) - 20; }
-      bool const ok = e % 9 != 7;
-      a.push_back(s);
-      b.push_back(v);
-      struct_valid.push_back(ok);
-      row.push_back(ok ? devcol::host_struct({{"a", s}, {"b", v}}) : hv());
-    }
-    offsets.push_back(static_cast<std::int32_t>(e));
-    list_valid.push_back(i % 8 != 3);
-    model.push_back(list_valid.back() ? hv(row) : hv());
-  }
-  auto st = devcol::make_struct_column(
-      {{"a", devcol::make_strings_column(a)}, {"b", devcol::make_column<std::int64_t>(b)}}, struct_valid);
-  return {devcol::make_list_column(offsets, std::move(st), list_valid), model};
-}
+using nested_samples::list_of_structs;
 
 /// Exports `col` and imports it back as any_column; the export released exactly once by then.
 inline devcol::any_column<> round_trip(devcol::any_column<> const& col) {
   exported e;
   devcol::to_arrow(col, &e.schema, &e.array, {}, "col");
   return devcol::any_from_arrow(&e.schema, &e.array);
-}
-
-inline values part(values const& v, std::size_t b, std::size_t e) {
-  return values(v.begin() + static_cast<std::ptrdiff_t>(b), v.begin() + static_cast<std::ptrdiff_t>(e));
 }
 
 }  // namespace devcol_test::interop_nested
@@ -86,7 +54,7 @@ TEST_CASE("list<struct<a: string, b: int64>> round-trips through Arrow, sliced a
     auto const back = devcol::any_from_arrow(&ex.schema, &ex.array);
     CHECK(ex.array.array.release == nullptr);
     CHECK(devcol::type_name(back) == "list<struct<a: string, b: int64>>");
-    CHECK(devcol::to_host_values(back) == part(model, b, e));
+    CHECK(devcol::to_host_values(back) == nested_samples::rows_of(model, b, e));
     CHECK(devcol::null_count(back) == devcol::null_count(sliced));
     if (n != 0) {  // zero-copy both ways: the imported offsets are the exported ones
       CHECK(std::get<devcol::list_column>(back).offsets(devcol::access::read) ==
@@ -157,12 +125,12 @@ TEST_CASE("a table of every kind goes through Arrow and a stream", "[nested][arr
     CHECK(devcol::type_name(back[i]) == devcol::type_name(sliced[i]));
     CHECK(devcol::to_host_values(back[i]) == devcol::to_host_values(sliced[i]));
   }
-  CHECK(devcol::to_host_values(back.get<devcol::list_column>("l")) == part(model, 9, 60));
+  CHECK(devcol::to_host_values(back.get<devcol::list_column>("l")) == nested_samples::rows_of(model, 9, 60));
   ArrowDeviceArrayStream stream{};
   devcol::to_arrow_stream(std::vector<devcol::table>{part_table(0, 30), part_table(30, 65)}, &stream);
   auto const tables = devcol::tables_from_arrow(&stream);
   REQUIRE(tables.size() == 2);
-  CHECK(devcol::to_host_values(tables[1].get<devcol::list_column>("l")) == part(model, 30, 65));
+  CHECK(devcol::to_host_values(tables[1].get<devcol::list_column>("l")) == nested_samples::rows_of(model, 30, 65));
   // A batch whose nested type differs from the schema's is refused by the producer.
   devcol::table other;
   other.add("id", devcol::sequence<std::int64_t>(1)).add_any("l", devcol::make_list_column({0, 1}, devcol::sequence<std::int8_t>(1)));

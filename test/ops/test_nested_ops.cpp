@@ -1,6 +1,6 @@
 // Ops over nested columns and any_column: gather, filter, concatenate, is_null / is_valid,
 // checked against host references (host_value rows).
-#include "../support.hpp"
+#include "../nested_support.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -14,62 +14,8 @@ using devcol::host_value;
 using hv = host_value;
 using values = std::vector<host_value>;
 
-/// `n` rows of list<struct<a: string, b: int64>> with nulls at every level and empty lists, and their model.
-struct sample {
-  devcol::any_column<> col;
-  values model;
-};
-inline sample make_sample(std::size_t n) {
-  std::vector<std::int32_t> offsets{0};
-  std::vector<std::optional<std::string>> a;
-  std::vector<std::optional<std::int64_t>> b;
-  std::vector<bool> struct_valid;
-  std::vector<bool> list_valid;
-  values model;
-  std::size_t e = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    host_value::list row;
-    for (std::size_t k = 0; k < (i * 7) % 4; ++k, ++e) {
-      std::optional<std::string> s;
-      if (e % 5 != 1) { s = std::string(e % 3, 'q') + std::to_string(e); }
-      std::optional<std::int64_t> v;
-      if (e % 6 != 4) { v = static_cast<std::int64_t>(e * 3) - 20; }
-      bool const ok = e % 9 != 7;
-      a.push_back(s);
-      b.push_back(v);
-      struct_valid.push_back(ok);
-      row.push_back(ok ? devcol::host_struct({{"a", s}, {"b", v}}) : hv());
-    }
-    offsets.push_back(static_cast<std::int32_t>(e));
-    bool const ok = i % 8 != 3;
-    list_valid.push_back(ok);
-    model.push_back(ok ? hv(row) : hv());
-  }
-  auto st = devcol::make_struct_column(
-      {{"a", devcol::make_strings_column(a)}, {"b", devcol::make_column<std::int64_t>(b)}}, struct_valid);
-  return {devcol::make_list_column(offsets, std::move(st), list_valid), model};
-}
-
-/// A plain list<int64> sample, for the list ops without strings.
-inline sample make_int_lists(std::size_t n) {
-  std::vector<std::int32_t> offsets{0};
-  std::vector<std::optional<std::int64_t>> child;
-  std::vector<bool> valid;
-  values model;
-  for (std::size_t i = 0; i < n; ++i) {
-    host_value::list row;
-    for (std::size_t k = 0; k < i % 4; ++k) {
-      std::optional<std::int64_t> v;
-      if ((i + k) % 7 != 3) { v = static_cast<std::int64_t>(i * 10 + k); }
-      child.push_back(v);
-      row.push_back(v);
-    }
-    offsets.push_back(static_cast<std::int32_t>(child.size()));
-    valid.push_back(i % 5 != 2);
-    model.push_back(valid.back() ? hv(row) : hv());
-  }
-  return {devcol::make_list_column(offsets, devcol::make_column<std::int64_t>(child), valid), model};
-}
+using nested_samples::int_lists;
+using nested_samples::list_of_structs;
 
 inline values reference_gather(values const& model, std::vector<std::optional<std::int64_t>> const& idx) {
   values out;
@@ -77,9 +23,6 @@ inline values reference_gather(values const& model, std::vector<std::optional<st
     out.push_back(i && *i >= 0 && static_cast<std::size_t>(*i) < model.size() ? model[static_cast<std::size_t>(*i)] : hv());
   }
   return out;
-}
-inline values part(values const& v, std::size_t b, std::size_t e) {
-  return values(v.begin() + static_cast<std::ptrdiff_t>(b), v.begin() + static_cast<std::ptrdiff_t>(e));
 }
 /// Indices into `n` rows, reversed and strided, every seventh null.
 inline std::vector<std::optional<std::int64_t>> some_indices(std::size_t n, std::size_t count) {
@@ -104,7 +47,7 @@ TEMPLATE_TEST_CASE("gather of nested columns matches the host reference, nulls a
                    devcol::list_column, devcol::struct_column<>) {
   devcol_test::leak_check leaks;
   for (std::size_t n : {0, 1, 65, 1000}) {
-    auto const [whole, model] = make_sample(n);
+    auto const [whole, model] = list_of_structs(n);
     devcol::any_column<> col = whole;
     if constexpr (std::is_same_v<TestType, devcol::struct_column<>>) {  // the struct inside, sliced
       auto const& list = std::get<devcol::list_column>(whole);
@@ -120,15 +63,14 @@ TEMPLATE_TEST_CASE("gather of nested columns matches the host reference, nulls a
     auto const indices = devcol::make_column<std::int64_t>(idx);
     auto const out = devcol::gather(sliced, indices);
     CHECK(devcol::type_name(out) == devcol::type_name(col));
-    CHECK(devcol::to_host_values(out) == reference_gather(part(rows, b, e), idx));
+    CHECK(devcol::to_host_values(out) == reference_gather(nested_samples::rows_of(rows, b, e), idx));
     CHECK(std::visit([](auto const& c) { return c.resource_name(); }, out) == "leak_check");
   }
 }
 
 TEST_CASE("gather of lists: out of bounds throws or nullifies; int32 indices; empty lists", "[nested][ops][gather]") {
   devcol_test::leak_check leaks;
-  auto const [col, model] = make_int_lists(65);
-  auto const& list = std::get<devcol::list_column>(col);
+  auto const [list, model] = int_lists(65);
   CHECK_THROWS_WITH(devcol::gather(list, devcol::make_column<std::int32_t>({1, 65})),
                     Catch::Contains("index 65 at row 1 is out of bounds for 65 rows"));
   std::vector<std::optional<std::int64_t>> const idx{64, -1, 0, 99, std::nullopt, 4};
@@ -157,7 +99,7 @@ TEST_CASE("gather of a dictionary gathers its indices and shares its values", "[
 TEST_CASE("filter of nested columns keeps the flagged rows, a null flag drops", "[nested][ops][filter]") {
   devcol_test::leak_check leaks;
   for (std::size_t n : {0, 1, 65, 1000}) {
-    auto const [col, model] = make_sample(n);
+    auto const [col, model] = list_of_structs(n);
     std::size_t const b = n > 20 ? 5 : 0;
     auto const sliced = devcol::slice(col, b, n);
     std::vector<std::optional<bool>> flags;
@@ -181,12 +123,12 @@ TEST_CASE("filter of nested columns keeps the flagged rows, a null flag drops", 
 
 TEST_CASE("concatenate of nested columns: slices at odd offsets, nulls, empty inputs", "[nested][ops][concatenate]") {
   devcol_test::leak_check leaks;
-  auto const [a, ma] = make_sample(65);
-  auto const [b, mb] = make_sample(1000);
+  auto const [a, ma] = list_of_structs(65);
+  auto const [b, mb] = list_of_structs(1000);
   std::vector<devcol::any_column<>> const inputs{devcol::slice(a, 3, 60), devcol::slice(b, 0, 0), devcol::slice(b, 9, 1000),
                                                  devcol::slice(a, 1, 2)};
-  values expected = part(ma, 3, 60);
-  auto const tail = part(mb, 9, 1000);
+  values expected = nested_samples::rows_of(ma, 3, 60);
+  auto const tail = nested_samples::rows_of(mb, 9, 1000);
   expected.insert(expected.end(), tail.begin(), tail.end());
   expected.push_back(ma[1]);
   auto const out = devcol::concatenate(inputs);
@@ -220,7 +162,7 @@ TEST_CASE("concatenate of nested columns: slices at odd offsets, nulls, empty in
 
 TEST_CASE("is_null and is_valid of every kind read the rows' validity at their offset", "[nested][ops][null]") {
   devcol_test::leak_check leaks;
-  auto const [col, model] = make_sample(65);
+  auto const [col, model] = list_of_structs(65);
   auto const sliced = devcol::slice(col, 11, 65);
   auto const nulls = devcol::to_host(devcol::is_null(sliced));
   auto const valid = devcol::to_host(devcol::is_valid(std::get<devcol::list_column>(sliced)));
