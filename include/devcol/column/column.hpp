@@ -13,12 +13,12 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/source_location.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <source_location>
 #include <span>
 #include <string>
 #include <utility>
@@ -247,7 +247,7 @@ class column {
   }
   /// @brief As above for a spillable policy; `where` is recorded at spill statistics level 2.
   [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {},
-                                                    std::source_location where = std::source_location::current())
+                                                    source_location where = source_location::current())
     requires Policy::spill::enabled
   {
     T* values = expose(stream, where);
@@ -264,7 +264,7 @@ class column {
   }
   /// @brief As above for a spillable policy: unspills first, never spilled again (rule 14);
   /// `where` (the caller, unless given) is recorded at spill statistics level 2 (rule 19).
-  [[nodiscard]] T* expose(stream_ref stream = {}, std::source_location where = std::source_location::current())
+  [[nodiscard]] T* expose(stream_ref stream = {}, source_location where = source_location::current())
     requires Policy::spill::enabled
   {
     unshare(stream);
