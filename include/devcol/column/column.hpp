@@ -281,12 +281,25 @@ class column {
   {
     return data_.spill(stream) + mask_.spill(stream);
   }
-  /// @brief Spillable policies: brings both buffers back to the device. Synchronises.
+  /// @brief Spillable policies: brings both buffers back to the device. Synchronises. If the mask
+  /// cannot be brought back, the values go back to the host (best effort), so a failure frees the
+  /// device memory it took. @throws devcol::out_of_memory
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
+    bool const data_was_spilled = data_.is_spilled();
     data_.unspill(stream);
-    mask_.unspill(stream);
+    try {
+      mask_.unspill(stream);
+    } catch (...) {
+      if (data_was_spilled) {
+        try {
+          (void)data_.spill(stream);
+        } catch (...) {  // no host memory either: the values stay on the device, still correct
+        }
+      }
+      throw;
+    }
   }
   /// @brief Spillable policies: whether either buffer is in host memory now.
   [[nodiscard]] bool is_spilled() const noexcept
@@ -309,6 +322,9 @@ class column {
   [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
   /// @brief Whether another handle shares this column's buffers.
   [[nodiscard]] bool is_shared() const noexcept { return data_.is_shared() || mask_.is_shared(); }
+  /// @brief Whether write access would copy first (the buffers are shared under copy-on-write, or
+  /// borrowed). O(1). In-place ops use it to do the copy aside and commit only when nothing can fail.
+  [[nodiscard]] bool writes_copy() const noexcept { return data_.writes_copy() || mask_.writes_copy(); }
   /// @brief Whether the column's memory was made elsewhere (an import): writes copy it first.
   [[nodiscard]] bool is_borrowed() const noexcept { return data_.is_borrowed() || mask_.is_borrowed(); }
   /**
@@ -419,7 +435,7 @@ class column {
   // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows,
   // mask included.
   void unshare(stream_ref stream) {
-    if (data_.writes_copy() || mask_.writes_copy()) { *this = deep_copy(stream); }
+    if (writes_copy()) { *this = deep_copy(stream); }
   }
 
   buffer_type data_;
