@@ -63,7 +63,8 @@ class column {
   /**
    * @brief `size` uninitialised rows from the policy's resource (for `default_policy`, this thread's
    * default resource now), with a mask as `mask` says (filled in order on `stream`).
-   * @throws devcol::out_of_memory, devcol::logic_error (a size whose bytes overflow)
+   * @throws devcol::out_of_memory, devcol::logic_error naming a size past PTRDIFF_MAX bytes (a negative
+   *         count converted to size_t, or an overflow)
    */
   explicit column(std::size_t size, stream_ref stream = {}, mask_state mask = mask_state::unallocated)
       : column(size, stream, mask, detail::policy_resource<typename Policy::resource>()) {}
@@ -82,10 +83,13 @@ class column {
   /**
    * @brief Adopts buffers: rows [offset, offset + size) of `data` (as `T`s), validity from bits
    * [offset, offset + size) of `mask` (empty: no mask), with `null_count` nulls (not recounted).
-   * @throws devcol::logic_error naming the sizes when the buffers are too small or the count too big
+   * @throws devcol::logic_error naming the sizes when the buffers are too small, the count too big, or
+   *         offset or size past PTRDIFF_MAX bytes (so their sum cannot wrap)
    */
   column(buffer_type data, buffer_type mask, std::size_t size, std::size_t null_count, std::size_t offset = 0)
       : data_(std::move(data)), mask_(std::move(mask)), offset_(offset), size_(size), null_count_(null_count) {
+    DEVCOL_EXPECTS(offset <= max_rows && size <= max_rows, "column: offset ", offset, " and size ", size,
+                   " cannot be rows of memory (a negative value converted to size_t?)");
     DEVCOL_EXPECTS(data_.size() >= byte_size(offset + size), "column: a data buffer of ", data_.size(),
                    " bytes cannot hold rows [", offset, ", ", offset + size, ") of ", sizeof(T), " bytes");
     check_mask(mask_, offset, size);
@@ -377,8 +381,13 @@ class column {
                    " is not aligned to its ", sizeof(bitmask_word), "-byte words");
   }
 
+  // No object is larger than PTRDIFF_MAX bytes: a size past it is a negative count converted to
+  // size_t (or an overflow), never a real request.
+  static constexpr std::size_t max_rows = static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T);
+
   static std::size_t byte_size(std::size_t rows) {
-    DEVCOL_EXPECTS(rows <= SIZE_MAX / sizeof(T), "column: ", rows, " rows of ", sizeof(T), " bytes overflow");
+    DEVCOL_EXPECTS(rows <= max_rows, "column: ", rows, " rows of ", sizeof(T),
+                   " bytes are more than memory holds (a negative size converted to size_t?)");
     return rows * sizeof(T);
   }
 
