@@ -58,26 +58,26 @@ rows_of<std::string> random_binary(std::size_t n, std::size_t width, std::uint32
 }
 
 template <class T>
-rows_of<T> sub(rows_of<T> const& rows, std::size_t begin, std::size_t end) {
+rows_of<T> rows_in(rows_of<T> const& rows, std::size_t begin, std::size_t end) {
   return rows_of<T>(rows.begin() + static_cast<std::ptrdiff_t>(begin), rows.begin() + static_cast<std::ptrdiff_t>(end));
 }
 
 /// The inputs of the ops: the whole column and, when long enough, rows [3, n - 2) (offset 3).
-constexpr std::size_t sizes[] = {0, 1, 65, 1000};
+constexpr std::size_t op_sizes[] = {0, 1, 65, 1000};
 constexpr std::size_t slice_begin = 3;
 
 }  // namespace
 
 TEMPLATE_TEST_CASE("gather, filter and null handling of decimals match host references", "[decimal][ops]",
                    std::int32_t, std::int64_t, int128_t) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : op_sizes) {
     for (bool sliced : {false, true}) {
       if (sliced && n < 8) { continue; }
       CAPTURE(n, sliced);
       auto const all = random_decimals<TestType>(n, static_cast<std::uint32_t>(n + 1));
       auto const whole = devcol::make_decimal_column<TestType>(all, 9, 2);
       auto const col = sliced ? whole.slice(slice_begin, n - 2) : whole;
-      auto const model = sliced ? sub(all, slice_begin, n - 2) : all;
+      auto const model = sliced ? rows_in(all, slice_begin, n - 2) : all;
       std::size_t const m = model.size();
 
       std::vector<std::int64_t> idx;
@@ -114,11 +114,11 @@ TEMPLATE_TEST_CASE("gather, filter and null handling of decimals match host refe
 
 TEMPLATE_TEST_CASE("sort, argsort, is_sorted and compare of decimals match host references", "[decimal][ops]",
                    std::int32_t, std::int64_t, int128_t) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : op_sizes) {
     CAPTURE(n);
     auto const all = random_decimals<TestType>(n + 3, static_cast<std::uint32_t>(7 * n + 3));
     auto const col = devcol::make_decimal_column<TestType>(all, 5, -1).slice(slice_begin, n + 3);
-    auto const model = sub(all, slice_begin, n + 3);
+    auto const model = rows_in(all, slice_begin, n + 3);
 
     std::vector<std::int64_t> order(model.size());
     std::iota(order.begin(), order.end(), 0);
@@ -169,8 +169,8 @@ TEMPLATE_TEST_CASE("concatenating decimals keeps rows, nulls, precision and scal
   auto const b = devcol::make_decimal_column<TestType>(y, 9, 4).slice(5, 65);
   auto const e = devcol::make_decimal_column<TestType>(rows_of<TestType>{}, 9, 4);
   auto const joined = devcol::concatenate(std::vector{a, e, b});
-  auto expected = sub(x, 3, 997);
-  auto const tail = sub(y, 5, 65);
+  auto expected = rows_in(x, 3, 997);
+  auto const tail = rows_in(y, 5, 65);
   expected.insert(expected.end(), tail.begin(), tail.end());
   CHECK(devcol::to_host(joined) == expected);
   CHECK(joined.null_count() == a.null_count() + b.null_count());
@@ -182,14 +182,14 @@ TEMPLATE_TEST_CASE("concatenating decimals keeps rows, nulls, precision and scal
 TEST_CASE("gather, filter, concatenate and null handling of fixed-size binary match host references",
           "[fixed_size_binary][ops]") {
   for (std::size_t width : {1U, 5U, 16U}) {
-    for (std::size_t n : sizes) {
+    for (std::size_t n : op_sizes) {
       for (bool sliced : {false, true}) {
         if (sliced && n < 8) { continue; }
         CAPTURE(width, n, sliced);
         auto const all = random_binary(n, width, static_cast<std::uint32_t>(n * 3 + width));
         auto const whole = devcol::make_fixed_size_binary_column(all, width);
         auto const col = sliced ? whole.slice(slice_begin, n - 2) : whole;
-        auto const model = sliced ? sub(all, slice_begin, n - 2) : all;
+        auto const model = sliced ? rows_in(all, slice_begin, n - 2) : all;
         std::size_t const m = model.size();
 
         std::vector<std::optional<std::int32_t>> idx;
@@ -213,7 +213,7 @@ TEST_CASE("gather, filter, concatenate and null handling of fixed-size binary ma
 
         auto const joined = devcol::concatenate(std::vector{col, whole.slice(0, std::min<std::size_t>(n, 9)), col});
         rows_of<std::string> joined_model = model;
-        auto const head = sub(all, 0, std::min<std::size_t>(n, 9));
+        auto const head = rows_in(all, 0, std::min<std::size_t>(n, 9));
         joined_model.insert(joined_model.end(), head.begin(), head.end());
         joined_model.insert(joined_model.end(), model.begin(), model.end());
         CHECK(devcol::to_host(joined) == joined_model);

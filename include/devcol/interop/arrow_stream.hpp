@@ -210,7 +210,8 @@ class arrow_stream_reader {
 
   /**
    * @brief The next table, or nothing at the end of the stream.
-   * @throws devcol::arrow_error when `get_next` fails (its errno and `get_last_error`), or the array
+   * @throws devcol::out_of_memory when `get_next` fails with ENOMEM; devcol::arrow_error when it fails
+   * otherwise (its errno and `get_last_error`), or the array
    * is on another device type than the stream's, or fails table_from_arrow()'s checks
    */
   [[nodiscard]] std::optional<basic_table<Policy>> next() {
@@ -241,9 +242,14 @@ class arrow_stream_reader {
   }
 
  private:
+  // A producer that ran out of memory (ENOMEM, as devcol's own exporter reports it) is an
+  // out_of_memory here too, so callers that handle exhaustion (spill and retry) see it as such.
   void expect_ok(int code, char const* call) {
     if (code == 0) { return; }
     char const* message = source_.value.get_last_error != nullptr ? source_.value.get_last_error(&source_.value) : nullptr;
+    if (code == ENOMEM) {
+      DEVCOL_OUT_OF_MEMORY(0, "stream.", call, " failed with ENOMEM: ", message != nullptr ? message : "(no message)");
+    }
     DEVCOL_ARROW_EXPECTS(false, "stream.", call, " failed with errno ", code, ": ",
                          message != nullptr ? message : "(no message)");
   }

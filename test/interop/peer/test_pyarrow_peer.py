@@ -108,9 +108,11 @@ lib.devcol_peer_export_fixed_size_binary.argtypes = [ctypes.c_size_t, _p, _p] + 
 lib.devcol_peer_import_fixed_size_binary.argtypes = [_p, _p] + _out
 lib.devcol_peer_export_nested.argtypes = [ctypes.c_char_p, _p, _p] + _out
 lib.devcol_peer_import_any.argtypes = [_p, _p] + _out
+lib.devcol_peer_export_strings.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_size_t, _p, _p] + _out
+lib.devcol_peer_import_strings.argtypes = [ctypes.c_int, _p, _p] + _out
 for _f in ("export_column", "export_table", "export_stream", "import_column", "import_table", "import_stream",
            "export_decimal", "import_decimal", "export_fixed_size_binary", "import_fixed_size_binary",
-           "export_nested", "import_any"):
+           "export_nested", "import_any", "export_strings", "import_strings"):
     getattr(lib, "devcol_peer_" + _f).restype = ctypes.c_int
 
 REFUSED = 1  # devcol::arrow_error
