@@ -216,4 +216,58 @@ TEST_CASE("untrusted nested input is refused, naming the field and value, and re
   }
 }
 
+TEST_CASE("a list without buffers at a non-zero offset exports offset 0 beside its {0} offsets (review 1)",
+          "[nested][arrow]") {
+  devcol_test::leak_check leaks;
+  devcol::list_column const odd(devcol::list_column::buffer_type{}, devcol::sequence<std::int64_t>(3),
+                                devcol::list_column::buffer_type{}, 0, 0, 5);
+  exported e;
+  devcol::to_arrow(odd, &e.schema, &e.array);
+  CHECK(e.array.array.offset == 0);  // offsets[offset] lies in the one-element buffer
+  CHECK(e.array.array.length == 0);
+  auto const back = devcol::any_from_arrow(&e.schema, &e.array);
+  CHECK(devcol::size(back) == 0);
+  CHECK(devcol::type_name(back) == "list<int64>");
+}
+
+TEST_CASE("dictionary indices whose offset + length overflows their bytes are refused (review 3)",
+          "[nested][arrow][errors]") {
+  devcol_test::leak_check leaks;
+  auto const dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({0, 1}),
+                                                   devcol::make_column<double>({1.0, 2.0}));
+  exported e;
+  devcol::to_arrow(dict, &e.schema, &e.array);
+  e.array.array.offset = std::int64_t{1} << 62;  // (offset + length) * 4 wraps a 64-bit size
+  release_counter::watch(e.schema, e.array);
+  CHECK_THAT(arrow_error_of([&] { (void)devcol::any_from_arrow(&e.schema, &e.array); }),
+             Catch::Contains("indices of 4 bytes overflow"));
+  CHECK(release_counter::arrays == 1);
+}
+
+/// Sharing decided at run time (cuDF's copy_on_write option): a buffer keeps the mode it was made in.
+struct runtime_sharing_policy : devcol::default_policy {
+  using sharing = devcol::runtime_sharing;
+};
+
+TEST_CASE("a nested column copies on write only if all of it does; an export snapshots it otherwise (review 5)",
+          "[nested][arrow][cow]") {
+  devcol_test::leak_check leaks;
+  using list_type = devcol::basic_list_column<std::int32_t, runtime_sharing_policy>;
+  auto child = [] {
+    devcol::scoped_copy_on_write const legacy{false};  // shared views: writes through any view propagate
+    return devcol::sequence<std::int64_t, runtime_sharing_policy>(4);
+  }();
+  devcol::scoped_copy_on_write const cow{true};
+  auto const list = devcol::make_list_column<std::int32_t, runtime_sharing_policy>({0, 1, 4}, child);
+  CHECK(!std::get<devcol::column<std::int64_t, runtime_sharing_policy>>(list.child()).copy_on_write());
+  CHECK(!list.copy_on_write());  // its offsets copy on write, its child does not
+  auto const st = devcol::make_struct_column<runtime_sharing_policy>({{"x", child}});
+  CHECK(!st.copy_on_write());    // no mask: the children decide
+  exported e;
+  devcol::to_arrow(list, &e.schema, &e.array);
+  CHECK(e.array.array.buffers[1] != list.offsets_buffer().data(devcol::access::read));  // a snapshot
+  list_type const same = list;
+  CHECK(devcol::to_host_values(same) == values{devcol::host_list({0}), devcol::host_list({1, 2, 3})});
+}
+
 }  // namespace devcol_test::interop_nested

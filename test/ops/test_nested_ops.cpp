@@ -177,4 +177,18 @@ TEST_CASE("is_null and is_valid of every kind read the rows' validity at their o
   CHECK(devcol::to_host(devcol::is_valid(dict)) == std::vector<std::optional<bool>>{false, true});
 }
 
+TEST_CASE("concatenating dictionaries moves indices without signed overflow in null slots (review 4)",
+          "[nested][ops][concatenate][dictionary]") {
+  devcol_test::leak_check leaks;
+  // Row 0 is null, its slot holding INT32_MAX: moving it by the first input's one value would
+  // overflow int32 (undefined behaviour, reported by the asan preset's UBSan) unless done unsigned.
+  auto const indices = devcol::set_null_mask(devcol::make_column<std::int32_t>({INT32_MAX, 0}),
+                                             devcol::make_column<bool>({false, true}));
+  auto const d1 = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({0}), devcol::make_column<double>({1.0}));
+  auto const d2 = devcol::make_dictionary_column(indices, devcol::make_column<double>({2.0}));
+  auto const d = devcol::concatenate(std::vector{d1, d2});
+  CHECK(devcol::to_host_values(d) == values{1.0, hv(), 2.0});
+  CHECK(devcol::to_host_values(d.indices()) == values{0, hv(), 1});
+}
+
 }  // namespace devcol_test::nested_ops

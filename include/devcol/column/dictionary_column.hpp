@@ -139,8 +139,10 @@ class dictionary_column {
   [[nodiscard]] bool is_exposed() const noexcept {
     return indices_.is_exposed() || std::visit([](auto const& c) { return c.is_exposed(); }, *values_);
   }
-  /// @brief Whether writes copy first.
-  [[nodiscard]] bool copy_on_write() const noexcept { return indices_.copy_on_write(); }
+  /// @brief Whether writes copy first, in the indices and the values (see list_column::copy_on_write).
+  [[nodiscard]] bool copy_on_write() const noexcept {
+    return indices_.copy_on_write() && std::visit([](auto const& c) { return c.copy_on_write(); }, *values_);
+  }
   /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
   [[nodiscard]] dictionary_column alias() const {
     return dictionary_column(indices_.alias(), std::visit([](auto const& c) { return values_type(c.alias()); }, *values_));

@@ -319,8 +319,12 @@ class basic_list_column {
     return offsets_.is_exposed() || mask_.is_exposed() ||
            std::visit([](auto const& c) { return c.is_exposed(); }, *child_);
   }
-  /// @brief Whether writes copy first.
-  [[nodiscard]] bool copy_on_write() const noexcept { return offsets_.copy_on_write(); }
+  /// @brief Whether writes copy first, here and in the child (under `runtime_sharing` the child may
+  /// have been made in another mode; an export snapshots a column unless all of it copies on write).
+  [[nodiscard]] bool copy_on_write() const noexcept {
+    return offsets_.copy_on_write() && mask_.copy_on_write() &&
+           std::visit([](auto const& c) { return c.copy_on_write(); }, *child_);
+  }
   /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
   [[nodiscard]] basic_list_column alias() const {
     basic_list_column out;

@@ -255,8 +255,13 @@ class struct_column {
   [[nodiscard]] bool is_exposed() const noexcept {
     return mask_.is_exposed() || any_child([](auto const& k) { return k.is_exposed(); });
   }
-  /// @brief Whether writes copy first (the mask's policy; without a mask, the policy's default).
-  [[nodiscard]] bool copy_on_write() const noexcept { return mask_.copy_on_write(); }
+  /// @brief Whether writes copy first in the mask and every child (without a mask, the policy's
+  /// mode now; under `runtime_sharing` children may have been made in another mode).
+  [[nodiscard]] bool copy_on_write() const noexcept {
+    return mask_.copy_on_write() &&
+           std::all_of(children_.begin(), children_.end(),
+                       [](auto const& c) { return std::visit([](auto const& k) { return k.copy_on_write(); }, c); });
+  }
   /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1) per child.
   [[nodiscard]] struct_column alias() const {
     struct_column out;

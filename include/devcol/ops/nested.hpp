@@ -146,10 +146,14 @@ void expect_same_types(std::span<C const> cols, char const* op) {
   }
 }
 
-/// A dictionary index moved past the values of earlier inputs.
+/// A dictionary index moved past the values of earlier inputs. In unsigned arithmetic: a null
+/// row's slot holds any value, and a signed overflow there would be undefined behaviour (valid
+/// indices stay below 2^31, checked by the caller; a null slot's value is never read).
 struct moved_index {
   std::int32_t base;
-  DEVCOL_HOST_DEVICE std::int32_t operator()(std::int32_t i) const noexcept { return i + base; }
+  DEVCOL_HOST_DEVICE std::int32_t operator()(std::int32_t i) const noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(i) + static_cast<std::uint32_t>(base));
+  }
 };
 
 }  // namespace detail

@@ -111,7 +111,9 @@ std::unique_ptr<array_node> export_node(basic_list_column<O, Policy> const& col,
   auto const& held = node->kept;
   node->length = static_cast<std::int64_t>(held.col.size());
   node->null_count = static_cast<std::int64_t>(held.col.null_count());
-  node->offset = static_cast<std::int64_t>(held.col.offset());
+  // With the export's own {0} (a column without buffers, whose offset may be anything), offset 0:
+  // a consumer reads offsets[offset], which must lie in that one-element buffer.
+  node->offset = held.zero.empty() ? static_cast<std::int64_t>(held.col.offset()) : 0;
   node->n_buffers = 2;
   node->buffers[0] = held.col.mask_buffer().data(access::read);
   node->buffers[1] = held.zero.empty() ? held.col.offsets_buffer().data(access::read) : held.zero.data(access::read);
@@ -273,6 +275,8 @@ inline void check_dictionary(ArrowArray const& array, arrow_field const& field, 
                        ", dictionary indices have none");
   check_validity(array, 2, path, "dictionary indices");
   std::uint64_t const rows = static_cast<std::uint64_t>(array.offset) + static_cast<std::uint64_t>(array.length);
+  DEVCOL_ARROW_EXPECTS(rows <= SIZE_MAX / sizeof(std::int32_t), path, ": ", rows, " indices of ", sizeof(std::int32_t),
+                       " bytes overflow");
   DEVCOL_ARROW_EXPECTS(rows == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (indices) is NULL for ", rows,
                        " rows");
   check_any(*array.dictionary, field.dictionary.front(), path + ".dictionary");
