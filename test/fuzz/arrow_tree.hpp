@@ -59,6 +59,9 @@ class byte_reader {
     auto* o = static_cast<std::uint8_t*>(out);
     for (std::size_t i = 0; i < n; ++i) { o[i] = u8(); }
   }
+  /// Where the next read is, to read the same bytes again (see seek()).
+  [[nodiscard]] std::size_t position() const noexcept { return pos_; }
+  void seek(std::size_t pos) noexcept { pos_ = pos; }
   std::string str(std::size_t n) {
     std::string s(n, '\0');
     bytes(s.data(), n);

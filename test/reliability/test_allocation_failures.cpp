@@ -119,10 +119,17 @@ struct snapshot {
   bool operator==(snapshot const&) const = default;
 };
 
+/// A table's part of the inputs: its column count.
+snapshot table_shape(devcol::table const& t) {
+  snapshot s;
+  s.size = t.num_columns();
+  return s;
+}
+
 std::vector<snapshot> snapshots(inputs const& in) {
   return {snapshot::of(in.a),    snapshot::of(in.b),    snapshot::of(in.plain), snapshot::of(in.shared),
           snapshot::of(in.exposed), snapshot::of(in.f), snapshot::of(in.keep),  snapshot::of(in.idx),
-          snapshot::of(in.spill), snapshot::of(in.spilled), snapshot{.size = in.tbl.num_columns()}};
+          snapshot::of(in.spill), snapshot::of(in.spilled), table_shape(in.tbl)};
 }
 
 /// One operation of the sweep: what it is called, and what it does to fresh inputs.
@@ -131,13 +138,13 @@ struct operation {
   std::function<void(inputs&)> run;
 };
 
-/// Imports what `export_` exports into a fresh pair of structs with `import`.
-template <class Export, class Import>
-void round_trip(Export export_, Import import) {
+/// Hands what `produce` exports into a fresh pair of structs to `consume` (an import).
+template <class Produce, class Consume>
+void round_trip(Produce produce, Consume consume) {
   ArrowSchema schema{};
   ArrowDeviceArray array{};
-  export_(&schema, &array);
-  import(&schema, &array);
+  produce(&schema, &array);
+  consume(&schema, &array);
   // Import takes both structs over, also when it throws; nothing is left to release here.
 }
 
