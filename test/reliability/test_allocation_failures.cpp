@@ -122,7 +122,11 @@ struct snapshot {
 std::vector<snapshot> snapshots(inputs const& in) {
   return {snapshot::of(in.a),    snapshot::of(in.b),    snapshot::of(in.plain), snapshot::of(in.shared),
           snapshot::of(in.exposed), snapshot::of(in.f), snapshot::of(in.keep),  snapshot::of(in.idx),
-          snapshot::of(in.spill), snapshot::of(in.spilled), snapshot{.size = in.tbl.num_columns()}};
+          snapshot::of(in.spill), snapshot::of(in.spilled), [&] {
+            snapshot columns;  // not a designated initializer: -Wmissing-field-initializers (ci preset) refuses one
+            columns.size = in.tbl.num_columns();
+            return columns;
+          }()};
 }
 
 /// One operation of the sweep: what it is called, and what it does to fresh inputs.
