@@ -2,13 +2,14 @@
 // unshared column against a use_count check, and a copy-on-write copy of 256 MiB against memcpy.
 #include <devcol/devcol.hpp>
 
+#include "bench_main.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <optional>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -107,13 +108,4 @@ BENCHMARK(cow_copy_256mib<true>)->Name("cow_copy_256mib/pool")->Unit(benchmark::
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  // A program with a GPU runtime has threads; libstdc++ skips shared_ptr's atomics until a process
-  // starts one, which would compare devcol's atomic count with a plain increment.
-  std::thread([] {}).join();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) { return 1; }
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+DEVCOL_BENCH_MAIN()

@@ -10,13 +10,14 @@
 // pool, as RMM and cuDF run (steady state: no page faults from fresh memory inside the loop).
 #include <devcol/devcol.hpp>
 
+#include "bench_main.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <thread>
 #include <utility>
 #include <type_traits>
 
@@ -121,12 +122,4 @@ BENCHMARK(import_drop<bool>)->Name("import_drop/bool")->Apply(sizes)->Unit(bench
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  // As in bench_buffer: a program with a GPU runtime has threads, so shared_ptr counts atomically.
-  std::thread([] {}).join();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) { return 1; }
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+DEVCOL_BENCH_MAIN()

@@ -3,6 +3,8 @@
 // pool is measured against cudaMalloc and cudaMallocAsync instead.
 #include <devcol/devcol.hpp>
 
+#include "bench_main.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -112,4 +114,4 @@ BENCHMARK(upstream_mixed);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+DEVCOL_BENCH_MAIN()

@@ -4,6 +4,8 @@
 // faults from fresh memory inside the loop.
 #include <devcol/devcol.hpp>
 
+#include "bench_main.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -17,7 +19,6 @@
 #if defined(DEVCOL_BENCH_WITH_ARROW)
 #  include <arrow/api.h>
 #  include <arrow/compute/api.h>
-#  include <arrow/compute/initialize.h>
 #endif
 
 namespace {
@@ -162,13 +163,4 @@ ARROW_OP_BENCH(sort_indices, 16, cp::SortIndices(*d.ax));
 
 }  // namespace
 
-int main(int argc, char** argv) {
-#if defined(DEVCOL_BENCH_WITH_ARROW)
-  if (auto status = arrow::compute::Initialize(); !status.ok()) { return 1; }
-#endif
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) { return 1; }
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+DEVCOL_BENCH_MAIN_WITH(devcol_bench::initialize_arrow)

@@ -2,6 +2,8 @@
 // spill tracking on a hot loop of pointer accesses with spilling compiled in but no pressure.
 #include <devcol/devcol.hpp>
 
+#include "bench_main.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -99,4 +101,4 @@ BENCHMARK(pointer_access<spilling>)->Name("pointer_access/spillable");
 BENCHMARK(pointer_access<spilling, true>)->Name("pointer_access/spillable_under_spill_lock");
 
 }  // namespace
-BENCHMARK_MAIN();
+DEVCOL_BENCH_MAIN()

@@ -62,6 +62,9 @@
 #include <devcol/ops/reduce.hpp>
 #include <devcol/ops/scan.hpp>
 #include <devcol/ops/sort.hpp>
+#include <devcol/ops/strings.hpp>
+#include <devcol/ops/strings_compare.hpp>
+#include <devcol/ops/strings_selection.hpp>
 #include <devcol/ops/transform.hpp>
 
 #include <devcol/interop/arrow_abi.hpp>

@@ -9,6 +9,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/strings_column.hpp>
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/column/table.hpp>
 #include <devcol/column/types.hpp>
@@ -21,6 +22,7 @@
 #include <devcol/interop/detail/export_column.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
 #include <devcol/interop/detail/fixed_size_binary.hpp>
+#include <devcol/interop/detail/export_strings.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
@@ -98,6 +100,31 @@ void to_arrow(column<T, Policy> const& col, ArrowSchema* schema, ArrowDeviceArra
   auto schema_tree = detail::column_schema_node<T>(std::move(name));
   auto node = detail::export_column_node(col, stream);
   detail::arrow_device const device = detail::device_of(col);
+  detail::record_ready(*node, stream);
+  detail::publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node), device, schema, array);
+}
+
+/**
+ * @brief Exports a strings column as an Arrow utf8 (`strings_column`, format "u") or large utf8
+ * (`large_strings_column`, "U") array, which the caller then owns and must release. Zero-copy and
+ * O(1) for any slice: three buffers (validity, offsets, data) at the column's offset, the offsets as
+ * they are (absolute positions in the data, not rebased); the array holds a handle on the column,
+ * so the memory stays as exported (a later write through `col` copies first, rule 3) until the
+ * consumer calls `release`, which frees only what the export made. Copies, documented: an exposed
+ * column, or one under a policy without copy-on-write, is exported as a snapshot (its rows copied,
+ * one synchronisation), since Arrow requires exported memory not to change. A column without
+ * buffers (an empty one) exports a one-element {0} offsets buffer (64 zeroed bytes from its
+ * resource). `name`, device, `sync_event` and `reserved` as to_arrow(column) states them.
+ * `schema` and `array` are written only on success.
+ * @throws devcol::logic_error (null outputs), what allocation throws, devcol::cuda_error
+ */
+template <arrow_offset O, buffer_policy Policy>
+void to_arrow(basic_strings_column<O, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array,
+              stream_ref stream = {}, std::string name = {}) {
+  detail::expect_outputs(schema, array, "to_arrow");
+  auto schema_tree = detail::schema_of(col, std::move(name));
+  auto node = detail::export_node(col, stream);
+  detail::arrow_device const device = detail::device_of_node(*node);
   detail::record_ready(*node, stream);
   detail::publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node), device, schema, array);
 }

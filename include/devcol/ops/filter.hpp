@@ -14,6 +14,7 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/masks.hpp>
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/null_mask.hpp>
 
@@ -27,7 +28,6 @@
 #include <thrust/transform.h>
 
 #include <cstddef>
-#include <ranges>
 #include <span>
 #include <vector>
 
@@ -40,10 +40,11 @@ namespace detail {
  * branchless pass. Measured on 2^24 int64 rows with half kept: Thrust's OpenMP copy_if (its
  * generic flags, scan and scatter) 89 ms, Thrust's serial copy_if (a branch per row, half of them
  * mispredicted) 74 ms, Arrow C++'s filter 44 ms; this loop is in bench/RESULTS.md. On CUDA,
- * Thrust's copy_if is CUB's DeviceSelect and stays.
+ * Thrust's copy_if is CUB's DeviceSelect and stays. `in` and `keep` are random-access iterators
+ * (the strings filter compacts row numbers, by flags that may be null).
  */
-template <class T>
-void compact_flagged(T const* in, bool const* keep, std::size_t n, T* out, std::size_t kept) noexcept {
+template <class In, class Keep, class T>
+void compact_flagged(In in, Keep keep, std::size_t n, T* out, std::size_t kept) noexcept {
   std::size_t j = 0;
   for (std::size_t i = 0; i < n && j < kept; ++i) {
     out[j] = in[i];
@@ -51,60 +52,6 @@ void compact_flagged(T const* in, bool const* keep, std::size_t n, T* out, std::
   }
 }
 #endif
-
-/// One input of a concatenation, as the mask kernel sees it.
-struct concatenated_input {
-  bitmask_word const* mask;  // null without nulls
-  std::size_t offset;        // the mask bit of its row 0
-  std::size_t first;         // its first row in the result
-};
-
-/// Row `r` of a concatenation: which input holds it (binary search of the inputs' first rows), and its validity.
-struct concatenated_valid {
-  concatenated_input const* inputs;  // ascending by first
-  std::size_t count;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t r) const noexcept {
-    std::size_t lo = 0;
-    std::size_t hi = count;
-    while (hi - lo > 1) {
-      std::size_t const mid = (lo + hi) / 2;
-      if (inputs[mid].first <= r) { lo = mid; } else { hi = mid; }
-    }
-    concatenated_input const& in = inputs[lo];
-    return in.mask == nullptr || bit_is_set(in.mask, in.offset + (r - in.first));
-  }
-};
-
-/**
- * The mask of the concatenation of `cols` (any column kind: has_nulls(), null_mask(), offset(),
- * size()), `rows` rows in all, from `resource`: each input's mask, mask offset and first result
- * row go to the device in one copy, one pass writes the words, then `stream` is synchronised (the
- * host index must outlive its copy).
- */
-template <class Columns, class Resource>
-[[nodiscard]] auto concatenated_mask(Columns const& cols, std::size_t rows, Resource resource, stream_ref stream) {
-  using buffer_type = typename std::ranges::range_value_t<Columns>::buffer_type;
-  std::vector<concatenated_input> inputs;
-  inputs.reserve(std::ranges::size(cols));
-  std::size_t first = 0;
-  for (auto const& c : cols) {
-    inputs.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), first});
-    first += c.size();
-  }
-  std::size_t const index_bytes = inputs.size() * sizeof(concatenated_input);
-  buffer_type index(index_bytes, stream, mr::default_alignment, resource);
-  auto* device_inputs = static_cast<concatenated_input*>(index.data(access::write, stream));
-  copy_bytes(device_inputs, inputs.data(), index_bytes, stream);
-  std::size_t const bytes = bitmask_allocation_size(rows);
-  buffer_type mask(bytes, stream, mr::default_alignment, std::move(resource));
-  executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)),
-                    static_cast<bitmask_word*>(mask.data(access::write, stream)),
-                    pack_word<concatenated_valid>{{device_inputs, inputs.size()}, rows});
-  stream.synchronize();  // the host index must outlive the copy queued above
-  return mask;
-}
 
 }  // namespace detail
 
@@ -172,7 +119,8 @@ template <fixed_width T, class Policy>
     dst += c.size();
   }
   if (nulls == 0) { return out; }
-  auto mask = detail::concatenated_mask(cols, rows, out.resource(), stream);
+  auto mask = detail::concatenated_mask<typename column<T, Policy>::buffer_type>(detail::concatenated_inputs(cols), rows,
+                                                                               out.resource(), stream);
   return column<T, Policy>(out.data_buffer(), std::move(mask), rows, nulls);
 }
 

@@ -36,10 +36,11 @@ enum class null_order { last, first };
 
 namespace detail {
 
-/// Whether rows i-1 and i are in order, nulls placed as asked.
-template <class T>
+/// Whether rows i-1 and i are in order, nulls placed as asked (a view with is_valid, [] and <:
+/// a column_view, a strings_column_view).
+template <class View>
 struct in_order {
-  column_view<T> view;
+  View view;
   bool descending;
   bool nulls_first;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
@@ -138,7 +139,7 @@ template <fixed_width T, class Policy>
   detail::executor exec(stream);
   return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
                         thrust::counting_iterator<std::size_t>(col.size()),
-                        detail::in_order<T>{col.view(), direction == order::descending, nulls == null_order::first});
+                        detail::in_order<column_view<T>>{col.view(), direction == order::descending, nulls == null_order::first});
 }
 
 DEVCOL_NAMESPACE_END

@@ -424,3 +424,75 @@ DEVCOL_PEER_API int devcol_peer_import_fixed_size_binary(ArrowSchema* schema, Ar
     return json;
   });
 }
+
+// --- strings (utf8 "u" when `large` is 0, large utf8 "U" otherwise) ---------------------------------
+
+namespace {
+
+/// Row i of the strings test column: ("x" + i + "é") repeated i % 4 times (every fourth row empty,
+/// two-byte UTF-8 in the others); null when null_at(i). The Python test builds the same.
+std::string string_at(std::size_t i) {
+  std::string one = "x" + std::to_string(i) + "\xC3\xA9";
+  std::string s;
+  for (std::size_t k = 0; k < i % 4; ++k) { s += one; }
+  return s;
+}
+
+template <class O>
+devcol::basic_strings_column<O> base_strings() {
+  std::vector<std::optional<std::string>> rows(base_rows);
+  for (std::size_t i = 0; i < base_rows; ++i) {
+    if (!null_at(i)) { rows[i] = string_at(i); }
+  }
+  return devcol::make_strings_column<O>(rows);
+}
+
+/// {"type": ..., "size": ..., "null_count": ..., "offset": ..., "data": address, "values": [...]}
+template <class O>
+void append_strings(std::string& out, devcol::basic_strings_column<O> const& col) {
+  out += sizeof(O) == 4 ? "{\"type\": \"string\"" : "{\"type\": \"large_string\"";
+  out += ", \"size\": " + std::to_string(col.size()) + ", \"null_count\": " + std::to_string(col.null_count()) +
+         ", \"offset\": " + std::to_string(col.offset()) +
+         ", \"data\": " + std::to_string(reinterpret_cast<std::uintptr_t>(col.chars(devcol::access::read))) +
+         ", \"values\": [";
+  bool first = true;
+  for (auto const& row : devcol::to_host(col)) {
+    if (!first) { out += ", "; }
+    first = false;
+    if (row) {
+      append_string(out, *row);
+    } else {
+      out += "null";
+    }
+  }
+  out += "]}";
+}
+
+}  // namespace
+
+/// Exports rows [first, last) of the 100-row strings test column, named "s".
+DEVCOL_PEER_API int devcol_peer_export_strings(int large, std::size_t first, std::size_t last, ArrowSchema* schema,
+                                               ArrowDeviceArray* array, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    if (large != 0) {
+      devcol::to_arrow(base_strings<std::int64_t>().slice(first, last), schema, array, {}, "s");
+    } else {
+      devcol::to_arrow(base_strings<std::int32_t>().slice(first, last), schema, array, {}, "s");
+    }
+    return std::string("{}");
+  });
+}
+
+/// Imports a utf8 (or large utf8) array (taking both structs over) and describes it.
+DEVCOL_PEER_API int devcol_peer_import_strings(int large, ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                               std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    std::string json;
+    if (large != 0) {
+      append_strings(json, devcol::from_arrow<devcol::large_strings_column>(schema, array));
+    } else {
+      append_strings(json, devcol::from_arrow<devcol::strings_column>(schema, array));
+    }
+    return json;
+  });
+}

@@ -345,3 +345,110 @@ TEST_CASE("decimal128 and fixed_size_binary built by Arrow C++ import into devco
     CHECK(fback->Equals(*f));
   }
 }
+
+
+namespace devcol_test::peer_strings {
+
+/// Row i of the strings model: ("s" + i + "é") repeated i % 4 times (every fourth empty), null when
+/// peer::null_at(i).
+inline std::vector<std::optional<std::string>> model(std::size_t n) {
+  std::vector<std::optional<std::string>> rows(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!devcol_test::peer::null_at(i)) {
+      rows[i] = std::string();
+      for (std::size_t k = 0; k < i % 4; ++k) { *rows[i] += "s" + std::to_string(i) + "\xC3\xA9"; }
+    }
+  }
+  return rows;
+}
+
+/// The model as an Arrow utf8 (O = int32) or large utf8 (int64) array, made by Arrow's builder.
+template <class O>
+std::shared_ptr<arrow::Array> arrow_strings(std::size_t n) {
+  using builder_type = std::conditional_t<sizeof(O) == 4, arrow::StringBuilder, arrow::LargeStringBuilder>;
+  builder_type builder;
+  for (auto const& row : model(n)) { peer::require_ok(row ? builder.Append(*row) : builder.AppendNull()); }
+  return peer::require_ok(builder.Finish());
+}
+
+/// Checks an Arrow utf8 / large utf8 array against a devcol strings column, row by row.
+template <class O>
+void check_same_strings(arrow::Array const& arr, devcol::basic_strings_column<O> const& col) {
+  using array_type = std::conditional_t<sizeof(O) == 4, arrow::StringArray, arrow::LargeStringArray>;
+  REQUIRE(arr.length() == static_cast<std::int64_t>(col.size()));
+  CHECK(arr.null_count() == static_cast<std::int64_t>(col.null_count()));
+  auto const& typed = static_cast<array_type const&>(arr);
+  auto const rows = devcol::to_host(col);
+  std::size_t mismatches = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto const at = static_cast<std::int64_t>(i);
+    bool const same = rows[i] ? typed.IsValid(at) && typed.GetView(at) == *rows[i] : typed.IsNull(at);
+    mismatches += same ? 0U : 1U;
+  }
+  CHECK(mismatches == 0);
+}
+
+}  // namespace devcol_test::peer_strings
+
+TEMPLATE_TEST_CASE("strings: devcol -> Arrow C++ ImportDeviceArray -> ExportDeviceArray -> devcol, sliced, zero-copy",
+                   "[peer][arrow][strings]", std::int32_t, std::int64_t) {
+  using O = TestType;
+  namespace ps = devcol_test::peer_strings;
+  devcol_test::leak_check leaks;
+  auto const whole = devcol::make_strings_column<O>(ps::model(100));
+  for (auto const& [first, last] : {std::pair<std::size_t, std::size_t>{13, 83}, {0, 100}, {9, 9}}) {
+    INFO("devcol rows [" << first << ", " << last << ")");
+    auto const col = whole.slice(first, last);
+    peer::exported out;
+    devcol::to_arrow(col, &out.schema, &out.array, {}, "s");
+    auto const arr = peer::require_ok(arrow::ImportDeviceArray(&out.array, &out.schema));
+    peer::require_ok(arr->ValidateFull());
+    CHECK(arr->type()->Equals(sizeof(O) == 4 ? *arrow::utf8() : *arrow::large_utf8()));
+    CHECK(arr->offset() == static_cast<std::int64_t>(first));
+    CHECK(arr->data()->buffers[2]->data() == reinterpret_cast<std::uint8_t const*>(whole.chars(devcol::access::read)));
+    ps::check_same_strings(*arr, col);
+
+    std::int64_t const skip = std::min<std::int64_t>(3, arr->length());
+    auto const part = arr->Slice(skip, arr->length() - skip);
+    peer::exported back;
+    peer::require_ok(arrow::ExportDeviceArray(*part, nullptr, &back.array, &back.schema));
+    peer::release_spy::wrap(back.array.array);
+    {
+      auto const round = devcol::from_arrow<devcol::basic_strings_column<O>>(&back.schema, &back.array);
+      ps::check_same_strings(*part, round);
+      if (round.size() != 0) {
+        CHECK(round.chars(devcol::access::read) == whole.chars(devcol::access::read));  // devcol's memory, still
+        CHECK(round.offset() == static_cast<std::size_t>(part->offset()));
+      }
+      CHECK(peer::release_spy::calls == 0);
+    }
+    CHECK(peer::release_spy::calls == 1);
+  }
+}
+
+TEMPLATE_TEST_CASE("strings: Arrow C++ -> devcol -> Arrow C++ comes back Equals(), sliced off the byte boundary",
+                   "[peer][arrow][strings]", std::int32_t, std::int64_t) {
+  using O = TestType;
+  namespace ps = devcol_test::peer_strings;
+  devcol_test::leak_check leaks;
+  auto const whole = ps::arrow_strings<O>(100);
+  for (auto const& original : {whole, whole->Slice(13, 70), whole->Slice(50, 0)}) {
+    INFO("Arrow offset " << original->offset() << ", length " << original->length());
+    peer::exported out;
+    peer::require_ok(arrow::ExportDeviceArray(*original, nullptr, &out.array, &out.schema));
+    auto const col = devcol::from_arrow<devcol::basic_strings_column<O>>(&out.schema, &out.array);
+    ps::check_same_strings(*original, col);
+    CHECK(col.offset() == static_cast<std::size_t>(original->offset()));
+    peer::exported again;
+    devcol::to_arrow(col, &again.schema, &again.array);
+    auto const back = peer::require_ok(arrow::ImportDeviceArray(&again.array, &again.schema));
+    peer::require_ok(back->ValidateFull());
+    CHECK(back->Equals(*original));
+  }
+  // An empty devcol column without buffers: Arrow reads its one {0} offset.
+  peer::exported empty;
+  devcol::to_arrow(devcol::basic_strings_column<O>{}, &empty.schema, &empty.array);
+  auto const arr = peer::require_ok(arrow::ImportDeviceArray(&empty.array, &empty.schema));
+  peer::require_ok(arr->ValidateFull());
+  CHECK(arr->length() == 0);
+}

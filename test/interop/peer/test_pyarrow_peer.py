@@ -106,8 +106,11 @@ lib.devcol_peer_export_decimal.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_
 lib.devcol_peer_import_decimal.argtypes = [ctypes.c_int, _p, _p] + _out
 lib.devcol_peer_export_fixed_size_binary.argtypes = [ctypes.c_size_t, _p, _p] + _out
 lib.devcol_peer_import_fixed_size_binary.argtypes = [_p, _p] + _out
+lib.devcol_peer_export_strings.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_size_t, _p, _p] + _out
+lib.devcol_peer_import_strings.argtypes = [ctypes.c_int, _p, _p] + _out
 for _f in ("export_column", "export_table", "export_stream", "import_column", "import_table", "import_stream",
-           "export_decimal", "import_decimal", "export_fixed_size_binary", "import_fixed_size_binary"):
+           "export_decimal", "import_decimal", "export_fixed_size_binary", "import_fixed_size_binary",
+           "export_strings", "import_strings"):
     getattr(lib, "devcol_peer_" + _f).restype = ctypes.c_int
 
 REFUSED = 1  # devcol::arrow_error
@@ -219,6 +222,18 @@ def binary_at(width, i):
 
 def expected_binary(width, first=FIRST, last=LAST):
     return [None if null_at(i) else binary_at(width, i) for i in range(first, last)]
+
+
+def string_at(i):
+    """Row i of the strings test column, as the library makes it."""
+    return ("x" + str(i) + "\u00e9") * (i % 4)
+
+
+def expected_strings(first=FIRST, last=LAST):
+    return [None if null_at(i) else string_at(i) for i in range(first, last)]
+
+
+STRING_TYPES = {0: pa.string(), 1: pa.large_string()}
 
 
 # --- a device stream through ctypes (where pyarrow has none in Python) ------------------------------
@@ -662,6 +677,84 @@ class PyarrowToDevcol(PeerTest):
         self.assertEqual(code, REFUSED, text)
         self.assertIn("children[1].format 'u'", text)
         self.assert_released(schema, array)
+
+
+class Strings(PeerTest):
+    """utf8 and large utf8, both ways: sliced at an offset that is not a multiple of 8, with nulls
+    and empty strings; pyarrow validates fully what devcol exports; devcol borrows what pyarrow
+    exports at its offset; bad offsets from a producer are refused and released."""
+
+    def test_devcol_exports_pyarrow_validates_and_reads(self):
+        for large, arrow_type in STRING_TYPES.items():
+            for first, last in [(FIRST, LAST), (0, BASE_ROWS), (5, 5), (0, 0)]:
+                with self.subTest(type=str(arrow_type), rows=(first, last)):
+                    schema, array = ArrowSchema(), ArrowDeviceArray()
+                    code, text = call(lib.devcol_peer_export_strings, large, first, last, addr(schema), addr(array))
+                    self.assertEqual(code, 0, text)
+                    self.assertEqual(schema.format.decode(), "U" if large else "u")
+                    self.assertEqual(array.array.n_buffers, 3)
+                    self.assertEqual(array.array.offset, first)
+                    buffers = ctypes.cast(array.array.buffers, ctypes.POINTER(ctypes.c_void_p))
+                    devcol_data = buffers[2]
+                    arr = pa.Array._import_from_c_device(addr(array), addr(schema))
+                    self.assert_released(schema, array)
+                    self.assertEqual(arr.type, arrow_type)
+                    arr.validate(full=True)
+                    self.assertEqual(arr.to_pylist(), expected_strings(first, last))
+                    self.assertEqual(arr.null_count, sum(null_at(i) for i in range(first, last)))
+                    if first != last:
+                        self.assertEqual(arr.offset, first)  # the slice's offset, nothing rebased
+                        self.assertEqual(arr.buffers()[2].address, devcol_data, "not zero-copy")
+                    del arr
+                    gc.collect()
+
+    def import_strings(self, large, arr):
+        schema, array = ArrowSchema(), ArrowDeviceArray()
+        arr._export_to_c_device(addr(array), addr(schema))
+        code, text = call(lib.devcol_peer_import_strings, large, addr(schema), addr(array))
+        self.assert_released(schema, array)
+        return code, text
+
+    def test_pyarrow_exports_devcol_borrows_at_the_offset(self):
+        for large, arrow_type in STRING_TYPES.items():
+            whole = pa.array(expected_strings(0, BASE_ROWS), type=arrow_type)
+            for first, last in [(0, BASE_ROWS), (FIRST, LAST), (70, 70)]:
+                with self.subTest(type=str(arrow_type), rows=(first, last)):
+                    arr = whole.slice(first, last - first)
+                    code, text = self.import_strings(large, arr)
+                    self.assertEqual(code, 0, text)
+                    got = json.loads(text)
+                    self.assertEqual(got["type"], str(arrow_type))
+                    self.assertEqual(got["values"], expected_strings(first, last))
+                    self.assertEqual(got["null_count"], arr.null_count)
+                    if first != last:
+                        self.assertEqual(got["offset"], first)
+                        self.assertEqual(got["data"], arr.buffers()[2].address, "not zero-copy")
+
+    def test_utf8_and_large_utf8_are_not_each_other(self):
+        code, text = self.import_strings(1, pa.array(["a"], type=pa.string()))
+        self.assertEqual(code, REFUSED, text)
+        self.assertIn("format 'u' is not large_string ('U')", text)
+
+    def test_bad_offsets_are_refused_and_released(self):
+        data = pa.py_buffer(b"abcdef")
+        # (pyarrow refuses to build an array whose offsets are negative: the C++ tests cover those.)
+        cases = [("<5i", (0, 2, 1, 4, 6), pa.string(), 0, 4, 0, "offset 1 is 2, offset 2 is 1"),
+                 ("<5q", (0, 2, 1, 4, 6), pa.large_string(), 1, 4, 0, "offset 1 is 2, offset 2 is 1"),
+                 ("<5i", (0, 1, 3, 2, 6), pa.string(), 0, 3, 1, "offset 2 is 3, offset 3 is 2")]
+        for fmt, offsets, arrow_type, large, length, offset, message in cases:
+            with self.subTest(offsets=offsets, type=str(arrow_type), offset=offset):
+                before = pa.total_allocated_bytes()
+                arr = pa.Array.from_buffers(arrow_type, length, [None, pa.py_buffer(struct.pack(fmt, *offsets)), data],
+                                            offset=offset)
+                with self.assertRaises(pa.ArrowInvalid):
+                    arr.validate(full=True)  # pyarrow agrees the array is bad
+                code, text = self.import_strings(large, arr)
+                self.assertEqual(code, REFUSED, text)
+                self.assertIn(message, text)
+                del arr
+                gc.collect()
+                self.assertEqual(pa.total_allocated_bytes(), before, "the refused array was not released")
 
 
 if __name__ == "__main__":

@@ -87,7 +87,7 @@ struct array_node {
   std::int64_t length = 0;
   std::int64_t null_count = 0;
   std::int64_t offset = 0;
-  std::array<void const*, 2> buffers{};
+  std::array<void const*, 3> buffers{};  // validity and values; variable-width: validity, offsets, data
   std::int64_t n_buffers = 0;
   export_children<ArrowArray> children;
   std::optional<event> ready;  // recorded after the last write (CUDA); its handle is what sync_event points to

@@ -1,0 +1,118 @@
+/**
+ * @file import_strings.hpp
+ * @brief Import of untrusted Arrow utf8 ("u") and large utf8 ("U") arrays as strings columns: the
+ * structure check (no buffer read) and the import proper (offsets content checked, then borrowed).
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/strings_column.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/detail/offsets.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// "string" or "large_string", as pyarrow names the types.
+template <arrow_offset O>
+inline constexpr char const* strings_type_name_v = sizeof(O) == 4 ? "string" : "large_string";
+
+/**
+ * @brief Checks that an array (its tree's structure already checked) is a strings array with
+ * offsets `O` devcol can import: the format, no dictionary or children, three buffers, a validity
+ * buffer if there are nulls, offsets unless there are no rows, no size overflow. Reads no buffer.
+ * @throws devcol::arrow_error naming the field and the value
+ */
+template <arrow_offset O>
+void check_strings(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+  DEVCOL_ARROW_EXPECTS(field.format == strings_format_v<O>, path, ".format '", field.format, "' is not ",
+                       strings_type_name_v<O>, " ('", strings_format_v<O>, "')");
+  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", strings_type_name_v<O>,
+                       " is not supported (decode it first)");
+  DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(), ", a ",
+                       strings_type_name_v<O>, " array has none");
+  DEVCOL_ARROW_EXPECTS(array.n_buffers == 3, path, ".n_buffers is ", array.n_buffers, ", a ", strings_type_name_v<O>,
+                       " array has 3 (validity, offsets, data)");
+  DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,
+                       " without a validity buffer");
+  std::uint64_t const rows = static_cast<std::uint64_t>(array.offset) + static_cast<std::uint64_t>(array.length);
+  DEVCOL_ARROW_EXPECTS(rows < SIZE_MAX / sizeof(O), path, ": the ", rows + 1, " offsets of ", sizeof(O),
+                       " bytes overflow");
+  DEVCOL_ARROW_EXPECTS(array.length == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (offsets) is NULL for ",
+                       array.length, " rows");
+}
+
+/**
+ * @brief Rows [offset, offset + length) of a checked strings array as a column over its memory:
+ * the offsets and data borrowed (kept alive by `keep`), the validity as import_bits takes it.
+ * The offsets' content is checked first (check_offsets: one kernel, one copy; synchronises
+ * `stream`): first not negative, none decreasing, and a NULL data buffer only if there are no bytes.
+ * Offsets misaligned for `O` are copied (only the rows'), and the validity bits then shifted to
+ * match. A NULL offsets buffer (no rows) gives an empty column. `null_count` -1 is counted (one
+ * pass; synchronises).
+ * @throws devcol::arrow_error naming the field and value, what allocation throws
+ */
+template <arrow_offset O, buffer_policy Policy>
+basic_strings_column<O, Policy> import_strings(ArrowArray const& array, arrow_field const& /*field*/,
+                                               std::shared_ptr<void const> const& keep, stream_ref stream,
+                                               std::string const& path = "array") {
+  using buffer_type = buffer<Policy>;
+  auto const first = static_cast<std::size_t>(array.offset);
+  auto const rows = static_cast<std::size_t>(array.length);
+  if (array.buffers[1] == nullptr) { return basic_strings_column<O, Policy>{}; }  // no rows (checked)
+  auto const* offsets = static_cast<O const*>(array.buffers[1]);
+  std::int64_t const hi = check_offsets(offsets + first, rows + 1, first, std::nullopt, path, stream).second;
+  DEVCOL_ARROW_EXPECTS(hi == 0 || array.buffers[2] != nullptr, path, ".buffers[2] (data) is NULL for the ", hi,
+                       " bytes the offsets reach");
+  bool const shift = reinterpret_cast<std::uintptr_t>(offsets) % alignof(O) != 0;
+  buffer_type offsets_buffer;
+  if (shift) {  // misaligned: copy the rows' offsets (still absolute positions in the data)
+    offsets_buffer = buffer_type((rows + 1) * sizeof(O), stream);
+    copy_bytes(offsets_buffer.data(access::write, stream), offsets + first, (rows + 1) * sizeof(O), stream);
+  } else {
+    offsets_buffer = buffer_type::borrow(offsets, (first + rows + 1) * sizeof(O), keep, stream);
+  }
+  buffer_type chars;
+  if (hi != 0) { chars = buffer_type::borrow(array.buffers[2], static_cast<std::size_t>(hi), keep, stream); }
+  std::size_t const offset = shift ? 0 : first;
+  buffer_type mask;
+  std::size_t nulls = 0;
+  if (array.buffers[0] != nullptr) {
+    mask = import_bits<Policy>(array.buffers[0], first, rows, shift, exported_by_devcol(array), keep, stream);
+    nulls = array.null_count >= 0 ? static_cast<std::size_t>(array.null_count)
+                                  : count_unset_bits(static_cast<bitmask_word const*>(mask.data(access::read)), offset,
+                                                     offset + rows, stream);
+  }
+  return basic_strings_column<O, Policy>(std::move(offsets_buffer), std::move(chars), std::move(mask), rows, nulls,
+                                         offset);
+}
+
+/// from_arrow<basic_strings_column<O, Policy>> (see detail::arrow_importer).
+template <arrow_offset O, buffer_policy Policy>
+struct arrow_importer<basic_strings_column<O, Policy>> {
+  static constexpr bool enabled = true;
+  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+    check_strings<O>(array, field, path);
+  }
+  static basic_strings_column<O, Policy> import(ArrowArray const& array, arrow_field const& field,
+                                                std::shared_ptr<void const> const& keep, stream_ref stream) {
+    return import_strings<O, Policy>(array, field, keep, stream);
+  }
+};
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END

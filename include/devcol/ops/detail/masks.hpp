@@ -1,0 +1,110 @@
+/**
+ * @file masks.hpp
+ * @brief Validity masks of results that are not fixed-width columns (or are built before their
+ * column): a mask from a validity functor, and the mask of a concatenation. Buffers of any policy.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/resource.hpp>
+#include <devcol/ops/detail/validity.hpp>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
+
+#include <cstddef>
+#include <ranges>
+#include <utility>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/**
+ * @brief A mask of `rows` bits at bit 0 holding `valid(row)` (a device functor of `std::size_t`),
+ * from `resource`, and its null count: one pass over the mask words to write them, one to count
+ * (which synchronises `stream`). No nulls: an empty buffer (no mask) and 0.
+ */
+template <class Buffer, class Valid>
+[[nodiscard]] std::pair<Buffer, std::size_t> build_mask(Valid valid, std::size_t rows,
+                                                        typename Buffer::resource_type resource, stream_ref stream) {
+  std::size_t const bytes = bitmask_allocation_size(rows);
+  Buffer mask(bytes, stream, mr::default_alignment, std::move(resource));
+  auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
+  executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
+                    pack_word<Valid>{valid, rows});
+  std::size_t const nulls = count_unset_bits(words, 0, rows, stream);
+  if (nulls == 0) { return {Buffer{}, 0}; }
+  return {std::move(mask), nulls};
+}
+
+/// One input of a concatenation, as the mask kernel sees it.
+struct concatenated_input {
+  bitmask_word const* mask;  // null without nulls
+  std::size_t offset;        // the mask bit of its row 0
+  std::size_t first;         // its first row in the result
+};
+
+/// Row `r` of a concatenation: which input holds it (binary search of the inputs' first rows), and its validity.
+struct concatenated_valid {
+  concatenated_input const* inputs;  // ascending by first
+  std::size_t count;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t r) const noexcept {
+    std::size_t lo = 0;
+    std::size_t hi = count;
+    while (hi - lo > 1) {
+      std::size_t const mid = (lo + hi) / 2;
+      if (inputs[mid].first <= r) { lo = mid; } else { hi = mid; }
+    }
+    concatenated_input const& in = inputs[lo];
+    return in.mask == nullptr || bit_is_set(in.mask, in.offset + (r - in.first));
+  }
+};
+
+/// Each input's mask (null without nulls), mask offset and first result row, for concatenated_mask:
+/// `cols` is a range of columns of any kind (has_nulls(), null_mask(access::read), offset(), size()).
+template <class Columns>
+[[nodiscard]] std::vector<concatenated_input> concatenated_inputs(Columns const& cols) {
+  std::vector<concatenated_input> inputs;
+  inputs.reserve(std::ranges::size(cols));
+  std::size_t first = 0;
+  for (auto const& c : cols) {
+    inputs.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), first});
+    first += c.size();
+  }
+  return inputs;
+}
+
+/**
+ * @brief The mask of `rows` concatenated rows at bit 0, from `resource`: the inputs' index is
+ * copied to the device (scratch from `resource`) and one pass writes the mask words, then `stream`
+ * is synchronised (the host index must outlive its copy). The null count is the caller's (the
+ * inputs' sum): nothing is recounted.
+ */
+template <class Buffer>
+[[nodiscard]] Buffer concatenated_mask(std::vector<concatenated_input> const& inputs, std::size_t rows,
+                                       typename Buffer::resource_type const& resource, stream_ref stream) {
+  std::size_t const index_bytes = inputs.size() * sizeof(concatenated_input);
+  Buffer index(index_bytes, stream, mr::default_alignment, resource);
+  auto* device_inputs = static_cast<concatenated_input*>(index.data(access::write, stream));
+  copy_bytes(device_inputs, inputs.data(), index_bytes, stream);
+  std::size_t const bytes = bitmask_allocation_size(rows);
+  Buffer mask(bytes, stream, mr::default_alignment, resource);
+  executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)),
+                    static_cast<bitmask_word*>(mask.data(access::write, stream)),
+                    pack_word<concatenated_valid>{{device_inputs, inputs.size()}, rows});
+  stream.synchronize();  // the host index must outlive the copy queued above
+  return mask;
+}
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,193 @@
+/**
+ * @file strings.hpp
+ * @brief The strings ops: `length`, `hash` (xxHash64), and null handling (`is_null`, `is_valid`,
+ * `fill_null`) here; and, included from here, gather/filter/concatenate (strings_selection.hpp) and
+ * compare/sort (strings_compare.hpp). Include this header for every op on strings columns.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/strings_column.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/offsets.hpp>
+#include <devcol/ops/detail/strings_rows.hpp>
+#include <devcol/ops/strings_compare.hpp>
+#include <devcol/ops/strings_selection.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// Row `i`'s length in bytes (0 for a null row).
+template <class O>
+struct string_length {
+  strings_column_view<O> view;
+  DEVCOL_HOST_DEVICE std::int32_t operator()(std::size_t i) const noexcept {
+    return view.is_valid(i) ? static_cast<std::int32_t>(view.length(i)) : 0;
+  }
+};
+
+/// Whether row `i` of a strings view is null.
+template <class O>
+struct string_is_null {
+  strings_column_view<O> view;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_null(i); }
+};
+
+/// xxHash64 (Yann Collet's specification, as cuDF's `xxhash_64`), byte by byte loads so that any
+/// alignment is fine on the device.
+struct xxhash64 {
+  static constexpr std::uint64_t p1 = 11400714785074694791ULL;
+  static constexpr std::uint64_t p2 = 14029467366897019727ULL;
+  static constexpr std::uint64_t p3 = 1609587929392839161ULL;
+  static constexpr std::uint64_t p4 = 9650029242287828579ULL;
+  static constexpr std::uint64_t p5 = 2870177450012600261ULL;
+
+  DEVCOL_HOST_DEVICE static constexpr std::uint64_t rotl(std::uint64_t x, int r) noexcept { return (x << r) | (x >> (64 - r)); }
+  DEVCOL_HOST_DEVICE static constexpr std::uint64_t load(unsigned char const* p, int bytes) noexcept {
+    std::uint64_t v = 0;
+    for (int b = 0; b < bytes; ++b) { v |= static_cast<std::uint64_t>(p[b]) << (8 * b); }  // little-endian
+    return v;
+  }
+  DEVCOL_HOST_DEVICE static constexpr std::uint64_t round(std::uint64_t acc, std::uint64_t input) noexcept {
+    return rotl(acc + input * p2, 31) * p1;
+  }
+  DEVCOL_HOST_DEVICE static constexpr std::uint64_t merge(std::uint64_t acc, std::uint64_t v) noexcept {
+    return (acc ^ round(0, v)) * p1 + p4;
+  }
+
+  std::uint64_t seed = 0;
+
+  /// The hash of `size` bytes at `data`.
+  DEVCOL_HOST_DEVICE constexpr std::uint64_t operator()(char const* data, std::size_t size) const noexcept {
+    auto const* p = reinterpret_cast<unsigned char const*>(data);
+    auto const* const end = p + size;
+    std::uint64_t h = 0;
+    if (size >= 32) {
+      std::uint64_t v[4] = {seed + p1 + p2, seed + p2, seed, seed - p1};
+      for (; end - p >= 32; p += 32) {
+        for (int k = 0; k < 4; ++k) { v[k] = round(v[k], load(p + 8 * k, 8)); }
+      }
+      h = rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18);
+      for (auto const lane : v) { h = merge(h, lane); }
+    } else {
+      h = seed + p5;
+    }
+    h += static_cast<std::uint64_t>(size);
+    for (; end - p >= 8; p += 8) { h = rotl(h ^ round(0, load(p, 8)), 27) * p1 + p4; }
+    if (end - p >= 4) {
+      h = rotl(h ^ (load(p, 4) * p1), 23) * p2 + p3;
+      p += 4;
+    }
+    for (; p != end; ++p) { h = rotl(h ^ (static_cast<std::uint64_t>(*p) * p5), 11) * p1; }
+    h ^= h >> 33;
+    h *= p2;
+    h ^= h >> 29;
+    h *= p3;
+    h ^= h >> 32;
+    return h;
+  }
+};
+
+/// Row `i`'s xxHash64 (unspecified for a null row: the result is null there).
+template <class O>
+struct string_hash {
+  strings_column_view<O> view;
+  xxhash64 hash;
+  DEVCOL_HOST_DEVICE std::uint64_t operator()(std::size_t i) const noexcept {
+    return view.is_valid(i) ? hash(view.chars() + view.offsets()[i], view.length(i)) : 0;
+  }
+};
+
+/// fill_null's rows: a valid row's own bytes, else the value's.
+template <class O>
+struct filled_rows {
+  strings_column_view<O> view;
+  string_view value;  // device memory
+  [[nodiscard]] DEVCOL_HOST_DEVICE std::size_t length(std::size_t i) const noexcept {
+    return view.is_valid(i) ? view.length(i) : value.size();
+  }
+  [[nodiscard]] DEVCOL_HOST_DEVICE char const* start(std::size_t i) const noexcept {
+    return view.is_valid(i) ? view.chars() + view.offsets()[i] : value.data();
+  }
+};
+template <class O>
+struct filled_length : filled_rows<O> {
+  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept { return this->length(i); }
+};
+template <class O>
+struct filled_start : filled_rows<O> {
+  DEVCOL_HOST_DEVICE char const* operator()(std::size_t i) const noexcept { return this->start(i); }
+};
+
+}  // namespace detail
+
+/**
+ * @brief Each row's length in bytes (not characters) as a `column<int32_t>` from `col`'s resource,
+ * null where `col` is null. One pass over the offsets, the mask bits copied (no recount); in order
+ * on `stream`, no synchronisation. (Rows of large strings longer than 2^31 - 1 bytes wrap.)
+ */
+template <arrow_offset O, class Policy>
+[[nodiscard]] column<std::int32_t, Policy> length(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
+  return detail::rows_to<std::int32_t>(col, detail::string_length<O>{col.view()}, true, stream);
+}
+
+/**
+ * @brief Each row's xxHash64 (the 64-bit hash cuDF's `hashing::xxhash_64` computes) of its bytes
+ * with `seed`, as a `column<uint64_t>` from `col`'s resource, null where `col` is null (equal bytes,
+ * equal hashes; nulls are not hashed). One pass over the bytes, the mask bits copied; in order on
+ * `stream`, no synchronisation.
+ */
+template <arrow_offset O, class Policy>
+[[nodiscard]] column<std::uint64_t, Policy> hash(basic_strings_column<O, Policy> const& col, std::uint64_t seed = 0,
+                                                 stream_ref stream = {}) {
+  return detail::rows_to<std::uint64_t>(col, detail::string_hash<O>{col.view(), {seed}}, true, stream);
+}
+
+/// @brief A bool column, true where `col` is null; no mask. One pass over the mask, no synchronisation.
+template <arrow_offset O, class Policy>
+[[nodiscard]] column<bool, Policy> is_null(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
+  return detail::rows_to<bool>(col, detail::string_is_null<O>{col.view()}, false, stream);
+}
+
+/// @brief A bool column, true where `col` is valid; no mask. One pass over the mask, no synchronisation.
+template <arrow_offset O, class Policy>
+[[nodiscard]] column<bool, Policy> is_valid(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
+  return detail::rows_to<bool>(col, detail::string_is_valid<O>{col.view()}, false, stream);
+}
+
+/**
+ * @brief `col` with every null row replaced by `value`, without a mask. Without nulls: `col`'s
+ * buffers shared, O(1). Else new buffers from `col`'s resource: `value` copied to scratch device
+ * memory, one scan of the new lengths whose total is read back (synchronises `stream`), one pass
+ * over the bytes (as gather copies them).
+ * @throws devcol::logic_error when 32-bit offsets cannot hold the result's bytes
+ */
+template <arrow_offset O, class Policy>
+[[nodiscard]] basic_strings_column<O, Policy> fill_null(basic_strings_column<O, Policy> const& col,
+                                                        std::string_view value, stream_ref stream = {}) {
+  using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
+  if (!col.has_nulls()) {
+    return basic_strings_column<O, Policy>(col.offsets_buffer(), col.chars_buffer(), {}, col.size(), 0, col.offset());
+  }
+  std::size_t const n = col.size();
+  buffer_type bytes(value.size(), stream, mr::default_alignment, col.resource());
+  auto* device_value = static_cast<char*>(bytes.data(access::write, stream));
+  copy_bytes(device_value, value.data(), value.size(), stream);
+  detail::filled_rows<O> const rows{col.view(), string_view(device_value, value.size())};
+  buffer_type offsets((n + 1) * sizeof(O), stream, mr::default_alignment, col.resource());
+  auto* out_offsets = static_cast<O*>(offsets.data(access::write, stream));
+  std::size_t const total = detail::scan_lengths<O>(detail::filled_length<O>{rows}, n, out_offsets, "fill_null", stream);
+  buffer_type chars(total, stream, mr::default_alignment, col.resource());
+  detail::copy_rows(static_cast<char*>(chars.data(access::write, stream)), out_offsets, n, total,
+                    detail::filled_start<O>{rows}, stream);
+  return basic_strings_column<O, Policy>(std::move(offsets), std::move(chars), {}, n, 0);
+}
+
+DEVCOL_NAMESPACE_END
