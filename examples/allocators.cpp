@@ -10,11 +10,7 @@
 
 namespace mr = devcol::mr;
 
-#if DEVCOL_BACKEND_CUDA
-using device_memory = mr::cuda_async;
-#else
-using device_memory = mr::host_aligned;  // the host backend's "device" memory
-#endif
+using mr::device_memory;  // cuda_async on CUDA, host_aligned on the host backend
 
 // Columns of this policy take memory from one process-wide pool, counted on the way in and out.
 struct pooled_policy : devcol::default_policy {

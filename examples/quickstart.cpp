@@ -6,12 +6,8 @@
 
 int main() {
   namespace mr = devcol::mr;
-#if DEVCOL_BACKEND_CUDA
-  using device_memory = mr::cuda_async;
-#else
-  using device_memory = mr::host_aligned;  // the host backend's "device" memory
-#endif
-  using resource = mr::statistics<mr::pool<device_memory>>;  // chosen at compile time
+  // mr::device_memory: cuda_async on CUDA, aligned host memory on the host backend.
+  using resource = mr::statistics<mr::pool<mr::device_memory>>;  // chosen at compile time
   mr::scoped_default use_it{mr::make_resource_handle<resource>("stats+pool")};
   devcol::stream s;
 

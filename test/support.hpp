@@ -66,11 +66,7 @@ std::unique_ptr<R> make_test_resource(Upstream&&... upstream) {
 }
 
 /// The backend's device memory: what columns in tests are made of.
-#if DEVCOL_BACKEND_CUDA
-using device_memory = mr::cuda_async;
-#else
-using device_memory = mr::host_aligned;
-#endif
+using mr::device_memory;
 /// A tracking resource over device memory.
 using device_tracker = mr::tracking<device_memory>;
 
@@ -101,6 +97,14 @@ class leak_check {
   mr::resource_handle handle_;
   mr::scoped_default scope_;
 };
+
+/// The number of empty optionals (null rows) in a host range.
+template <class Range>
+std::size_t count_nulls(Range const& rows) {
+  std::size_t n = 0;
+  for (auto const& row : rows) { n += row.has_value() ? 0 : 1; }
+  return n;
+}
 
 /// The column's values on the host (nulls read as T{}).
 template <class T, class P>

@@ -36,14 +36,20 @@
 #include <devcol/buffer/options.hpp>
 #include <devcol/buffer/policy.hpp>
 
+#include <devcol/column/any_column.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/decimal_column.hpp>
+#include <devcol/column/dictionary_column.hpp>
 #include <devcol/column/factories.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
+#include <devcol/column/host_value.hpp>
+#include <devcol/column/list_column.hpp>
+#include <devcol/column/nested_factories.hpp>
 #include <devcol/column/string_view.hpp>
 #include <devcol/column/strings_column.hpp>
+#include <devcol/column/struct_column.hpp>
 #include <devcol/column/table.hpp>
 #include <devcol/column/to_host.hpp>
 #include <devcol/column/types.hpp>
@@ -58,6 +64,7 @@
 #include <devcol/ops/filter.hpp>
 #include <devcol/ops/fixed_size_binary.hpp>
 #include <devcol/ops/gather.hpp>
+#include <devcol/ops/nested.hpp>
 #include <devcol/ops/null_mask.hpp>
 #include <devcol/ops/reduce.hpp>
 #include <devcol/ops/scan.hpp>

@@ -73,6 +73,18 @@ inline bool cmp_host(devcol::cmp op, std::string const& a, std::string const& b)
 inline constexpr devcol::cmp all_cmps[] = {devcol::cmp::equal, devcol::cmp::not_equal, devcol::cmp::less,
                                            devcol::cmp::less_equal, devcol::cmp::greater, devcol::cmp::greater_equal};
 
+// Device functors of the offsets test (at namespace scope: nvcc takes no local type into a kernel).
+struct length_of {
+  std::int64_t const* l;
+  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const { return static_cast<std::size_t>(l[i]); }
+};
+struct starts_at {
+  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t r) const { return 100 * r; }
+};
+struct huge {
+  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t) const { return std::size_t{1} << 30; }
+};
+
 }  // namespace devcol_test::strings_ops
 
 using namespace devcol_test::strings_ops;  // NOLINT: test brevity
@@ -83,10 +95,6 @@ TEMPLATE_TEST_CASE("offsets machinery: one scan to offsets, the child row map, t
   devcol_test::leak_check leaks;
   std::vector<std::int64_t> const lengths = {3, 0, 0, 5, 1, 0, 7};
   auto const len = devcol::make_column<std::int64_t>(std::views::all(lengths));
-  struct length_of {
-    std::int64_t const* l;
-    DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const { return static_cast<std::size_t>(l[i]); }
-  };
   devcol::column<O> out(lengths.size() + 1);
   std::size_t const total =
       devcol::detail::scan_lengths<O>(length_of{len.data(devcol::access::read)}, lengths.size(),
@@ -95,9 +103,6 @@ TEMPLATE_TEST_CASE("offsets machinery: one scan to offsets, the child row map, t
   CHECK(devcol::to_host(out) == model<O>{0, 3, 3, 3, 8, 9, 9, 16});
   // Element e's row (empty rows skipped) and its source element in a child whose rows start at 100 r.
   auto const host = devcol::to_host(out);
-  struct starts_at {
-    DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t r) const { return 100 * r; }
-  };
   devcol::detail::child_source<O, starts_at> const map{out.data(devcol::access::read), lengths.size(), {}};
   std::size_t e = 0;
   for (std::size_t r = 0; r < lengths.size(); ++r) {
@@ -110,9 +115,6 @@ TEMPLATE_TEST_CASE("offsets machinery: one scan to offsets, the child row map, t
   auto const tail = out.slice(3, out.size());
   CHECK(devcol::detail::row_of_element(tail.data(devcol::access::read), 4, 5) == 1);
   if constexpr (sizeof(O) == 4) {  // 32-bit offsets overflow past 2^31 - 1 elements: an error naming the limit
-    struct huge {
-      DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t) const { return std::size_t{1} << 30; }
-    };
     devcol::column<O> big(4);
     CHECK_THROWS_WITH(devcol::detail::scan_lengths<O>(huge{}, 3, big.data(devcol::access::write), "gather", {}),
                       Catch::Contains("gather: the result's 3 rows hold more than 2147483647 elements"));

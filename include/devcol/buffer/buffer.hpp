@@ -11,12 +11,12 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/event.hpp>
+#include <devcol/core/source_location.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
 #include <cstddef>
 #include <memory>
-#include <source_location>
 #include <string>
 #include <utility>
 
@@ -189,7 +189,7 @@ class buffer {
   /// @brief As above for a spillable policy: unspills first, and the owner is never spilled again
   /// (rule 14). With spill statistics at level 2, `where` (the caller, unless given) is recorded
   /// as the place of the permanent exposure (`spill_manager::exposure_sites()`).
-  [[nodiscard]] void* expose(stream_ref stream = {}, std::source_location where = std::source_location::current())
+  [[nodiscard]] void* expose(stream_ref stream = {}, source_location where = source_location::current())
     requires spillable
   {
     unshare(stream);

@@ -14,12 +14,12 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/source_location.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <source_location>
 #include <span>
 #include <string>
 #include <utility>
@@ -64,7 +64,8 @@ class column {
   /**
    * @brief `size` uninitialised rows from the policy's resource (for `default_policy`, this thread's
    * default resource now), with a mask as `mask` says (filled in order on `stream`).
-   * @throws devcol::out_of_memory, devcol::logic_error (a size whose bytes overflow)
+   * @throws devcol::out_of_memory, devcol::logic_error naming a size past PTRDIFF_MAX bytes (a negative
+   *         count converted to size_t, or an overflow)
    */
   explicit column(std::size_t size, stream_ref stream = {}, mask_state mask = mask_state::unallocated)
       : column(size, stream, mask, detail::policy_resource<typename Policy::resource>()) {}
@@ -83,10 +84,13 @@ class column {
   /**
    * @brief Adopts buffers: rows [offset, offset + size) of `data` (as `T`s), validity from bits
    * [offset, offset + size) of `mask` (empty: no mask), with `null_count` nulls (not recounted).
-   * @throws devcol::logic_error naming the sizes when the buffers are too small or the count too big
+   * @throws devcol::logic_error naming the sizes when the buffers are too small, the count too big, or
+   *         offset or size past PTRDIFF_MAX bytes (so their sum cannot wrap)
    */
   column(buffer_type data, buffer_type mask, std::size_t size, std::size_t null_count, std::size_t offset = 0)
       : data_(std::move(data)), mask_(std::move(mask)), offset_(offset), size_(size), null_count_(null_count) {
+    DEVCOL_EXPECTS(offset <= max_rows && size <= max_rows, "column: offset ", offset, " and size ", size,
+                   " cannot be rows of memory (a negative value converted to size_t?)");
     DEVCOL_EXPECTS(data_.size() >= byte_size(offset + size), "column: a data buffer of ", data_.size(),
                    " bytes cannot hold rows [", offset, ", ", offset + size, ") of ", sizeof(T), " bytes");
     check_mask(mask_, offset, size);
@@ -248,7 +252,7 @@ class column {
   }
   /// @brief As above for a spillable policy; `where` is recorded at spill statistics level 2.
   [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {},
-                                                    std::source_location where = std::source_location::current())
+                                                    source_location where = source_location::current())
     requires Policy::spill::enabled
   {
     T* values = expose(stream, where);
@@ -265,7 +269,7 @@ class column {
   }
   /// @brief As above for a spillable policy: unspills first, never spilled again (rule 14);
   /// `where` (the caller, unless given) is recorded at spill statistics level 2 (rule 19).
-  [[nodiscard]] T* expose(stream_ref stream = {}, std::source_location where = std::source_location::current())
+  [[nodiscard]] T* expose(stream_ref stream = {}, source_location where = source_location::current())
     requires Policy::spill::enabled
   {
     unshare(stream);
@@ -282,12 +286,25 @@ class column {
   {
     return data_.spill(stream) + mask_.spill(stream);
   }
-  /// @brief Spillable policies: brings both buffers back to the device. Synchronises.
+  /// @brief Spillable policies: brings both buffers back to the device. Synchronises. If the mask
+  /// cannot be brought back, the values go back to the host (best effort), so a failure frees the
+  /// device memory it took. @throws devcol::out_of_memory
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
+    bool const data_was_spilled = data_.is_spilled();
     data_.unspill(stream);
-    mask_.unspill(stream);
+    try {
+      mask_.unspill(stream);
+    } catch (...) {
+      if (data_was_spilled) {
+        try {
+          (void)data_.spill(stream);
+        } catch (...) {  // no host memory either: the values stay on the device, still correct
+        }
+      }
+      throw;
+    }
   }
   /// @brief Spillable policies: whether either buffer is in host memory now.
   [[nodiscard]] bool is_spilled() const noexcept
@@ -310,6 +327,9 @@ class column {
   [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
   /// @brief Whether another handle shares this column's buffers.
   [[nodiscard]] bool is_shared() const noexcept { return data_.is_shared() || mask_.is_shared(); }
+  /// @brief Whether write access would copy first (the buffers are shared under copy-on-write, or
+  /// borrowed). O(1). In-place ops use it to do the copy aside and commit only when nothing can fail.
+  [[nodiscard]] bool writes_copy() const noexcept { return data_.writes_copy() || mask_.writes_copy(); }
   /// @brief Whether the column's memory was made elsewhere (an import): writes copy it first.
   [[nodiscard]] bool is_borrowed() const noexcept { return data_.is_borrowed() || mask_.is_borrowed(); }
   /**
@@ -354,8 +374,13 @@ class column {
     detail::check_mask("column", mask, offset, size);
   }
 
+  // No object is larger than PTRDIFF_MAX bytes: a size past it is a negative count converted to
+  // size_t (or an overflow), never a real request.
+  static constexpr std::size_t max_rows = static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T);
+
   static std::size_t byte_size(std::size_t rows) {
-    DEVCOL_EXPECTS(rows <= SIZE_MAX / sizeof(T), "column: ", rows, " rows of ", sizeof(T), " bytes overflow");
+    DEVCOL_EXPECTS(rows <= max_rows, "column: ", rows, " rows of ", sizeof(T),
+                   " bytes are more than memory holds (a negative size converted to size_t?)");
     return rows * sizeof(T);
   }
 
@@ -409,7 +434,7 @@ class column {
   // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows,
   // mask included.
   void unshare(stream_ref stream) {
-    if (data_.writes_copy() || mask_.writes_copy()) { *this = deep_copy(stream); }
+    if (writes_copy()) { *this = deep_copy(stream); }
   }
 
   buffer_type data_;

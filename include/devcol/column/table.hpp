@@ -5,6 +5,7 @@
 #pragma once
 
 #include <devcol/buffer/policy.hpp>
+#include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
@@ -22,20 +23,9 @@
 
 DEVCOL_NAMESPACE_BEGIN
 
-/// @brief Any fixed-width column of one policy: what a table holds.
-template <buffer_policy Policy = default_policy>
-using any_column =
-    std::variant<column<std::int8_t, Policy>, column<std::int16_t, Policy>, column<std::int32_t, Policy>,
-                 column<std::int64_t, Policy>, column<std::uint8_t, Policy>, column<std::uint16_t, Policy>,
-                 column<std::uint32_t, Policy>, column<std::uint64_t, Policy>, column<float, Policy>,
-                 column<double, Policy>, column<bool, Policy>, column<timestamp_s, Policy>,
-                 column<timestamp_ms, Policy>, column<timestamp_us, Policy>, column<timestamp_ns, Policy>,
-                 column<duration_s, Policy>, column<duration_ms, Policy>, column<duration_us, Policy>,
-                 column<duration_ns, Policy>>;
-
 /**
- * @brief Named columns of mixed fixed-width types, all with the same number of rows (cuDF's
- * column accessor). Columns are held by value, so adding, selecting and copying share their
+ * @brief Named columns of any kinds (fixed width, strings, lists, structs, dictionaries), all with
+ * the same number of rows (cuDF's column accessor), each held as an `any_column`. Columns are held by value, so adding, selecting and copying share their
  * buffers under the columns' sharing policy: O(1) per column, no device work.
  */
 template <buffer_policy Policy = default_policy>
@@ -53,6 +43,12 @@ class basic_table {
    */
   template <fixed_width T>
   basic_table& add(std::string name, column<T, Policy> col) {
+    return add_any(std::move(name), column_type{std::move(col)});
+  }
+  /// @brief Appends a column of any other kind (strings, list, struct, dictionary). Throws as add().
+  template <class C>
+    requires column_kind<C, Policy>
+  basic_table& add(std::string name, C col) {
     return add_any(std::move(name), column_type{std::move(col)});
   }
   /// @brief Appends an already type-erased column. Throws as add().
@@ -84,6 +80,23 @@ class basic_table {
     return typed<T>(index);
   }
 
+  /**
+   * @brief The column `name` as the column kind `C` (e.g. `get<devcol::strings_column>("s")`).
+   * @throws devcol::logic_error naming the column and both types if it holds another kind, or if there is none
+   */
+  template <class C>
+    requires(column_kind<C, Policy> && !detail::is_plain_column<C>)
+  [[nodiscard]] C const& get(std::string_view name) const {
+    return kind<C>(index_of(name));
+  }
+  /// @brief The column at `index` as the column kind `C`. @throws devcol::logic_error as get(name)
+  template <class C>
+    requires(column_kind<C, Policy> && !detail::is_plain_column<C>)
+  [[nodiscard]] C const& get(std::size_t index) const {
+    check_index(index);
+    return kind<C>(index);
+  }
+
   /// @brief The column `name`, type-erased. @throws devcol::logic_error if there is none
   [[nodiscard]] column_type const& operator[](std::string_view name) const { return columns_[index_of(name)].second; }
   /// @brief The column at `index`, type-erased. @throws devcol::logic_error if out of range
@@ -98,11 +111,10 @@ class basic_table {
   }
   /// @brief Whether a column is named `name`.
   [[nodiscard]] bool contains(std::string_view name) const noexcept { return find(name) != npos; }
-  /// @brief The Arrow format string of the column `name` (e.g. "l"). @throws devcol::logic_error if none
-  [[nodiscard]] std::string_view format(std::string_view name) const {
-    return std::visit([](auto const& c) { return arrow_format_v<typename std::decay_t<decltype(c)>::value_type>; },
-                      (*this)[name]);
-  }
+  /// @brief The Arrow format string of the column `name` (e.g. "l", "+l"). @throws devcol::logic_error if none
+  [[nodiscard]] std::string format(std::string_view name) const { return devcol::arrow_format((*this)[name]); }
+  /// @brief The type of the column `name` as pyarrow prints it (e.g. "list<int64>"). @throws devcol::logic_error if none
+  [[nodiscard]] std::string type_name(std::string_view name) const { return devcol::type_name((*this)[name]); }
 
   /// @brief A table of the named columns, in that order (shallow copies). @throws devcol::logic_error naming a missing one
   [[nodiscard]] basic_table select(std::initializer_list<std::string_view> names) const {
@@ -135,12 +147,8 @@ class basic_table {
  private:
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
-  static std::size_t size_of(column_type const& c) {
-    return std::visit([](auto const& col) { return col.size(); }, c);
-  }
-  static std::string_view type_of(column_type const& c) {
-    return std::visit([](auto const& col) { return type_name_v<typename std::decay_t<decltype(col)>::value_type>; }, c);
-  }
+  static std::size_t size_of(column_type const& c) { return devcol::size(c); }
+  static std::string type_of(column_type const& c) { return devcol::type_name(c); }
 
   [[nodiscard]] std::size_t find(std::string_view name) const noexcept {
     auto const at = std::ranges::find(columns_, name, [](auto const& entry) { return std::string_view{entry.first}; });
@@ -160,6 +168,14 @@ class basic_table {
     auto const& [name, col] = columns_[index];
     auto const* found = std::get_if<column<T, Policy>>(&col);
     DEVCOL_EXPECTS(found != nullptr, "table: column '", name, "' holds ", type_of(col), ", not ", type_name_v<T>);
+    return *found;
+  }
+  template <class C>
+  [[nodiscard]] C const& kind(std::size_t index) const {
+    auto const& [name, col] = columns_[index];
+    auto const* found = std::get_if<C>(&col);
+    DEVCOL_EXPECTS(found != nullptr, "table: column '", name, "' holds ", type_of(col), ", not ",
+                   detail::kind_name<C>());
     return *found;
   }
 

@@ -12,6 +12,7 @@
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/detail/nested.hpp>
 #include <devcol/interop/from_arrow.hpp>
 #include <devcol/interop/to_arrow.hpp>
 
@@ -71,16 +72,14 @@ struct stream_state {
     return code;
   }
 
-  static std::string_view type_of(any_column<Policy> const& col) {
-    return std::visit([](auto const& c) { return type_name_v<typename std::decay_t<decltype(c)>::value_type>; }, col);
-  }
+  static std::string type_of(any_column<Policy> const& col) { return devcol::type_name(col); }
 
   /// Throws unless `batch` has the stream's column names and types, in order.
   void expect_schema(basic_table<Policy> const& batch) const {
     DEVCOL_EXPECTS(batch.num_columns() == schema.num_columns(), "stream batch ", produced, " has ", batch.num_columns(),
                    " columns, the stream's schema ", schema.num_columns());
     for (std::size_t i = 0; i < batch.num_columns(); ++i) {
-      DEVCOL_EXPECTS(batch.name(i) == schema.name(i) && batch[i].index() == schema[i].index(), "stream batch ", produced,
+      DEVCOL_EXPECTS(batch.name(i) == schema.name(i) && devcol::type_name(batch[i]) == devcol::type_name(schema[i]), "stream batch ", produced,
                      ": column ", i, " is '", batch.name(i), "' ", type_of(batch[i]), ", the stream's schema has '",
                      schema.name(i), "' ", type_of(schema[i]));
     }
@@ -142,7 +141,7 @@ void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, Arro
   DEVCOL_EXPECTS(next != nullptr, "to_arrow_stream: no table source");
   ArrowDeviceType const type = schema.num_columns() == 0
                                    ? detail::device_of(static_cast<void const*>(nullptr)).type
-                                   : std::visit([](auto const& col) { return detail::device_of(col).type; }, schema[0]);
+                                   : detail::device_of(schema[0]).type;
   using state_type = detail::stream_state<Policy>;
   auto state = std::make_unique<state_type>(state_type{std::move(schema), std::move(next), stream, type, 0, {}});
   *out = ArrowDeviceArrayStream{};
@@ -176,7 +175,7 @@ void to_arrow_stream(std::vector<basic_table<Policy>> batches, ArrowDeviceArrayS
  * its end (closing it early).
  *
  * The constructor checks the stream (NULL, released, a device type this backend cannot read) and
- * its schema (a struct of columns a table holds), each a `devcol::arrow_error`. Each array is
+ * its schema (a struct of columns of kinds devcol imports), each a `devcol::arrow_error`. Each array is
  * imported as table_from_arrow() does, and checked first against the stream's device type (Arrow
  * C++ does not), the array released on any failure.
  */
@@ -201,7 +200,7 @@ class arrow_stream_reader {
     DEVCOL_ARROW_EXPECTS(field_.format == "+s", "schema.format '", field_.format,
                          "' is not a struct ('+s'): a stream of tables has struct arrays");
     for (std::size_t i = 0; i < field_.children.size(); ++i) {
-      detail::visit_format(field_.children[i].format, "schema.children[" + std::to_string(i) + "]", [](auto) {});
+      detail::check_schema_any(field_.children[i], "schema.children[" + std::to_string(i) + "]");
     }
   }
   arrow_stream_reader(arrow_stream_reader const&) = delete;
@@ -211,7 +210,8 @@ class arrow_stream_reader {
 
   /**
    * @brief The next table, or nothing at the end of the stream.
-   * @throws devcol::arrow_error when `get_next` fails (its errno and `get_last_error`), or the array
+   * @throws devcol::out_of_memory when `get_next` fails with ENOMEM; devcol::arrow_error when it fails
+   * otherwise (its errno and `get_last_error`), or the array
    * is on another device type than the stream's, or fails table_from_arrow()'s checks
    */
   [[nodiscard]] std::optional<basic_table<Policy>> next() {
@@ -242,9 +242,14 @@ class arrow_stream_reader {
   }
 
  private:
+  // A producer that ran out of memory (ENOMEM, as devcol's own exporter reports it) is an
+  // out_of_memory here too, so callers that handle exhaustion (spill and retry) see it as such.
   void expect_ok(int code, char const* call) {
     if (code == 0) { return; }
     char const* message = source_.value.get_last_error != nullptr ? source_.value.get_last_error(&source_.value) : nullptr;
+    if (code == ENOMEM) {
+      DEVCOL_OUT_OF_MEMORY(0, "stream.", call, " failed with ENOMEM: ", message != nullptr ? message : "(no message)");
+    }
     DEVCOL_ARROW_EXPECTS(false, "stream.", call, " failed with errno ", code, ": ",
                          message != nullptr ? message : "(no message)");
   }

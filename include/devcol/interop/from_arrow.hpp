@@ -19,6 +19,7 @@
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/fixed_size_binary.hpp>
 #include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/detail/nested.hpp>
 #include <devcol/interop/detail/import_strings.hpp>
 
 #include <concepts>
@@ -112,11 +113,41 @@ template <arrow_importable K>
 }
 
 /**
+ * @brief Imports an array of any kind devcol has, chosen at run time from its format (fixed width,
+ * strings, decimals, fixed-size binary, lists, structs, dictionaries, recursively), taking
+ * ownership as from_arrow() does: `array` is marked released at once and its producer's `release`
+ * is called exactly once, when the last devcol handle on any of its memory goes; `schema` is
+ * released before this returns.
+ *
+ * Zero-copy at every level (copies only where the kind's own import copies: bit-packed bools,
+ * misaligned values or offsets, bitmaps devcol cannot read whole words of). Checked before
+ * anything is adopted, the input released on every failure: first the whole tree's structure
+ * (released or NULL nodes, depth over 64, cycles, formats, buffer and child counts, dictionary
+ * presence, child lengths against a struct's offset + length, NULL buffers), reading no buffer;
+ * then content, level by level: list offsets (one kernel and one copy per list: the first not
+ * negative, none decreasing, the last within the child's length), strings offsets, dictionary
+ * indices within the values (one pass each). Each synchronises `stream`.
+ * @throws devcol::arrow_error naming the field (its path, e.g. "array.children[0].dictionary") and
+ * value; what allocation throws; devcol::cuda_error
+ */
+template <buffer_policy Policy = default_policy>
+[[nodiscard]] any_column<Policy> any_from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
+  detail::import_guard guard(schema, array);
+  detail::arrow_field const field = detail::check_device_import(schema, array);
+  detail::check_any(array->array, field, "array");
+  guard.release_schema();
+  auto const taken = guard.take_array(stream);
+  detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
+  return detail::import_any<Policy>(taken->device.array, field, taken, stream);
+}
+
+/**
  * @brief Imports a struct array (a record batch) as a table, one column per child under its name,
  * taking ownership as from_arrow() does: one `release` of the whole array, when the last column
  * built over it goes. The struct's offset and length select the children's rows. Checked as
  * from_arrow() checks, and also: the format is `+s`, the struct has no null rows, each child is at
- * least offset + length long and of a type a table holds, and names are unique.
+ * least offset + length long and of any kind any_from_arrow() imports (checked as it checks), and
+ * names are unique.
  * @throws devcol::arrow_error (the input released), what allocation throws, devcol::cuda_error
  */
 template <buffer_policy Policy = default_policy>

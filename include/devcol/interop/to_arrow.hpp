@@ -21,8 +21,9 @@
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/export_column.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
-#include <devcol/interop/detail/fixed_size_binary.hpp>
 #include <devcol/interop/detail/export_strings.hpp>
+#include <devcol/interop/detail/fixed_size_binary.hpp>
+#include <devcol/interop/detail/nested.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
@@ -167,21 +168,42 @@ void to_arrow(fixed_size_binary_column<Policy> const& col, ArrowSchema* schema, 
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
+/**
+ * @brief Exports a list, struct or dictionary column as an Arrow array (formats "+l" / "+L" with
+ * one child "item", "+s" with a child per field, or the indices' "i" with the values as the
+ * schema's and array's dictionary), recursively, which the caller then owns and must release.
+ * Zero-copy at every level, as to_arrow(column) is: each node holds a handle on its column (a
+ * snapshot of it when exposed or not copy-on-write), the column's offset is kept (a list's offsets
+ * are not rebased, its child is exported whole; a struct's offset applies to its children, which
+ * are exported whole, as Arrow specifies). A list without buffers (an empty one) exports a
+ * one-element {0} offsets buffer. Costs beyond that: what each child's export costs (bools are
+ * bit-packed). `schema` and `array` are written only on success.
+ * @throws devcol::logic_error (null outputs, a child kind this build cannot export), what allocation
+ * throws, devcol::cuda_error
+ */
+template <class C>
+  requires detail::is_nested_kind<C>
+void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
+              std::string name = {}) {
+  detail::export_kind(col, schema, array, stream, std::move(name));
+}
+
+/// @brief Exports any column as its kind's to_arrow() does (one dispatch on its kind).
+/// @throws as that to_arrow()
+template <buffer_policy Policy>
+void to_arrow(any_column<Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
+              std::string name = {}) {
+  detail::export_kind(col, schema, array, stream, std::move(name));
+}
+
 namespace detail {
 
-/// The schema of a table: a struct (`+s`) with one named child per column.
+/// The schema of a table: a struct (`+s`) with one named child per column, of any kind.
 template <buffer_policy Policy>
 std::unique_ptr<schema_node> table_schema_node(basic_table<Policy> const& tbl) {
   std::size_t const n = tbl.num_columns();
   auto tree = std::make_unique<schema_node>("+s", "", n);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::visit(
-        [&](auto const& col) {
-          using T = typename std::decay_t<decltype(col)>::value_type;
-          publish(column_schema_node<T>(tbl.name(i)), ARROW_FLAG_NULLABLE, tree->children[i]);
-        },
-        tbl[i]);
-  }
+  for (std::size_t i = 0; i < n; ++i) { publish(schema_of(tbl[i], tbl.name(i)), ARROW_FLAG_NULLABLE, tree->children[i]); }
   return tree;
 }
 
@@ -194,21 +216,18 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
   node->n_buffers = 1;  // the struct's validity: none, a record batch has no null rows
   std::optional<arrow_device> device;
   for (std::size_t i = 0; i < n; ++i) {
-    std::visit(
-        [&](auto const& col) {
-          if (!col.empty()) {  // an empty column has no memory to be anywhere
-            arrow_device const here = device_of(col);
-            if (!device) {
-              device = here;
-            } else {
-              DEVCOL_EXPECTS(here.type == device->type && here.id == device->id, "to_arrow: column '", tbl.name(i),
-                             "' is on ", arrow_device_name(here.type), " device ", here.id,
-                             ", an earlier column on ", arrow_device_name(device->type), " device ", device->id);
-            }
-          }
-          publish(export_column_node(col, stream), node->children[i]);
-        },
-        tbl[i]);
+    auto const& col = tbl[i];
+    if (devcol::size(col) != 0) {  // an empty column has no memory to be anywhere
+      arrow_device const here = device_of(col);
+      if (!device) {
+        device = here;
+      } else {
+        DEVCOL_EXPECTS(here.type == device->type && here.id == device->id, "to_arrow: column '", tbl.name(i), "' is on ",
+                       arrow_device_name(here.type), " device ", here.id, ", an earlier column on ",
+                       arrow_device_name(device->type), " device ", device->id);
+      }
+    }
+    publish(export_node(col, stream), node->children[i]);
   }
   if (!device) { device = device_of(static_cast<void const*>(nullptr)); }
   node->length = static_cast<std::int64_t>(tbl.num_rows());
@@ -220,8 +239,8 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
 
 /**
  * @brief Exports `tbl` as a struct array (a record batch: format `+s`, no validity, one child per
- * column with its name), each column as to_arrow(column) exports it. Zero-copy but for bool and
- * exposed columns. `schema` and `array` are written only on success.
+ * column with its name), each column of any kind as its to_arrow() exports it. Zero-copy but for
+ * bool and exposed columns. `schema` and `array` are written only on success.
  * @throws devcol::logic_error when columns live on different kinds of memory; as to_arrow(column)
  */
 template <buffer_policy Policy>

@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/default_resource.hpp>
@@ -12,6 +13,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -33,15 +35,21 @@ template <memory_resource Resource = resource_handle>
 class basic_allocation {
  public:
   /**
-   * @brief Allocates `bytes` aligned to `alignment` from `resource`, usable on `stream`.
-   * @throws what `resource.allocate` throws (`devcol::out_of_memory`, `devcol::logic_error`)
+   * @brief Allocates `bytes` aligned to `alignment` from `resource`, usable on `stream`. A custom
+   * resource's answer is checked, since devcol then reads `T`s and whole mask words there: a null
+   * pointer for a non-zero size is `out_of_memory` (NEP 49's failure), a pointer not aligned as asked
+   * is handed back and refused.
+   * @throws what `resource.allocate` throws (`devcol::out_of_memory`, `devcol::logic_error`);
+   *         devcol::out_of_memory for a null result; devcol::logic_error naming a misaligned one
    */
   basic_allocation(std::size_t bytes, std::size_t alignment, stream_ref stream, Resource resource)
       : resource_(std::move(resource)),
         data_(resource_.allocate(bytes, alignment, stream)),
         size_(bytes),
         alignment_(alignment),
-        stream_(stream) {}
+        stream_(stream) {
+    check_result();
+  }
 
   /// @brief Allocates from this thread's current default resource, which it keeps.
   explicit basic_allocation(std::size_t bytes, stream_ref stream = {}, std::size_t alignment = default_alignment)
@@ -110,6 +118,22 @@ class basic_allocation {
   [[nodiscard]] Resource const& resource() const noexcept { return resource_; }
 
  private:
+  // Refuses what a (custom) resource must never give: see the constructor.
+  void check_result() {
+    if (data_ == nullptr) {
+      if (size_ != 0) {
+        DEVCOL_OUT_OF_MEMORY(size_, "allocation: the resource returned null for ", size_, " bytes");
+      }
+      return;
+    }
+    if (reinterpret_cast<std::uintptr_t>(data_) % alignment_ != 0) {
+      void* const misaligned = std::exchange(data_, nullptr);
+      resource_.deallocate(misaligned, size_, alignment_, stream_);
+      DEVCOL_FAIL("allocation: the resource returned ", misaligned, " for ", size_, " bytes aligned to ", alignment_,
+                  ", which is not aligned to ", alignment_);
+    }
+  }
+
   void free() noexcept {
     if (data_ != nullptr) { resource_.deallocate(data_, size_, alignment_, stream_); }
     data_ = nullptr;

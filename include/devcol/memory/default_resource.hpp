@@ -16,6 +16,17 @@ DEVCOL_NAMESPACE_BEGIN
 namespace mr {
 
 /**
+ * @brief The backend's device memory, with no adaptor: `cuda_async` (stream-ordered `cudaMallocAsync`)
+ * on the CUDA backend, `host_aligned` (64-byte aligned host memory) on the host backend. What to
+ * put at the bottom of a resource stack that serves columns on either backend.
+ */
+#if DEVCOL_BACKEND_CUDA
+using device_memory = cuda_async;
+#else
+using device_memory = host_aligned;
+#endif
+
+/**
  * @brief The process-wide initial default: `cuda_async` ("cuda_async") on the CUDA backend,
  * `host_aligned` ("host_aligned") on the host backend. Every thread starts with it.
  */

@@ -39,16 +39,23 @@ class host_aligned : public detail::cccl_interop<host_aligned> {
     if (bytes > SIZE_MAX - alignment) {
       DEVCOL_OUT_OF_MEMORY(bytes, "host_aligned: cannot allocate ", bytes, " bytes aligned to ", alignment);
     }
-    try {
-      return ::operator new(bytes, std::align_val_t{alignment});
-    } catch (std::bad_alloc const&) {
+    // The nothrow form: failure is a null to test, not an exception to translate, and sanitizer
+    // runtimes (with allocator_may_return_null=1) return null here where the throwing form aborts.
+    void* ptr = ::operator new(bytes, std::align_val_t{alignment}, std::nothrow);
+    if (ptr == nullptr) {
       DEVCOL_OUT_OF_MEMORY(bytes, "host_aligned: out of memory allocating ", bytes, " bytes aligned to ", alignment);
     }
+    return ptr;
   }
 
   /// @brief Frees memory from allocate() with the same size and alignment. Never throws.
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref = {}) noexcept {
+#if defined(__cpp_sized_deallocation)
     ::operator delete(ptr, bytes, std::align_val_t{alignment});
+#else  // clang before 19 leaves sized deallocation off unless asked (-fsized-deallocation)
+    (void)bytes;
+    ::operator delete(ptr, std::align_val_t{alignment});
+#endif
   }
 
   /// @brief Any instance frees any other's memory.

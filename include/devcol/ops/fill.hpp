@@ -17,6 +17,9 @@
 
 #include <thrust/fill.h>
 
+#include <optional>
+#include <utility>
+
 DEVCOL_NAMESPACE_BEGIN
 
 /**
@@ -49,15 +52,26 @@ template <fixed_width T, class Policy>
 }
 
 /**
- * @brief Copies `src`'s rows and validity into `dst`, in place, through write access.
- * @throws devcol::logic_error naming both sizes if they differ
+ * @brief Copies `src`'s rows and validity into `dst`, in place, through write access (a `dst`
+ * that shares memory gets fresh memory instead, from its resource). Strong guarantee: if it throws,
+ * `dst` is as it was.
+ * @throws devcol::logic_error naming both sizes if they differ; devcol::out_of_memory
  */
 template <fixed_width T, class Policy>
 void copy_into(column<T, Policy> const& src, column<T, Policy>& dst, stream_ref stream = {}) {
   detail::expect_same_size(src.size(), dst.size(), "copy_into");
+  if (dst.writes_copy()) {  // every row is replaced: fresh memory, not a copy of dst, moved in at the end
+    column<T, Policy> fresh = dst.template make_like<T>(dst.size(), stream);
+    copy_into(src, fresh, stream);
+    dst = std::move(fresh);
+    return;
+  }
+  // Strong guarantee: the new mask (the one allocation) is made before dst is written.
+  std::optional<detail::new_mask<Policy>> mask;
+  if (src.has_nulls()) { mask = detail::copied_validity(src, dst, stream); }
   copy_bytes(dst.data(access::write, stream), src.data(access::read), src.size() * sizeof(T), stream);
-  if (src.has_nulls()) {
-    detail::copy_validity(src, dst, stream);
+  if (mask) {
+    dst.replace_null_mask(std::move(mask->mask), mask->nulls);
   } else if (dst.nullable()) {
     dst.replace_null_mask({}, 0);
   }

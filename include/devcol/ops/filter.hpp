@@ -28,6 +28,7 @@
 #include <thrust/transform.h>
 
 #include <cstddef>
+#include <ranges>
 #include <span>
 #include <vector>
 
@@ -119,8 +120,7 @@ template <fixed_width T, class Policy>
     dst += c.size();
   }
   if (nulls == 0) { return out; }
-  auto mask = detail::concatenated_mask<typename column<T, Policy>::buffer_type>(detail::concatenated_inputs(cols), rows,
-                                                                               out.resource(), stream);
+  auto mask = detail::concatenated_mask(cols, rows, out.resource(), stream);
   return column<T, Policy>(out.data_buffer(), std::move(mask), rows, nulls);
 }
 

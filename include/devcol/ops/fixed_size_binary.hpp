@@ -14,7 +14,6 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
-#include <devcol/ops/detail/masks.hpp>
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/filter.hpp>
 #include <devcol/ops/gather.hpp>
@@ -154,11 +153,7 @@ template <class Policy>
       dst += c.size() * width;
     }
   }
-  if (nulls != 0) {
-    using buffer_type = typename fixed_size_binary_column<Policy>::buffer_type;
-    out.replace_null_mask(
-        detail::concatenated_mask<buffer_type>(detail::concatenated_inputs(cols), rows, out.resource(), stream), nulls);
-  }
+  if (nulls != 0) { out.replace_null_mask(detail::concatenated_mask(cols, rows, out.resource(), stream), nulls); }
   return out;
 }
 

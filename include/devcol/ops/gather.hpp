@@ -158,8 +158,9 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
  * value and its validity. Costs: a check of the indices (one pass; synchronises), an `int64` per
  * target row of scratch from `target`'s resource (which source row wins), one pass to write, and
  * with nulls one over the new mask and its count (synchronises).
+ * Strong guarantee: if it throws, `target` is as it was (a shared target is copied aside first).
  * @throws devcol::logic_error naming the first out-of-bounds index (checked before anything is
- *         written), or both sizes if `source` and `indices` differ
+ *         written), or both sizes if `source` and `indices` differ; devcol::out_of_memory
  */
 template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
 void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indices, column<T, Policy>& target,
@@ -175,13 +176,20 @@ void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indi
                      thrust::counting_iterator<std::int64_t>(static_cast<std::int64_t>(source.size())),
                      thrust::make_transform_iterator(rows, detail::scatter_map<I>{indices.view()}), rows, winner,
                      detail::row_is_valid<I>{indices.view()});
-  T* values = target.data(access::write, stream);  // unshares first: take the view after
-  column_view<T> const before = target.view();
-  thrust::transform(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(target.size()), values,
-                    detail::winner_value<T>{{source.view(), before, winner}});
-  if (source.has_nulls() || target.has_nulls()) {
-    detail::set_validity(target, detail::winner_valid<T>{{source.view(), before, winner}}, stream);
+  // Strong guarantee: everything that allocates (the copy-on-write copy, the new mask) happens
+  // before the target is written, and a copy is made aside and moved in at the end.
+  column<T, Policy> own = target.writes_copy() ? target.deep_copy(stream) : column<T, Policy>{};
+  column<T, Policy>& out = target.writes_copy() ? own : target;
+  column_view<T> const before = out.view();
+  std::optional<detail::new_mask<Policy>> mask;
+  if (source.has_nulls() || out.has_nulls()) {
+    mask = detail::make_validity(out, detail::winner_valid<T>{{source.view(), before, winner}}, stream);
   }
+  T* values = out.data(access::write, stream);  // its own now: no copy, no allocation
+  thrust::transform(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(out.size()), values,
+                    detail::winner_value<T>{{source.view(), before, winner}});
+  if (mask) { out.replace_null_mask(std::move(mask->mask), mask->nulls); }
+  if (&out == &own) { target = std::move(own); }
 }
 
 DEVCOL_NAMESPACE_END

@@ -73,6 +73,10 @@ devcol::column<T> base_column() {
   return devcol::make_column<T>(rows);
 }
 
+/// The fixed-width kinds come first in devcol::any_column: 19 of them.
+constexpr std::size_t fixed_width_kinds = 19;
+static_assert(requires { typename std::variant_alternative_t<fixed_width_kinds - 1, devcol::any_column<>>::value_type; });
+
 /// Calls f(std::type_identity<T>{}) for the column type whose devcol name is `name` ("int64",
 /// "timestamp[ms]", ...); false when no type has that name.
 template <class F>
@@ -88,7 +92,7 @@ bool with_type(std::string_view name, F&& f) {
           }
         }(),
         ...);
-  }(std::make_index_sequence<std::variant_size_v<devcol::any_column<>>>{});
+  }(std::make_index_sequence<fixed_width_kinds>{});
   return found;
 }
 
@@ -102,7 +106,7 @@ devcol::table test_table(std::size_t first, std::size_t last) {
           t.add(std::string(devcol::type_name_v<T>), base_column<T>().slice(first, last));
         }(),
         ...);
-  }(std::make_index_sequence<std::variant_size_v<devcol::any_column<>>>{});
+  }(std::make_index_sequence<fixed_width_kinds>{});
   return t;
 }
 
@@ -206,6 +210,49 @@ void append_column(std::string& out, devcol::column<T> const& col) {
   out += "]}";
 }
 
+/// A host_value as JSON: null, a number, a bool, a string, a list as an array, a struct as an object.
+void append_host_value(std::string& out, devcol::host_value const& v) {
+  std::visit(
+      [&](auto const& x) {
+        using X = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<X, std::monostate>) {
+          out += "null";
+        } else if constexpr (std::is_same_v<X, std::string>) {
+          append_string(out, x);
+        } else if constexpr (std::is_same_v<X, devcol::host_value::list>) {
+          out += '[';
+          for (std::size_t i = 0; i < x.size(); ++i) {
+            if (i != 0) { out += ", "; }
+            append_host_value(out, x[i]);
+          }
+          out += ']';
+        } else if constexpr (std::is_same_v<X, devcol::host_value::fields>) {
+          out += '{';
+          for (std::size_t i = 0; i < x.size(); ++i) {
+            if (i != 0) { out += ", "; }
+            append_string(out, x[i].first);
+            out += ": ";
+            append_host_value(out, x[i].second);
+          }
+          out += '}';
+        } else {
+          append_value(out, x);
+        }
+      },
+      v.value());
+}
+
+/// Any other kind: {"type": ..., "size": ..., "null_count": ..., "offset": ..., "values": [...]}.
+template <class C>
+void append_column(std::string& out, C const& col) {
+  out += "{\"type\": ";
+  append_string(out, devcol::type_name(col));
+  out += ", \"size\": " + std::to_string(col.size()) + ", \"null_count\": " + std::to_string(col.null_count()) +
+         ", \"offset\": " + std::to_string(col.offset()) + ", \"values\": ";
+  append_host_value(out, devcol::host_value(devcol::host_value::list(devcol::to_host_values(col))));
+  out += '}';
+}
+
 /// The fields every column kind describes: size, null count, offset and the address data() gives.
 template <class Column>
 void append_frame(std::string& out, Column const& col) {
@@ -268,7 +315,18 @@ void append_table(std::string& out, devcol::table const& t) {
     out += "{\"name\": ";
     append_string(out, t.name(i));
     out += ", \"column\": ";
-    std::visit([&](auto const& col) { append_column(out, col); }, t[i]);
+    std::visit(
+        [&](auto const& col) {
+          using C = std::decay_t<decltype(col)>;
+          if constexpr (requires { col.scale(); }) {
+            append_decimal_column(out, col);
+          } else if constexpr (std::is_same_v<C, devcol::fixed_size_binary_column<>>) {
+            append_binary_column(out, col);
+          } else {
+            append_column(out, col);
+          }
+        },
+        t[i]);
     out += '}';
   }
   out += "]}";
@@ -305,6 +363,60 @@ int guarded(char* out, std::size_t out_size, F&& f) noexcept {
   } catch (...) {
     return answer("unknown exception", out, out_size, 2);
   }
+}
+
+/// The nested test columns, 100 rows with nulls at every level and empty lists: "list_struct"
+/// (list<struct<a: string, b: int64>>), "list" (list<int64>), "large_list" (large_list<string>),
+/// "struct" (struct<x: float64, y: bool>), "dictionary" (dictionary<values=string, indices=int32>).
+devcol::any_column<> nested_column(std::string_view kind) {
+  constexpr std::size_t rows = 100;
+  std::vector<std::int32_t> offsets{0};
+  std::vector<std::optional<std::string>> a;
+  std::vector<std::optional<std::int64_t>> b;
+  std::vector<bool> inner_valid;
+  std::vector<bool> valid;
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t k = 0; k < (i * 7) % 4; ++k) {
+      std::size_t const e = a.size();
+      a.push_back(e % 5 == 1 ? std::nullopt : std::optional<std::string>(std::string(e % 3, 'q') + std::to_string(e)));
+      b.push_back(e % 6 == 4 ? std::nullopt : std::optional<std::int64_t>(static_cast<std::int64_t>(e * 3) - 20));
+      inner_valid.push_back(e % 9 != 7);
+    }
+    offsets.push_back(static_cast<std::int32_t>(a.size()));
+    valid.push_back(!null_at(i));
+  }
+  if (kind == "list_struct") {
+    return devcol::make_list_column(
+        offsets,
+        devcol::make_struct_column({{"a", devcol::make_strings_column(a)}, {"b", devcol::make_column<std::int64_t>(b)}},
+                                   inner_valid),
+        valid);
+  }
+  if (kind == "list") { return devcol::make_list_column(offsets, devcol::make_column<std::int64_t>(b), valid); }
+  if (kind == "large_list") {
+    return devcol::make_large_list_column(std::vector<std::int64_t>(offsets.begin(), offsets.end()),
+                                          devcol::make_strings_column(a), valid);
+  }
+  std::vector<std::optional<double>> x;
+  std::vector<std::optional<bool>> y;
+  std::vector<std::optional<std::int32_t>> indices;
+  for (std::size_t i = 0; i < rows; ++i) {
+    x.push_back(i % 4 == 1 ? std::nullopt : std::optional<double>(static_cast<double>(i) / 4));
+    y.push_back(i % 5 == 2 ? std::nullopt : std::optional<bool>(i % 2 == 0));
+    indices.push_back(null_at(i) ? std::nullopt : std::optional<std::int32_t>(static_cast<std::int32_t>(i % 3)));
+  }
+  if (kind == "struct") {
+    return devcol::make_struct_column({{"x", devcol::make_column<double>(x)}, {"y", devcol::make_column<bool>(y)}},
+                                      valid);
+  }
+  DEVCOL_EXPECTS(kind == "dictionary", "no nested test column named '", kind, "'");
+  return devcol::make_dictionary_column(devcol::make_column<std::int32_t>(indices),
+                                        devcol::make_strings_column({"red", std::nullopt, "blue"}));
+}
+
+/// {"type": ..., "size": ..., "null_count": ..., "offset": ..., "values": [...]} of any column.
+void append_any(std::string& out, devcol::any_column<> const& col) {
+  std::visit([&](auto const& c) { append_column(out, c); }, col);
 }
 
 }  // namespace
@@ -421,6 +533,29 @@ DEVCOL_PEER_API int devcol_peer_import_fixed_size_binary(ArrowSchema* schema, Ar
   return guarded(out, out_size, [&] {
     std::string json;
     append_binary_column(json, devcol::from_arrow<devcol::fixed_size_binary_column<>>(schema, array));
+    return json;
+  });
+}
+
+/// Exports rows [13, 83) of the nested test column `kind` (see nested_column) and describes what
+/// it exported: {"type": ..., "values": [...]} (pyarrow's to_pylist of the import must match).
+DEVCOL_PEER_API int devcol_peer_export_nested(char const* kind, ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                              std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    auto const col = devcol::slice(nested_column(kind != nullptr ? kind : ""), first_row, last_row);
+    std::string json;
+    append_any(json, col);
+    devcol::to_arrow(col, schema, array, {}, "nested");
+    return json;
+  });
+}
+
+/// Imports an array of any kind (any_from_arrow, taking both structs over) and describes it.
+DEVCOL_PEER_API int devcol_peer_import_any(ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                           std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    std::string json;
+    append_any(json, devcol::any_from_arrow(schema, array));
     return json;
   });
 }

@@ -346,7 +346,6 @@ TEST_CASE("decimal128 and fixed_size_binary built by Arrow C++ import into devco
   }
 }
 
-
 namespace devcol_test::peer_strings {
 
 /// Row i of the strings model: ("s" + i + "é") repeated i % 4 times (every fourth empty), null when

@@ -8,10 +8,11 @@
 #include <devcol/buffer/options.hpp>
 #include <devcol/buffer/policy.hpp>
 #include <devcol/core/config.hpp>
-#include <devcol/core/stream_ref.hpp>
-#include <devcol/memory/allocation.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/event.hpp>
+#include <devcol/core/source_location.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/allocation.hpp>
 #include <devcol/memory/default_resource.hpp>
 #include <devcol/memory/host_aligned.hpp>
 #include <devcol/memory/pinned_host.hpp>
@@ -23,7 +24,6 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
-#include <source_location>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -198,7 +198,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
    * the owner exposed under its mutex, so no spill can slip in between (rule 14). Without a lock
    * and already on the device it takes no mutex: one relaxed load for the stamp, one acquire load.
    */
-  std::byte* device_access(bool expose = false, std::source_location const* where = nullptr)
+  std::byte* device_access(bool expose = false, source_location const* where = nullptr)
     requires spillable
   {
     if (borrowed_ != nullptr || this->bytes_ == 0) {

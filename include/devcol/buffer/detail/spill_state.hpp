@@ -8,6 +8,7 @@
 #pragma once
 
 #include <devcol/core/config.hpp>
+#include <devcol/core/source_location.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -16,7 +17,6 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <source_location>
 #include <string>
 #include <vector>
 
@@ -158,7 +158,7 @@ class spill_registry {
     std::size_t owners = 0;
     std::size_t bytes = 0;
   };
-  void record_exposure(std::source_location const& where, std::size_t bytes) noexcept {
+  void record_exposure(source_location const& where, std::size_t bytes) noexcept {
     try {
       std::string key = std::string(where.file_name()) + ":" + std::to_string(where.line()) + " (" +
                         where.function_name() + ")";

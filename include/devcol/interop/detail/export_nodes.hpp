@@ -52,11 +52,13 @@ class export_children {
   std::vector<ArrowStruct*> pointers_;
 };
 
-/// An exported ArrowSchema's private data: its strings and children.
+/// An exported ArrowSchema's private data: its strings, children and dictionary (a dictionary-
+/// encoded field's values, in a one-element export_children so that it is released with the node).
 struct schema_node {
   std::string format;
   std::string name;
   export_children<ArrowSchema> children;
+  std::unique_ptr<export_children<ArrowSchema>> dictionary;
 
   schema_node(std::string f, std::string n, std::size_t n_children)
       : format(std::move(f)), name(std::move(n)), children(n_children) {}
@@ -76,7 +78,7 @@ inline void publish(std::unique_ptr<schema_node> node, std::int64_t flags, Arrow
   out->flags = flags;
   out->n_children = static_cast<std::int64_t>(node->children.size());
   out->children = node->children.pointers();
-  out->dictionary = nullptr;
+  out->dictionary = node->dictionary != nullptr ? (*node->dictionary)[0] : nullptr;
   out->release = &release_schema_node;
   out->private_data = node.release();
 }
@@ -90,6 +92,7 @@ struct array_node {
   std::array<void const*, 3> buffers{};  // validity and values; variable-width: validity, offsets, data
   std::int64_t n_buffers = 0;
   export_children<ArrowArray> children;
+  std::unique_ptr<export_children<ArrowArray>> dictionary;  // a dictionary array's values, or none
   std::optional<event> ready;  // recorded after the last write (CUDA); its handle is what sync_event points to
   event::value_type ready_handle{};
 
@@ -121,7 +124,7 @@ inline void publish(std::unique_ptr<array_node> node, ArrowArray* out) noexcept 
   out->n_children = static_cast<std::int64_t>(node->children.size());
   out->buffers = node->buffers.data();
   out->children = node->children.pointers();
-  out->dictionary = nullptr;
+  out->dictionary = node->dictionary != nullptr ? (*node->dictionary)[0] : nullptr;
   out->release = &release_array_node;
   out->private_data = node.release();
 }

@@ -121,10 +121,12 @@ template <class F>
 void visit_format(std::string_view format, std::string const& path, F&& f) {
   bool found = false;
   auto try_one = [&]<class Column>(std::type_identity<Column>) {
-    using T = typename Column::value_type;
-    if (!found && format_matches<T>(format)) {
-      found = true;
-      f(std::type_identity<T>{});
+    if constexpr (is_plain_column<Column>) {
+      using T = typename Column::value_type;
+      if (!found && format_matches<T>(format)) {
+        found = true;
+        f(std::type_identity<T>{});
+      }
     }
   };
   [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -160,31 +162,6 @@ void check_fixed_width(ArrowArray const& array, arrow_field const& field, std::s
   DEVCOL_ARROW_EXPECTS(format_matches<T>(field.format), path, ".format '", field.format, "' is not ", type_name_v<T>,
                        " ('", arrow_format_v<T>, "')");
   check_values_layout(array, field, path, type_name_v<T>, type_traits<T>::arrow_bit_packed ? 0 : sizeof(T));
-}
-
-/// Checks a struct array that import reads as a table: no null rows, children long enough,
-/// unique names, each child a column devcol reads.
-inline void check_struct(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-  DEVCOL_ARROW_EXPECTS(field.format == "+s", path, ".format '", field.format,
-                       "' is not a struct ('+s'): a table imports from a struct array (a record batch)");
-  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded struct is not a table");
-  DEVCOL_ARROW_EXPECTS(array.n_buffers == 1, path, ".n_buffers is ", array.n_buffers, ", a struct array has 1 (validity)");
-  DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,
-                       " without a validity buffer");
-  DEVCOL_ARROW_EXPECTS(array.null_count <= 0, path, ".null_count is ", array.null_count,
-                       ": a table has no null rows");
-  std::unordered_set<std::string_view> names;
-  for (std::size_t i = 0; i < field.children.size(); ++i) {
-    ArrowArray const& child = *array.children[i];
-    arrow_field const& child_field = field.children[i];
-    std::string const child_path = path + ".children[" + std::to_string(i) + "]";
-    DEVCOL_ARROW_EXPECTS(names.insert(child_field.name).second, child_path, ".name '", child_field.name,
-                         "' is taken by an earlier column");
-    DEVCOL_ARROW_EXPECTS(child.length >= array.offset + array.length, child_path, ".length ", child.length,
-                         " is short of the struct's offset ", array.offset, " + length ", array.length);
-    visit_format(child_field.format, child_path,
-                 [&]<class T>(std::type_identity<T>) { check_fixed_width<T>(child, child_field, child_path); });
-  }
 }
 
 /// Owns an imported ArrowDeviceArray (moved in, as the specification's move semantics allow) and
@@ -348,48 +325,6 @@ column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std:
   }
   auto [mask, nulls] = import_validity<Policy>(array, first, rows, null_count, shift, keep, stream);
   return column<T, Policy>(std::move(data), std::move(mask), rows, nulls, shift ? 0 : first);
-}
-
-/// The columns of a checked struct array, rows [offset, offset + length) of each child.
-template <buffer_policy Policy>
-basic_table<Policy> import_table(ArrowArray const& array, arrow_field const& field,
-                                 std::shared_ptr<void const> const& keep, stream_ref stream) {
-  basic_table<Policy> out;
-  auto const first = static_cast<std::size_t>(array.offset);
-  auto const rows = static_cast<std::size_t>(array.length);
-  for (std::size_t i = 0; i < field.children.size(); ++i) {
-    ArrowArray const& child = *array.children[i];
-    arrow_field const& child_field = field.children[i];
-    // The child's null count covers all its rows: recount when the struct takes only some.
-    std::int64_t const nulls = child.null_count == 0 || (array.offset == 0 && child.length == array.length) ? child.null_count : -1;
-    visit_format(child_field.format, "array", [&]<class T>(std::type_identity<T>) {
-      out.add(child_field.name, import_column<T, Policy>(child, static_cast<std::size_t>(child.offset) + first, rows,
-                                                         nulls, keep, stream));
-    });
-  }
-  return out;
-}
-
-/**
- * @brief Imports the struct array `guard` holds (its structure checked against `field`) as a
- * table: the remaining checks, then ownership, the wait for the producer, and the columns.
- */
-template <buffer_policy Policy>
-basic_table<Policy> import_struct(arrow_field const& field, import_guard& guard, stream_ref stream) {
-  check_struct(guard.array().array, field, "array");
-  auto const taken = guard.take_array(stream);
-  ArrowArray const& imported = taken->device.array;
-  wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
-  if (imported.buffers[0] != nullptr && imported.null_count < 0) {
-    auto const first = static_cast<std::size_t>(imported.offset);
-    auto const rows = static_cast<std::size_t>(imported.length);
-    auto const bits = import_bits<Policy>(imported.buffers[0], first, rows, false, false, taken, stream);
-    std::size_t const nulls =
-        count_unset_bits(static_cast<bitmask_word const*>(bits.data(access::read)), first, first + rows, stream);
-    DEVCOL_ARROW_EXPECTS(nulls == 0, "array.null_count is -1 and the validity bitmap has ", nulls,
-                         " null rows: a table has none");
-  }
-  return import_table<Policy>(imported, field, taken, stream);
 }
 
 /**

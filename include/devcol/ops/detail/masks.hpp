@@ -68,20 +68,6 @@ struct concatenated_valid {
   }
 };
 
-/// Each input's mask (null without nulls), mask offset and first result row, for concatenated_mask:
-/// `cols` is a range of columns of any kind (has_nulls(), null_mask(access::read), offset(), size()).
-template <class Columns>
-[[nodiscard]] std::vector<concatenated_input> concatenated_inputs(Columns const& cols) {
-  std::vector<concatenated_input> inputs;
-  inputs.reserve(std::ranges::size(cols));
-  std::size_t first = 0;
-  for (auto const& c : cols) {
-    inputs.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), first});
-    first += c.size();
-  }
-  return inputs;
-}
-
 /**
  * @brief The mask of `rows` concatenated rows at bit 0, from `resource`: the inputs' index is
  * copied to the device (scratch from `resource`) and one pass writes the mask words, then `stream`
@@ -104,6 +90,24 @@ template <class Buffer>
                     pack_word<concatenated_valid>{{device_inputs, inputs.size()}, rows});
   stream.synchronize();  // the host index must outlive the copy queued above
   return mask;
+}
+
+/**
+ * The mask of the concatenation of `cols` (any column kind with has_nulls(), null_mask(), offset(),
+ * size() and a buffer_type), `rows` rows in all, from `resource`: as above, with each input's entry
+ * taken from the column.
+ */
+template <std::ranges::sized_range Columns, class Resource>
+[[nodiscard]] auto concatenated_mask(Columns const& cols, std::size_t rows, Resource const& resource, stream_ref stream) {
+  using buffer_type = typename std::ranges::range_value_t<Columns>::buffer_type;
+  std::vector<concatenated_input> inputs;
+  inputs.reserve(std::ranges::size(cols));
+  std::size_t first = 0;
+  for (auto const& c : cols) {
+    inputs.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), first});
+    first += c.size();
+  }
+  return concatenated_mask<buffer_type>(inputs, rows, resource, stream);
 }
 
 }  // namespace detail

@@ -35,6 +35,8 @@
 #include <thrust/scan.h>
 #include <thrust/transform.h>
 
+#include <cuda/std/limits>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -57,7 +59,7 @@ struct length_or_zero {
 template <class O>
 struct narrow_offset {
   DEVCOL_HOST_DEVICE O operator()(std::int64_t total) const noexcept {
-    return total > static_cast<std::int64_t>(std::numeric_limits<O>::max()) ? O{-1} : static_cast<O>(total);
+    return total > static_cast<std::int64_t>(::cuda::std::numeric_limits<O>::max()) ? O{-1} : static_cast<O>(total);
   }
 };
 

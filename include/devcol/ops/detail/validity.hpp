@@ -52,25 +52,40 @@ struct shifted_valid {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const { return i >= offset && valid(i - offset); }
 };
 
+/// A mask made aside, and its null count: what an op commits with replace_null_mask().
+template <class Policy>
+struct new_mask {
+  buffer<Policy> mask;
+  std::size_t nulls = 0;
+};
+
 /**
- * @brief Gives `out` a new mask holding `valid(row)` for each of its rows (at its offset), written
- * in one pass over the mask words, and the null count from one more pass over them (which
- * synchronises `stream`). The mask comes from `out`'s resource. `Column`: any column kind with
- * offset(), size(), resource() and replace_null_mask().
+ * @brief A new mask for `out` holding `valid(row)` for each of its rows (at its offset), written in
+ * one pass over the mask words, and the null count from one more pass over them (which
+ * synchronises `stream`). The mask comes from `out`'s resource. Changes nothing: in-place ops make
+ * it before they write, so a failed allocation leaves their target as it was. `Column`: any
+ * column kind with offset(), size(), resource() and a `policy`.
  */
 template <class Column, class Valid>
-void set_validity(Column& out, Valid valid, stream_ref stream) {
+new_mask<typename Column::policy> make_validity(Column const& out, Valid valid, stream_ref stream) {
   std::size_t const first = out.offset();
   std::size_t const bits = first + out.size();
   std::size_t const bytes = bitmask_allocation_size(bits);
-  typename Column::buffer_type mask(bytes, stream, mr::default_alignment, out.resource());
-  auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
+  new_mask<typename Column::policy> made{typename Column::buffer_type(bytes, stream, mr::default_alignment, out.resource())};
+  auto* words = static_cast<bitmask_word*>(made.mask.data(access::write, stream));
   executor exec(stream);
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                     thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
                     pack_word<shifted_valid<Valid>>{{valid, first}, bits});
-  std::size_t const nulls = count_unset_bits(words, first, bits, stream);
-  out.replace_null_mask(std::move(mask), nulls);
+  made.nulls = count_unset_bits(words, first, bits, stream);
+  return made;
+}
+
+/// @brief Gives `out` (any column kind) the mask make_validity() makes (see there).
+template <class Column, class Valid>
+void set_validity(Column& out, Valid valid, stream_ref stream) {
+  auto made = make_validity(out, valid, stream);
+  out.replace_null_mask(std::move(made.mask), made.nulls);
 }
 
 /// Word `w` of `words` with bits [first, last) set and the others kept.
@@ -121,18 +136,26 @@ struct both_valid {
  * @brief Gives `out` the validity of `in` (same rows): nothing when `in` has no nulls, else a copy
  * of `in`'s mask bits for its rows (one pass over the mask, no recount: the null count is `in`'s).
  */
+/**
+ * @brief The mask copy_validity() gives `out` (`in` has nulls), made aside: changes nothing.
+ */
+template <class T, class U, class Policy>
+new_mask<Policy> copied_validity(column<T, Policy> const& in, column<U, Policy> const& out, stream_ref stream) {
+  if (out.offset() != 0) {  // rare (an op writing in place into a slice): pack at the offset
+    return make_validity(out, row_is_valid<T>{in.view()}, stream);
+  }
+  std::size_t const bytes = bitmask_allocation_size(in.size());
+  new_mask<Policy> made{buffer<Policy>(bytes, stream, mr::default_alignment, out.resource()), in.null_count()};
+  copy_bitmask(in.null_mask(access::read), in.offset(), in.offset() + in.size(),
+               static_cast<bitmask_word*>(made.mask.data(access::write, stream)), bytes, stream);
+  return made;
+}
+
 template <class T, class U, class Policy>
 void copy_validity(column<T, Policy> const& in, column<U, Policy>& out, stream_ref stream) {
   if (!in.has_nulls()) { return; }
-  if (out.offset() != 0) {  // rare (an op writing in place into a slice): pack at the offset
-    set_validity(out, row_is_valid<T>{in.view()}, stream);
-    return;
-  }
-  std::size_t const bytes = bitmask_allocation_size(in.size());
-  typename column<U, Policy>::buffer_type mask(bytes, stream, mr::default_alignment, out.resource());
-  copy_bitmask(in.null_mask(access::read), in.offset(), in.offset() + in.size(),
-               static_cast<bitmask_word*>(mask.data(access::write, stream)), bytes, stream);
-  out.replace_null_mask(std::move(mask), in.null_count());
+  auto made = copied_validity(in, out, stream);
+  out.replace_null_mask(std::move(made.mask), made.nulls);
 }
 
 /// Throws devcol::logic_error unless two inputs of `op` have the same number of rows.

@@ -1,0 +1,139 @@
+/**
+ * @file any_column.hpp
+ * @brief `devcol::any_column`: any column kind of one policy (a recursive `std::variant`, declared
+ * in detail/any_column_fwd.hpp), and the free functions that work on every kind and on the variant:
+ * `size`, `null_count`, `nullable`, `type_name`, `arrow_format`, `slice`, `deep_copy`.
+ *
+ * Why a variant and not a class hierarchy: the set of kinds is closed (Arrow's layouts), kernels
+ * need the concrete types, and `std::visit` dispatches once per column at run time instead of
+ * instantiating every type combination (which matters for nvcc's compile time).
+ */
+#pragma once
+
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/any_column_fwd.hpp>
+#include <devcol/column/dictionary_column.hpp>
+#include <devcol/column/list_column.hpp>
+#include <devcol/column/strings_column.hpp>
+#include <devcol/column/struct_column.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+
+DEVCOL_NAMESPACE_BEGIN
+
+namespace detail {
+template <class C, class Variant>
+struct is_alternative : std::false_type {};
+template <class C, class... Ts>
+struct is_alternative<C, std::variant<Ts...>> : std::bool_constant<(std::is_same_v<C, Ts> || ...)> {};
+template <class T>
+struct is_any_column : std::false_type {};
+template <buffer_policy Policy>
+struct is_any_column<any_column<Policy>> : std::true_type {};
+}  // namespace detail
+
+/// @brief Satisfied by every column kind of `any_column<Policy>` (not by the variant itself).
+template <class C, class Policy = typename C::policy>
+concept column_kind = detail::is_alternative<C, any_column<Policy>>::value;
+
+/// @brief The type of a fixed-width column as pyarrow prints it ("int64", "timestamp[ms]").
+template <fixed_width T, class Policy>
+[[nodiscard]] std::string type_name(column<T, Policy> const&) {
+  return std::string(type_name_v<T>);
+}
+/// @brief The Arrow format of a fixed-width column ("l", "tsm:").
+template <fixed_width T, class Policy>
+[[nodiscard]] std::string arrow_format(column<T, Policy> const&) {
+  return std::string(arrow_format_v<T>);
+}
+/// @brief "string" or "large_string", as pyarrow prints them.
+template <arrow_offset O, class Policy>
+[[nodiscard]] std::string type_name(basic_strings_column<O, Policy> const&) {
+  return sizeof(O) == 4 ? "string" : "large_string";
+}
+/// @brief "u" or "U".
+template <arrow_offset O, class Policy>
+[[nodiscard]] std::string arrow_format(basic_strings_column<O, Policy> const&) {
+  return std::string(strings_format_v<O>);
+}
+/// @brief The type of a column kind that names itself (lists, structs, dictionaries, decimals…).
+template <class C>
+  requires requires(C const& c) {
+    { c.type_name() } -> std::convertible_to<std::string>;
+  }
+[[nodiscard]] std::string type_name(C const& col) {
+  return col.type_name();
+}
+/// @brief The Arrow format of a column kind that names its own.
+template <class C>
+  requires requires(C const& c) {
+    { c.arrow_format() } -> std::convertible_to<std::string>;
+  }
+[[nodiscard]] std::string arrow_format(C const& col) {
+  return col.arrow_format();
+}
+
+template <buffer_policy Policy>
+std::size_t size(any_column<Policy> const& col) noexcept {
+  return std::visit([](auto const& c) noexcept { return c.size(); }, col);
+}
+template <buffer_policy Policy>
+std::size_t null_count(any_column<Policy> const& col) noexcept {
+  return std::visit([](auto const& c) noexcept { return c.null_count(); }, col);
+}
+/// @brief Whether any column has a validity mask (a dictionary: its indices). O(1).
+template <buffer_policy Policy>
+[[nodiscard]] bool nullable(any_column<Policy> const& col) noexcept {
+  return std::visit([](auto const& c) noexcept { return c.nullable(); }, col);
+}
+template <buffer_policy Policy>
+std::string type_name(any_column<Policy> const& col) {
+  return std::visit([](auto const& c) { return devcol::type_name(c); }, col);
+}
+template <buffer_policy Policy>
+std::string arrow_format(any_column<Policy> const& col) {
+  return std::visit([](auto const& c) { return devcol::arrow_format(c); }, col);
+}
+template <buffer_policy Policy>
+any_column<Policy> slice(any_column<Policy> const& col, std::size_t begin, std::size_t end, stream_ref stream) {
+  return std::visit([&](auto const& c) { return any_column<Policy>(c.slice(begin, end, stream)); }, col);
+}
+template <buffer_policy Policy>
+any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream) {
+  return std::visit([&](auto const& c) { return any_column<Policy>(c.deep_copy(stream)); }, col);
+}
+
+namespace detail {
+/// The name of a column kind without an instance (for errors that name the type asked for).
+template <class C>
+[[nodiscard]] std::string kind_name() {
+  if constexpr (is_plain_column<C>) {
+    return std::string(type_name_v<typename C::value_type>);
+  } else if constexpr (requires { &C::scale; }) {
+    return "decimal";
+  } else if constexpr (requires { &C::width; }) {
+    return "fixed_size_binary";
+  } else if constexpr (requires { typename C::view_type::offset_type; } && requires { &C::chars_range; }) {
+    return sizeof(typename C::offset_type) == 4 ? "string" : "large_string";
+  } else if constexpr (requires { typename C::child_type; } && requires { &C::child_range; }) {
+    return sizeof(typename C::offset_type) == 4 ? "list" : "large_list";
+  } else if constexpr (requires { &C::num_children; }) {
+    return "struct";
+  } else if constexpr (requires { typename C::indices_type; }) {
+    return "dictionary";
+  } else {
+    return "a column kind";
+  }
+}
+}  // namespace detail
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,95 @@
+/**
+ * @file any_column_fwd.hpp
+ * @brief The declarations the recursive column kinds need before they are defined: the nested
+ * kinds, the `any_column` variant over every kind, and the free functions over it that a nested
+ * column's members call on its children (defined in column/any_column.hpp).
+ */
+#pragma once
+
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/decimal_column.hpp>
+#include <devcol/column/fixed_size_binary_column.hpp>
+#include <devcol/column/strings_column.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <variant>
+
+DEVCOL_NAMESPACE_BEGIN
+
+template <arrow_offset O, buffer_policy Policy = default_policy>
+class basic_list_column;
+template <buffer_policy Policy = default_policy>
+class struct_column;
+template <buffer_policy Policy = default_policy>
+class dictionary_column;
+
+/**
+ * @brief Any column of one policy: every kind devcol has (the conventions' table), as a
+ * `std::variant`, so `std::visit`, `std::get_if` and `std::holds_alternative` work on it. It is
+ * recursive: a list's child, a struct's children and a dictionary's values are `any_column`s,
+ * held by value (a list's child and a dictionary's values in a heap cell, `detail::box`, whose copy
+ * copies the column). Copying an any_column copies the column: buffers are shared in O(1) (rules
+ * 1 and 12 as for the column itself).
+ *
+ * The fixed-width alternatives come first, in the order the table held them before nested kinds
+ * existed (their indices are unchanged).
+ */
+template <buffer_policy Policy = default_policy>
+using any_column =
+    std::variant<column<std::int8_t, Policy>, column<std::int16_t, Policy>, column<std::int32_t, Policy>,
+                 column<std::int64_t, Policy>, column<std::uint8_t, Policy>, column<std::uint16_t, Policy>,
+                 column<std::uint32_t, Policy>, column<std::uint64_t, Policy>, column<float, Policy>,
+                 column<double, Policy>, column<bool, Policy>, column<timestamp_s, Policy>,
+                 column<timestamp_ms, Policy>, column<timestamp_us, Policy>, column<timestamp_ns, Policy>,
+                 column<duration_s, Policy>, column<duration_ms, Policy>, column<duration_us, Policy>,
+                 column<duration_ns, Policy>,
+                 basic_strings_column<std::int32_t, Policy>, basic_strings_column<std::int64_t, Policy>,
+                 decimal_column<std::int32_t, Policy>, decimal_column<std::int64_t, Policy>,
+                 decimal_column<int128_t, Policy>, fixed_size_binary_column<Policy>,
+                 basic_list_column<std::int32_t, Policy>, basic_list_column<std::int64_t, Policy>,
+                 struct_column<Policy>, dictionary_column<Policy>>;
+
+namespace detail {
+/// Whether `C` is a `column<T, Policy>` (a plain fixed-width column; decimals are not).
+template <class C>
+inline constexpr bool is_plain_column = false;
+template <class T, class Policy>
+inline constexpr bool is_plain_column<column<T, Policy>> = true;
+/// Whether `C` is a list, struct or dictionary column (the kinds whose ops and Arrow live in nested headers).
+template <class C>
+inline constexpr bool is_nested_kind = false;
+template <arrow_offset O, class Policy>
+inline constexpr bool is_nested_kind<basic_list_column<O, Policy>> = true;
+template <class Policy>
+inline constexpr bool is_nested_kind<struct_column<Policy>> = true;
+template <class Policy>
+inline constexpr bool is_nested_kind<dictionary_column<Policy>> = true;
+}  // namespace detail
+
+/// @brief The number of rows of any column. O(1).
+template <buffer_policy Policy>
+[[nodiscard]] std::size_t size(any_column<Policy> const& col) noexcept;
+/// @brief The null rows of any column (always known). O(1).
+template <buffer_policy Policy>
+[[nodiscard]] std::size_t null_count(any_column<Policy> const& col) noexcept;
+/// @brief The type as pyarrow prints it ("int64", "list<string>", "struct<a: int64>"…).
+template <buffer_policy Policy>
+[[nodiscard]] std::string type_name(any_column<Policy> const& col);
+/// @brief The Arrow format string of the top level ("l", "+l", "+s", "i" for a dictionary…).
+template <buffer_policy Policy>
+[[nodiscard]] std::string arrow_format(any_column<Policy> const& col);
+/// @brief Rows [begin, end), as the column kind's slice() (O(1) without nulls; shares buffers).
+template <buffer_policy Policy>
+[[nodiscard]] any_column<Policy> slice(any_column<Policy> const& col, std::size_t begin, std::size_t end,
+                                       stream_ref stream = {});
+/// @brief A column owning fresh memory for only its rows, as the column kind's deep_copy().
+template <buffer_policy Policy>
+[[nodiscard]] any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream = {});
+
+DEVCOL_NAMESPACE_END

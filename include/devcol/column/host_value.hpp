@@ -1,0 +1,264 @@
+/**
+ * @file host_value.hpp
+ * @brief `devcol::host_value`: one row of any column on the host (null, an integer, a float, a
+ * bool, a string, a list or a struct of them, as pyarrow's `to_pylist` gives), `to_host_values`
+ * for every column kind, and printing of the nested kinds and of `any_column`.
+ *
+ * For tests, printing and small results: it is a tree of host allocations per row, not a fast
+ * path. Fixed-width values widen (signed integers, timestamps and durations to int64 counts,
+ * unsigned to uint64, floats to double).
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/any_column.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/to_host.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/**
+ * @brief One row of any column, on the host: a recursive value with pyarrow's to_pylist
+ * semantics. Compares by value (an int64 5 and a uint64 5 differ: the types are part of the value).
+ */
+class host_value {
+ public:
+  /// A list row.
+  using list = std::vector<host_value>;
+  /// A struct row: named fields, in order.
+  using fields = std::vector<std::pair<std::string, host_value>>;
+  /// What a row holds.
+  using variant_type = std::variant<std::monostate, std::int64_t, std::uint64_t, double, bool, std::string, list, fields>;
+
+  /// @brief Null.
+  host_value() noexcept = default;
+  /// @brief Null.
+  host_value(std::nullopt_t) noexcept {}  // NOLINT: implicit, so rows read as literals
+  /// @brief A signed integer, widened to int64.
+  template <std::signed_integral I>
+  host_value(I v) noexcept : value_(static_cast<std::int64_t>(v)) {}  // NOLINT
+  /// @brief An unsigned integer, widened to uint64.
+  template <std::unsigned_integral I>
+    requires(!std::same_as<I, bool>)
+  host_value(I v) noexcept : value_(static_cast<std::uint64_t>(v)) {}  // NOLINT
+  /// @brief A float, widened to double.
+  template <std::floating_point F>
+  host_value(F v) noexcept : value_(static_cast<double>(v)) {}  // NOLINT
+  /// @brief A bool.
+  template <std::same_as<bool> B>
+  host_value(B v) noexcept : value_(v) {}  // NOLINT
+  /// @brief A string.
+  host_value(char const* s) : value_(std::string(s)) {}  // NOLINT
+  /// @brief A string.
+  host_value(std::string s) noexcept : value_(std::move(s)) {}  // NOLINT
+  /// @brief A string.
+  host_value(std::string_view s) : value_(std::string(s)) {}  // NOLINT
+  /// @brief A list row.
+  host_value(list l) noexcept : value_(std::move(l)) {}  // NOLINT
+  /// @brief A struct row.
+  host_value(fields f) noexcept : value_(std::move(f)) {}  // NOLINT
+  /// @brief The value of an optional, null when empty.
+  template <class T>
+    requires std::constructible_from<host_value, T>
+  host_value(std::optional<T> const& v) : host_value(v ? host_value(*v) : host_value()) {}  // NOLINT
+
+  /// @brief Whether the row is null.
+  [[nodiscard]] bool is_null() const noexcept { return std::holds_alternative<std::monostate>(value_); }
+  /// @brief What it holds.
+  [[nodiscard]] variant_type const& value() const noexcept { return value_; }
+  /// @brief Equal types and values (lists and structs element by element, names included).
+  friend bool operator==(host_value const& a, host_value const& b) { return a.value_ == b.value_; }
+
+  /// @brief Prints `null`, `5`, `2.5`, `true`, `"text"`, `[1, null]`, `{a: 1, b: "x"}`.
+  friend std::ostream& operator<<(std::ostream& out, host_value const& v) {
+    std::visit(
+        [&](auto const& x) {
+          using X = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<X, std::monostate>) {
+            out << "null";
+          } else if constexpr (std::is_same_v<X, bool>) {
+            out << (x ? "true" : "false");
+          } else if constexpr (std::is_same_v<X, std::string>) {
+            out << '"' << x << '"';
+          } else if constexpr (std::is_same_v<X, list>) {
+            out << '[';
+            for (std::size_t i = 0; i < x.size(); ++i) { out << (i != 0 ? ", " : "") << x[i]; }
+            out << ']';
+          } else if constexpr (std::is_same_v<X, fields>) {
+            out << '{';
+            for (std::size_t i = 0; i < x.size(); ++i) { out << (i != 0 ? ", " : "") << x[i].first << ": " << x[i].second; }
+            out << '}';
+          } else {
+            out << x;
+          }
+        },
+        v.value_);
+    return out;
+  }
+
+ private:
+  variant_type value_;
+};
+
+/// @brief A list row: `host_list({1, 2, std::nullopt})`.
+[[nodiscard]] inline host_value host_list(host_value::list values) { return host_value(std::move(values)); }
+/// @brief A struct row: `host_struct({{"a", 1}, {"b", "x"}})`.
+[[nodiscard]] inline host_value host_struct(host_value::fields values) { return host_value(std::move(values)); }
+
+template <buffer_policy Policy>
+[[nodiscard]] std::vector<host_value> to_host_values(any_column<Policy> const& col, stream_ref stream = {});
+
+namespace detail {
+
+/// A fixed-width value as a host_value (widened).
+template <class T>
+host_value widen(T const& v) {
+  if constexpr (requires { v.time_since_epoch(); }) {
+    return host_value(static_cast<std::int64_t>(v.time_since_epoch().count()));
+  } else if constexpr (requires { v.count(); }) {
+    return host_value(static_cast<std::int64_t>(v.count()));
+  } else {
+    return host_value(v);
+  }
+}
+
+/// Rows [0, size) of a validity mask whose row 0 is bit `offset` (all valid without one), on the host.
+inline std::vector<bool> validity_to_host(bitmask_word const* mask, std::size_t offset, std::size_t size,
+                                          stream_ref stream) {
+  std::vector<bool> valid(size, true);
+  if (mask == nullptr || size == 0) { return valid; }
+  auto const words = mask_words_to_host(mask, offset, size, stream);
+  stream.synchronize();
+  std::size_t const bit0 = offset % bits_per_word;
+  for (std::size_t i = 0; i < size; ++i) { valid[i] = bit_is_set(words.data(), bit0 + i); }
+  return valid;
+}
+
+template <class C>
+std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
+  using Policy = typename C::policy;
+  std::size_t const n = col.size();
+  std::vector<host_value> rows(n);
+  if constexpr (requires { &C::scale; }) {  // decimal: its text, as Python's str(Decimal) gives it
+    auto const values = to_host(col, stream);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (values[i]) { rows[i] = host_value(format_decimal(*values[i], col.scale())); }
+    }
+  } else if constexpr (is_plain_column<C> || requires { &C::chars_range; } || requires { &C::width; }) {
+    auto const values = to_host(col, stream);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (values[i]) { rows[i] = widen(*values[i]); }
+    }
+  } else if constexpr (requires { &C::child_range; }) {
+    if (n == 0) { return rows; }
+    using O = typename C::offset_type;
+    auto const [first, last] = col.child_range(stream);
+    std::vector<O> offsets(n + 1);
+    copy_bytes(offsets.data(), col.offsets(access::read), offsets.size() * sizeof(O), stream);
+    auto const valid = validity_to_host(col.null_mask(access::read), col.offset(), n, stream);
+    stream.synchronize();
+    auto const child = to_host_values(devcol::slice(col.child(), first, last, stream), stream);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!valid[i]) { continue; }
+      auto const b = child.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(offsets[i]) - first);
+      auto const e = child.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(offsets[i + 1]) - first);
+      rows[i] = host_value(host_value::list(b, e));
+    }
+  } else if constexpr (requires { &C::num_children; }) {
+    std::vector<std::vector<host_value>> fields;
+    for (std::size_t f = 0; f < col.num_children(); ++f) { fields.push_back(to_host_values(col.field(f, stream), stream)); }
+    auto const valid = validity_to_host(col.null_mask(access::read), col.offset(), n, stream);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!valid[i]) { continue; }
+      host_value::fields row;
+      for (std::size_t f = 0; f < fields.size(); ++f) { row.emplace_back(col.name(f), fields[f][i]); }
+      rows[i] = host_value(std::move(row));
+    }
+  } else {  // dictionary
+    auto const indices = to_host(col.indices(), stream);
+    auto const values = to_host_values(col.values(), stream);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (indices[i]) { rows[i] = values.at(static_cast<std::size_t>(*indices[i])); }
+    }
+  }
+  (void)sizeof(Policy);
+  return rows;
+}
+
+/// Prints "<type>[row, row, …]", the first 20 rows then the row count.
+template <buffer_policy Policy>
+void print_rows(std::ostream& out, any_column<Policy> const& col) {
+  constexpr std::size_t shown = 20;
+  std::size_t const n = devcol::size(col);
+  auto const head = to_host_values(devcol::slice(col, 0, std::min(n, shown)));
+  out << devcol::type_name(col) << '[';
+  for (std::size_t i = 0; i < head.size(); ++i) { out << (i != 0 ? ", " : "") << head[i]; }
+  if (n > shown) { out << ", ... (" << n << " rows)"; }
+  out << ']';
+}
+
+}  // namespace detail
+
+/**
+ * @brief Every row of `col` on the host, as pyarrow's to_pylist gives them (null rows are null
+ * host_values; a list row holds its child rows, a struct row its named fields, a dictionary row
+ * its value). Copies each level's buffers in order on `stream` and synchronises it (lists: twice
+ * per level, to learn their child rows first).
+ * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
+ */
+template <buffer_policy Policy>
+std::vector<host_value> to_host_values(any_column<Policy> const& col, stream_ref stream) {
+  return std::visit([&](auto const& c) { return detail::host_values_of(c, stream); }, col);
+}
+/// @brief to_host_values() of one column kind.
+template <class C>
+  requires column_kind<C>
+[[nodiscard]] std::vector<host_value> to_host_values(C const& col, stream_ref stream = {}) {
+  return detail::host_values_of(col, stream);
+}
+
+/// @brief Prints `list<int64>[[1, 2], null, []]`, the first 20 rows. Copies to the host on the default stream.
+template <arrow_offset O, class Policy>
+std::ostream& operator<<(std::ostream& out, basic_list_column<O, Policy> const& col) {
+  detail::print_rows(out, any_column<Policy>(col));
+  return out;
+}
+/// @brief Prints `struct<a: int64, b: string>[{a: 1, b: "x"}, null]`, the first 20 rows.
+template <class Policy>
+std::ostream& operator<<(std::ostream& out, struct_column<Policy> const& col) {
+  detail::print_rows(out, any_column<Policy>(col));
+  return out;
+}
+/// @brief Prints `dictionary<values=string, indices=int32>["a", null, "a"]`, the first 20 rows.
+template <class Policy>
+std::ostream& operator<<(std::ostream& out, dictionary_column<Policy> const& col) {
+  detail::print_rows(out, any_column<Policy>(col));
+  return out;
+}
+/// @brief Prints any column as its kind prints (fixed-width and strings as to_host.hpp prints them).
+template <buffer_policy Policy>
+std::ostream& operator<<(std::ostream& out, any_column<Policy> const& col) {
+  std::visit([&](auto const& c) { out << c; }, col);
+  return out;
+}
+
+DEVCOL_NAMESPACE_END

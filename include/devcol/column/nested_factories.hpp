@@ -1,0 +1,161 @@
+/**
+ * @file nested_factories.hpp
+ * @brief Making nested columns from their children: `make_list_column`, `make_struct_column`,
+ * `make_dictionary_column`, with offsets and validity given on the host.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/any_column.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <thrust/find.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// A mask from host flags (empty flags: no mask), its buffer from `resource`, and the null count.
+/// The copy is queued on `stream`; the caller synchronises before `valid`'s staging goes.
+template <buffer_policy Policy>
+std::pair<buffer<Policy>, std::size_t> mask_from_host(std::vector<bool> const& valid, std::vector<bitmask_word>& staged,
+                                                      typename buffer<Policy>::resource_type resource,
+                                                      stream_ref stream) {
+  std::size_t nulls = 0;
+  staged.assign(bitmask_allocation_size(valid.size()) / sizeof(bitmask_word), 0);
+  for (std::size_t i = 0; i < valid.size(); ++i) {
+    if (valid[i]) {
+      staged[i / bits_per_word] |= bitmask_word{1} << (i % bits_per_word);
+    } else {
+      ++nulls;
+    }
+  }
+  if (nulls == 0) { return {buffer<Policy>{}, 0}; }
+  buffer<Policy> mask(staged.size() * sizeof(bitmask_word), stream, mr::default_alignment, std::move(resource));
+  copy_bytes(mask.data(access::write, stream), staged.data(), staged.size() * sizeof(bitmask_word), stream);
+  return {std::move(mask), nulls};
+}
+
+/// Whether row `i` of the indices is valid and outside [0, values).
+struct index_outside {
+  column_view<std::int32_t> indices;
+  std::size_t values;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
+    return indices.is_valid(i) && (indices[i] < 0 || static_cast<std::size_t>(indices[i]) >= values);
+  }
+};
+
+}  // namespace detail
+
+/**
+ * @brief A list column of `offsets.size() - 1` rows over `child`: row `i` is child rows
+ * [offsets[i], offsets[i + 1]), null where `valid[i]` is false (empty `valid`: no mask; a mask
+ * only if some row is null). Offsets and mask are copied from the host in order on `stream`, which
+ * is then synchronised; the child is adopted (shared, O(1)). Memory from the policy's resource.
+ * @throws devcol::logic_error naming the value when offsets are empty, negative, decreasing or past
+ * the child's rows, or when `valid` has another length
+ */
+template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
+[[nodiscard]] basic_list_column<O, Policy> make_list_column(std::vector<O> const& offsets,
+                                                            std::type_identity_t<any_column<Policy>> child,
+                                                            std::vector<bool> const& valid = {},
+                                                            stream_ref stream = {}) {
+  DEVCOL_EXPECTS(!offsets.empty(), "make_list_column: no offsets (a column of n rows has n + 1)");
+  std::size_t const rows = offsets.size() - 1;
+  std::size_t const child_rows = devcol::size(child);
+  DEVCOL_EXPECTS(offsets.front() >= 0, "make_list_column: the first offset is ", offsets.front());
+  for (std::size_t i = 0; i < rows; ++i) {
+    DEVCOL_EXPECTS(offsets[i] <= offsets[i + 1], "make_list_column: offset ", offsets[i + 1], " at ", i + 1,
+                   " is less than offset ", offsets[i], " before it");
+  }
+  DEVCOL_EXPECTS(static_cast<std::size_t>(offsets.back()) <= child_rows, "make_list_column: the last offset ",
+                 offsets.back(), " is past the child's ", child_rows, " rows");
+  DEVCOL_EXPECTS(valid.empty() || valid.size() == rows, "make_list_column: ", valid.size(), " validity flags for ",
+                 rows, " rows");
+  using buffer_type = buffer<Policy>;
+  auto const resource = detail::policy_resource<typename Policy::resource>();
+  buffer_type offsets_buffer(offsets.size() * sizeof(O), stream, mr::default_alignment, resource);
+  copy_bytes(offsets_buffer.data(access::write, stream), offsets.data(), offsets.size() * sizeof(O), stream);
+  std::vector<bitmask_word> staged;
+  auto [mask, nulls] = detail::mask_from_host<Policy>(valid, staged, resource, stream);
+  stream.synchronize();
+  return basic_list_column<O, Policy>(std::move(offsets_buffer), std::move(child), std::move(mask), rows, nulls);
+}
+
+/// @brief make_list_column with 64-bit offsets: a large list ("+L").
+template <buffer_policy Policy = default_policy>
+[[nodiscard]] basic_list_column<std::int64_t, Policy> make_large_list_column(
+    std::vector<std::int64_t> const& offsets, std::type_identity_t<any_column<Policy>> child,
+    std::vector<bool> const& valid = {}, stream_ref stream = {}) {
+  return make_list_column<std::int64_t, Policy>(offsets, std::move(child), valid, stream);
+}
+
+/**
+ * @brief A struct column of the named `fields` (all of one size, which is the struct's), null
+ * where `valid[i]` is false (empty `valid`: no mask). The children are adopted (shared, O(1));
+ * the mask is copied from the host in order on `stream`, which is then synchronised. Without
+ * fields the struct has 0 rows.
+ * @throws devcol::logic_error naming the field whose size differs, or when `valid` has another length
+ */
+template <buffer_policy Policy = default_policy>
+[[nodiscard]] struct_column<Policy> make_struct_column(
+    std::vector<std::pair<std::string, std::type_identity_t<any_column<Policy>>>> fields,
+    std::vector<bool> const& valid = {}, stream_ref stream = {}) {
+  std::size_t const rows = fields.empty() ? valid.size() : devcol::size(fields.front().second);
+  std::vector<std::string> names;
+  std::vector<any_column<Policy>> children;
+  std::string const first = fields.empty() ? std::string{} : fields.front().first;
+  for (auto& [name, child] : fields) {
+    DEVCOL_EXPECTS(devcol::size(child) == rows, "make_struct_column: field '", name, "' has ", devcol::size(child),
+                   " rows, field '", first, "' ", rows);
+    names.push_back(std::move(name));
+    children.push_back(std::move(child));
+  }
+  DEVCOL_EXPECTS(valid.empty() || valid.size() == rows, "make_struct_column: ", valid.size(), " validity flags for ",
+                 rows, " rows");
+  std::vector<bitmask_word> staged;
+  auto [mask, nulls] =
+      detail::mask_from_host<Policy>(valid, staged, detail::policy_resource<typename Policy::resource>(), stream);
+  stream.synchronize();
+  return struct_column<Policy>(std::move(names), std::move(children), std::move(mask), rows, nulls);
+}
+
+/**
+ * @brief A dictionary column: `indices` (their nulls are the rows' nulls) into `values`, both
+ * adopted (shared, O(1)). The valid indices are checked to lie within the values: one pass, which
+ * synchronises `stream`.
+ * @throws devcol::logic_error naming the first index outside [0, values' size) and its row
+ */
+template <buffer_policy Policy = default_policy>
+[[nodiscard]] dictionary_column<Policy> make_dictionary_column(column<std::int32_t, Policy> indices,
+                                                               std::type_identity_t<any_column<Policy>> values,
+                                                               stream_ref stream = {}) {
+  std::size_t const n = devcol::size(values);
+  detail::executor exec(stream);
+  std::size_t const row =
+      *thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                       thrust::counting_iterator<std::size_t>(indices.size()), detail::index_outside{indices.view(), n});
+  if (row != indices.size()) {
+    std::int32_t index = 0;
+    copy_bytes(&index, indices.data(access::read) + row, sizeof(index), stream);
+    stream.synchronize();
+    DEVCOL_FAIL("make_dictionary_column: index ", index, " at row ", row, " is outside the ", n, " values");
+  }
+  return dictionary_column<Policy>(std::move(indices), std::move(values));
+}
+
+DEVCOL_NAMESPACE_END

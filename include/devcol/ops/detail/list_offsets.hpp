@@ -1,0 +1,142 @@
+/**
+ * @file list_offsets.hpp
+ * @brief The offsets machinery of list gathers: a gather's new offsets from the gathered rows'
+ * lengths (one exclusive scan), and the child row map (for each output child row, the input child
+ * row it copies), which gathers the child with any kind's gather.
+ *
+ * Built on the strings branch's ops/detail/offsets.hpp (scan_lengths, child_source): what is
+ * list-specific here is where a gathered row's length and start come from, and that the child is
+ * gathered by a row map (its kind known only at run time) rather than copied byte by byte.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/list_column.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/resource.hpp>
+#include <devcol/ops/detail/offsets.hpp>
+#include <devcol/ops/detail/validity.hpp>
+#include <devcol/ops/gather.hpp>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/transform.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// The input row that output row `i` of a gather reads, or `none` (a null or out-of-bounds index).
+template <class I>
+struct list_gathered_row {
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
+  column_view<I> indices;
+  std::size_t rows;
+  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept {
+    return indices.is_valid(i) && in_bounds(indices[i], rows) ? static_cast<std::size_t>(indices[i]) : none;
+  }
+};
+
+/// Output row `i`'s length: its input list's, 0 for a null or out-of-bounds index or a null list.
+template <arrow_offset O, class I>
+struct list_gathered_length {
+  list_column_view<O> lists;
+  list_gathered_row<I> row;
+  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept {
+    std::size_t const r = row(i);
+    return r != row.none && lists.is_valid(r) ? lists.length(r) : 0;
+  }
+};
+
+/// Valid where the index is valid, in bounds, and the input row valid (a view with `is_valid`).
+template <class View, class I>
+struct list_gathered_valid {
+  View rows_view;
+  list_gathered_row<I> row;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
+    std::size_t const r = row(i);
+    return r != row.none && rows_view.is_valid(r);
+  }
+};
+
+/// Where output row `i`'s child rows start in the input child (only asked for rows with elements).
+template <arrow_offset O, class I>
+struct list_gathered_start {
+  list_column_view<O> lists;
+  list_gathered_row<I> row;
+  DEVCOL_HOST_DEVICE std::int64_t operator()(std::size_t i) const noexcept {
+    return static_cast<std::int64_t>(lists.offsets()[row(i)]);
+  }
+};
+
+/// Element `e` of the output child as the int64 input child row it copies (child_source).
+template <arrow_offset O, class I>
+struct list_child_row {
+  child_source<O, list_gathered_start<O, I>> source;
+  DEVCOL_HOST_DEVICE std::int64_t operator()(std::size_t e) const noexcept { return static_cast<std::int64_t>(source(e)); }
+};
+
+/**
+ * The offsets of a gather of `lists` by `indices` (n + 1 of them, from 0) in a new buffer from
+ * `resource`, and the total child rows: the strings branch's scan_lengths (one exclusive scan of the
+ * gathered lengths, the total read back: synchronises `stream`; throws past `O`'s range).
+ */
+template <arrow_offset O, class Policy, class I>
+std::pair<buffer<Policy>, std::size_t> gather_offsets(list_column_view<O> lists, column_view<I> indices,
+                                                      typename buffer<Policy>::resource_type resource,
+                                                      stream_ref stream) {
+  std::size_t const n = indices.size();
+  buffer<Policy> offsets((n + 1) * sizeof(O), stream, mr::default_alignment, std::move(resource));
+  auto* out = static_cast<O*>(offsets.data(access::write, stream));
+  std::size_t const total =
+      scan_lengths<O>(list_gathered_length<O, I>{lists, {indices, lists.size()}}, n, out, "gather", stream);
+  return {std::move(offsets), total};
+}
+
+/// The child row map of that gather (child_source over the new offsets): `total` int64 rows of
+/// the input child, from `resource`. One pass.
+template <arrow_offset O, class Policy, class I>
+column<std::int64_t, Policy> child_row_map(list_column_view<O> lists, column_view<I> indices, O const* out_offsets,
+                                           std::size_t total, typename buffer<Policy>::resource_type resource,
+                                           stream_ref stream) {
+  column<std::int64_t, Policy> map(total, stream, mask_state::unallocated, std::move(resource));
+  executor exec(stream);
+  list_gathered_row<I> const row{indices, lists.size()};
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(total), map.data(access::write, stream),
+                    list_child_row<O, I>{{out_offsets, indices.size(), list_gathered_start<O, I>{lists, row}}});
+  return map;
+}
+
+/**
+ * A mask of `n` rows holding `valid(row)` from `resource`, and its null count: one pass to write,
+ * one to count (synchronises `stream`). No mask (empty) when no row is null.
+ */
+template <class Policy, class Valid>
+std::pair<buffer<Policy>, std::size_t> mask_of(Valid valid, std::size_t n,
+                                               typename buffer<Policy>::resource_type resource, stream_ref stream) {
+  std::size_t const bytes = bitmask_allocation_size(n);
+  buffer<Policy> mask(bytes, stream, mr::default_alignment, std::move(resource));
+  auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
+  executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
+                    pack_word<Valid>{valid, n});
+  std::size_t const nulls = count_unset_bits(words, 0, n, stream);
+  if (nulls == 0) { return {buffer<Policy>{}, 0}; }
+  return {std::move(mask), nulls};
+}
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,234 @@
+// Ops over nested columns and any_column: gather, filter, concatenate, is_null / is_valid,
+// checked against host references (host_value rows).
+#include "../support.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace devcol_test::nested_ops {
+
+using devcol::host_value;
+using hv = host_value;
+using values = std::vector<host_value>;
+
+/// `n` rows of list<struct<a: string, b: int64>> with nulls at every level and empty lists, and their model.
+struct sample {
+  devcol::any_column<> col;
+  values model;
+};
+inline sample make_sample(std::size_t n) {
+  std::vector<std::int32_t> offsets{0};
+  std::vector<std::optional<std::string>> a;
+  std::vector<std::optional<std::int64_t>> b;
+  std::vector<bool> struct_valid;
+  std::vector<bool> list_valid;
+  values model;
+  std::size_t e = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    host_value::list row;
+    for (std::size_t k = 0; k < (i * 7) % 4; ++k, ++e) {
+      std::optional<std::string> s;
+      if (e % 5 != 1) { s = std::string(e % 3, 'q') + std::to_string(e); }
+      std::optional<std::int64_t> v;
+      if (e % 6 != 4) { v = static_cast<std::int64_t>(e * 3) - 20; }
+      bool const ok = e % 9 != 7;
+      a.push_back(s);
+      b.push_back(v);
+      struct_valid.push_back(ok);
+      row.push_back(ok ? devcol::host_struct({{"a", s}, {"b", v}}) : hv());
+    }
+    offsets.push_back(static_cast<std::int32_t>(e));
+    bool const ok = i % 8 != 3;
+    list_valid.push_back(ok);
+    model.push_back(ok ? hv(row) : hv());
+  }
+  auto st = devcol::make_struct_column(
+      {{"a", devcol::make_strings_column(a)}, {"b", devcol::make_column<std::int64_t>(b)}}, struct_valid);
+  return {devcol::make_list_column(offsets, std::move(st), list_valid), model};
+}
+
+/// A plain list<int64> sample, for the list ops without strings.
+inline sample make_int_lists(std::size_t n) {
+  std::vector<std::int32_t> offsets{0};
+  std::vector<std::optional<std::int64_t>> child;
+  std::vector<bool> valid;
+  values model;
+  for (std::size_t i = 0; i < n; ++i) {
+    host_value::list row;
+    for (std::size_t k = 0; k < i % 4; ++k) {
+      std::optional<std::int64_t> v;
+      if ((i + k) % 7 != 3) { v = static_cast<std::int64_t>(i * 10 + k); }
+      child.push_back(v);
+      row.push_back(v);
+    }
+    offsets.push_back(static_cast<std::int32_t>(child.size()));
+    valid.push_back(i % 5 != 2);
+    model.push_back(valid.back() ? hv(row) : hv());
+  }
+  return {devcol::make_list_column(offsets, devcol::make_column<std::int64_t>(child), valid), model};
+}
+
+inline values reference_gather(values const& model, std::vector<std::optional<std::int64_t>> const& idx) {
+  values out;
+  for (auto const& i : idx) {
+    out.push_back(i && *i >= 0 && static_cast<std::size_t>(*i) < model.size() ? model[static_cast<std::size_t>(*i)] : hv());
+  }
+  return out;
+}
+inline values part(values const& v, std::size_t b, std::size_t e) {
+  return values(v.begin() + static_cast<std::ptrdiff_t>(b), v.begin() + static_cast<std::ptrdiff_t>(e));
+}
+/// Indices into `n` rows, reversed and strided, every seventh null.
+inline std::vector<std::optional<std::int64_t>> some_indices(std::size_t n, std::size_t count) {
+  std::vector<std::optional<std::int64_t>> idx;
+  for (std::size_t i = 0; i < count && n > 0; ++i) {
+    if (i % 7 == 6) {
+      idx.emplace_back();
+    } else {
+      idx.emplace_back(static_cast<std::int64_t>((n - 1 - (i * 5) % n)));
+    }
+  }
+  return idx;
+}
+
+}  // namespace devcol_test::nested_ops
+
+using namespace devcol_test::nested_ops;
+
+TEMPLATE_TEST_CASE("gather of nested columns matches the host reference, nulls at every level", "[nested][ops][gather]",
+                   devcol::list_column, devcol::struct_column<>) {
+  devcol_test::leak_check leaks;
+  for (std::size_t n : {0, 1, 65, 1000}) {
+    auto const [whole, model] = make_sample(n);
+    devcol::any_column<> col = whole;
+    if constexpr (std::is_same_v<TestType, devcol::struct_column<>>) {  // the struct inside, sliced
+      auto const& list = std::get<devcol::list_column>(whole);
+      auto const [first, last] = list.child_range();
+      col = devcol::slice(list.child(), first, last);
+    }
+    values const rows = devcol::to_host_values(col);
+    std::size_t const m = rows.size();
+    std::size_t const b = m > 20 ? 13 : 0;
+    std::size_t const e = m > 20 ? m - 2 : m;
+    auto const sliced = devcol::slice(col, b, e);
+    auto const idx = some_indices(e - b, 2 * (e - b) + 1);
+    auto const indices = devcol::make_column<std::int64_t>(idx);
+    auto const out = devcol::gather(sliced, indices);
+    CHECK(devcol::type_name(out) == devcol::type_name(col));
+    CHECK(devcol::to_host_values(out) == reference_gather(part(rows, b, e), idx));
+    CHECK(std::visit([](auto const& c) { return c.resource_name(); }, out) == "leak_check");
+  }
+}
+
+TEST_CASE("gather of lists: out of bounds throws or nullifies; int32 indices; empty lists", "[nested][ops][gather]") {
+  devcol_test::leak_check leaks;
+  auto const [col, model] = make_int_lists(65);
+  auto const& list = std::get<devcol::list_column>(col);
+  CHECK_THROWS_WITH(devcol::gather(list, devcol::make_column<std::int32_t>({1, 65})),
+                    Catch::Contains("index 65 at row 1 is out of bounds for 65 rows"));
+  std::vector<std::optional<std::int64_t>> const idx{64, -1, 0, 99, std::nullopt, 4};
+  auto const nullified = devcol::gather(list, devcol::make_column<std::int64_t>(idx), {}, devcol::out_of_bounds::nullify);
+  CHECK(devcol::to_host_values(nullified) == reference_gather(model, idx));
+  auto const by32 = devcol::gather(list, devcol::make_column<std::int32_t>({8, 4, 0}));  // lengths 0: empty lists
+  CHECK(devcol::to_host_values(by32) == values{host_value::list{}, host_value::list{}, host_value::list{}});
+  CHECK(by32.null_count() == 0);
+  CHECK(!by32.nullable());
+  auto const none = devcol::gather(list, devcol::column<std::int32_t>{});
+  CHECK(none.size() == 0);
+}
+
+TEST_CASE("gather of a dictionary gathers its indices and shares its values", "[nested][ops][gather]") {
+  devcol_test::leak_check leaks;
+  auto const dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({2, std::nullopt, 0, 1, 2}),
+                                                   devcol::make_strings_column({"x", "yy", std::nullopt}));
+  auto const out = devcol::gather(dict.slice(1, 5), devcol::make_column<std::int32_t>({3, 0, std::nullopt, 1}));
+  CHECK(devcol::to_host_values(out) == values{hv(), hv(), hv(), "x"});
+  CHECK(out.null_count() == 2);  // the null index and the index of the null slot; the null value stays a value
+  CHECK(&std::get<devcol::strings_column>(out.values()) != nullptr);
+  CHECK(std::get<devcol::strings_column>(out.values()).chars(devcol::access::read) ==
+        std::get<devcol::strings_column>(dict.values()).chars(devcol::access::read));
+}
+
+TEST_CASE("filter of nested columns keeps the flagged rows, a null flag drops", "[nested][ops][filter]") {
+  devcol_test::leak_check leaks;
+  for (std::size_t n : {0, 1, 65, 1000}) {
+    auto const [col, model] = make_sample(n);
+    std::size_t const b = n > 20 ? 5 : 0;
+    auto const sliced = devcol::slice(col, b, n);
+    std::vector<std::optional<bool>> flags;
+    values expected;
+    for (std::size_t i = b; i < n; ++i) {
+      std::optional<bool> f = i % 3 != 0;
+      if (i % 11 == 4) { f.reset(); }
+      flags.push_back(f);
+      if (f && *f) { expected.push_back(model[i]); }
+    }
+    auto const out = devcol::filter(sliced, devcol::make_column<bool>(flags));
+    CHECK(devcol::to_host_values(out) == expected);
+    auto const& list = std::get<devcol::list_column>(sliced);
+    CHECK(devcol::to_host_values(devcol::filter(list, devcol::make_column<bool>(flags))) == expected);
+  }
+  auto const dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({0, 1, 0}),
+                                                   devcol::make_column<double>({0.5, 1.5}));
+  CHECK(devcol::to_host_values(devcol::filter(dict, devcol::make_column<bool>({false, true, true}))) == values{1.5, 0.5});
+  CHECK_THROWS_WITH(devcol::filter(dict, devcol::make_column<bool>({true})), Catch::Contains("inputs have 3 and 1 rows"));
+}
+
+TEST_CASE("concatenate of nested columns: slices at odd offsets, nulls, empty inputs", "[nested][ops][concatenate]") {
+  devcol_test::leak_check leaks;
+  auto const [a, ma] = make_sample(65);
+  auto const [b, mb] = make_sample(1000);
+  std::vector<devcol::any_column<>> const inputs{devcol::slice(a, 3, 60), devcol::slice(b, 0, 0), devcol::slice(b, 9, 1000),
+                                                 devcol::slice(a, 1, 2)};
+  values expected = part(ma, 3, 60);
+  auto const tail = part(mb, 9, 1000);
+  expected.insert(expected.end(), tail.begin(), tail.end());
+  expected.push_back(ma[1]);
+  auto const out = devcol::concatenate(inputs);
+  CHECK(devcol::to_host_values(out) == expected);
+  CHECK(devcol::null_count(out) == [&] {
+    std::size_t nulls = 0;
+    for (auto const& v : expected) { nulls += v.is_null() ? 1 : 0; }
+    return nulls;
+  }());
+  // Structs: the same names and types, else an error naming both.
+  auto const s1 = devcol::make_struct_column({{"x", devcol::sequence<std::int32_t>(3)}}, {true, false, true});
+  auto const s2 = devcol::make_struct_column({{"x", devcol::sequence<std::int32_t>(2, 10)}});
+  auto const s = devcol::concatenate(std::vector{s1.slice(1, 3), s2});
+  CHECK(devcol::to_host_values(s) == values{hv(), devcol::host_struct({{"x", 2}}), devcol::host_struct({{"x", 10}}),
+                                           devcol::host_struct({{"x", 11}})});
+  auto const s3 = devcol::make_struct_column({{"y", devcol::sequence<std::int32_t>(2)}});
+  CHECK_THROWS_WITH(devcol::concatenate(std::vector{s1, s3}),
+                    Catch::Contains("input 1 is struct<y: int32>, input 0 struct<x: int32>"));
+  CHECK_THROWS_WITH(devcol::concatenate(std::vector<devcol::any_column<>>{s1, devcol::sequence<std::int32_t>(1)}),
+                    Catch::Contains("input 1 is int32, input 0 struct<x: int32>"));
+  // Dictionaries: indices re-based, values concatenated (not unified).
+  auto const d1 = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({1, std::nullopt, 0}),
+                                                 devcol::make_strings_column({"p", "q"}));
+  auto const d2 = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({0, 0}),
+                                                 devcol::make_strings_column({"p"}));
+  auto const d = devcol::concatenate(std::vector{d1, d2.slice(1, 2)});
+  CHECK(devcol::to_host_values(d) == values{"q", hv(), "p", "p"});
+  CHECK(devcol::size(d.values()) == 3);
+  CHECK(devcol::to_host_values(d.indices()) == values{1, hv(), 0, 2});
+}
+
+TEST_CASE("is_null and is_valid of every kind read the rows' validity at their offset", "[nested][ops][null]") {
+  devcol_test::leak_check leaks;
+  auto const [col, model] = make_sample(65);
+  auto const sliced = devcol::slice(col, 11, 65);
+  auto const nulls = devcol::to_host(devcol::is_null(sliced));
+  auto const valid = devcol::to_host(devcol::is_valid(std::get<devcol::list_column>(sliced)));
+  for (std::size_t i = 0; i < nulls.size(); ++i) {
+    CHECK(*nulls[i] == model[11 + i].is_null());
+    CHECK(*valid[i] == !model[11 + i].is_null());
+  }
+  auto const strings = devcol::make_strings_column({"a", std::nullopt});
+  CHECK(devcol::to_host(devcol::is_null(devcol::any_column<>(strings))) == std::vector<std::optional<bool>>{false, true});
+  auto const dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({std::nullopt, 0}),
+                                                   devcol::make_column<double>({1.0}));
+  CHECK(devcol::to_host(devcol::is_valid(dict)) == std::vector<std::optional<bool>>{false, true});
+}

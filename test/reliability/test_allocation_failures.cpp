@@ -1,0 +1,322 @@
+// The allocation-failure sweep (as SQLite tests its allocator): every public operation that
+// allocates runs with its k-th allocation failing, for k = 1, 2, ... until it succeeds. Each failure
+// must raise devcol::out_of_memory, leave every input column as it was (values, validity, null
+// count and pointers) and leak nothing.
+#include "failing_resource.hpp"
+
+#include <devcol/interop/arrow_stream.hpp>
+#include <devcol/interop/dlpack.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace devcol_test::reliability {
+
+namespace access = devcol::access;
+
+struct spilling : devcol::default_policy {
+  using spill = devcol::spillable;
+};
+
+/// Device-callable functors for the transform ops (lambdas would need nvcc's extended lambdas).
+struct plus_one {
+  DEVCOL_HOST_DEVICE std::int64_t operator()(std::int64_t v) const noexcept { return v + 1; }
+};
+struct add_columns {
+  DEVCOL_HOST_DEVICE std::int64_t operator()(std::int64_t a, std::int64_t b) const noexcept { return a + b; }
+};
+
+/// The inputs every operation may read or write: built with failures disarmed, fresh for each k.
+struct inputs {
+  using i64 = devcol::column<std::int64_t>;
+  i64 a;       ///< nullable, a slice at an offset (so mask bits start mid-word)
+  i64 b;       ///< nullable, same size as a
+  i64 plain;   ///< no mask
+  i64 shared;  ///< shares a's memory (copy-on-write)
+  i64 exposed; ///< exposed: copies of it are deep (rule 12)
+  devcol::column<double> f;
+  devcol::column<bool> keep;        ///< nullable flags
+  devcol::column<std::int32_t> idx; ///< in-bounds indices into a, one null
+  devcol::column<std::int64_t, spilling> spill;
+  devcol::column<std::int64_t, spilling> spilled;  ///< spilled already
+  devcol::table tbl;
+
+  static constexpr std::size_t rows = 100;
+
+  static std::vector<std::optional<std::int64_t>> values(std::size_t n, std::size_t seed) {
+    std::vector<std::optional<std::int64_t>> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if ((i + seed) % 4 != 1) { v[i] = static_cast<std::int64_t>((i * 37 + seed) % 101) - 50; }
+    }
+    return v;
+  }
+
+  inputs() {
+    a = devcol::make_column<std::int64_t>(values(rows + 5, 0)).slice(3, 3 + rows);
+    b = devcol::make_column<std::int64_t>(values(rows, 2));
+    plain = devcol::sequence<std::int64_t>(rows, 7, 3);
+    shared = a;
+    exposed = devcol::sequence<std::int64_t>(rows, -5, 2);
+    (void)exposed.expose();
+    std::vector<std::optional<double>> fv(rows);
+    std::vector<std::optional<bool>> kv(rows);
+    std::vector<std::optional<std::int32_t>> iv(rows / 2);
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (i % 5 != 2) { fv[i] = static_cast<double>(i) * 0.5 - 10; }
+      if (i % 7 != 3) { kv[i] = i % 3 == 0; }
+    }
+    for (std::size_t i = 0; i < iv.size(); ++i) {
+      if (i != 4) { iv[i] = static_cast<std::int32_t>((i * 13) % rows); }
+    }
+    f = devcol::make_column<double>(fv);
+    keep = devcol::make_column<bool>(kv);
+    idx = devcol::make_column<std::int32_t>(iv);
+    spill = devcol::make_column<std::int64_t, spilling>(values(rows, 1));
+    spilled = devcol::make_column<std::int64_t, spilling>(values(rows, 3));
+    REQUIRE(spilled.spill() > 0);
+    tbl.add("a", a).add("f", f).add("keep", keep);
+  }
+
+  /// Whether the spilled column still holds its rows (reads it: unspills it).
+  [[nodiscard]] bool spilled_rows_intact() const { return devcol::to_host(spilled) == values(rows, 3); }
+
+  static constexpr char const* names[] = {"a", "b", "plain", "shared", "exposed", "f", "keep", "idx", "spill", "spilled", "tbl"};
+};
+
+/// What a caller can see of a column: everything a failed operation must leave as it was.
+struct snapshot {
+  std::vector<std::optional<std::int64_t>> rows;
+  void const* data = nullptr;
+  void const* mask = nullptr;
+  std::size_t size = 0, null_count = 0, offset = 0;
+  bool shared = false, exposed = false, spilled = false;
+
+  template <class T, class P>
+  static snapshot of(devcol::column<T, P> const& c) {
+    snapshot s;
+    if constexpr (P::spill::enabled) { s.spilled = c.is_spilled(); }
+    if (!s.spilled) {  // reading a spilled column would unspill it: inputs::spilled_rows_intact() reads it last
+      for (auto const& row : devcol::to_host(c)) {
+        s.rows.push_back(row ? std::optional<std::int64_t>(static_cast<std::int64_t>(*row)) : std::nullopt);
+      }
+      s.data = c.data(access::read);
+      s.mask = c.null_mask(access::read);
+    }
+    s.size = c.size();
+    s.null_count = c.null_count();
+    s.offset = c.offset();
+    s.shared = c.is_shared();
+    s.exposed = c.is_exposed();
+    return s;
+  }
+  bool operator==(snapshot const&) const = default;
+};
+
+std::vector<snapshot> snapshots(inputs const& in) {
+  return {snapshot::of(in.a),    snapshot::of(in.b),    snapshot::of(in.plain), snapshot::of(in.shared),
+          snapshot::of(in.exposed), snapshot::of(in.f), snapshot::of(in.keep),  snapshot::of(in.idx),
+          snapshot::of(in.spill), snapshot::of(in.spilled), snapshot{.rows = {}, .size = in.tbl.num_columns()}};
+}
+
+/// One operation of the sweep: what it is called, and what it does to fresh inputs.
+struct operation {
+  char const* name;
+  std::function<void(inputs&)> run;
+};
+
+/// Imports what `export_` exports into a fresh pair of structs with `import`.
+template <class Export, class Import>
+void round_trip(Export export_, Import import) {
+  ArrowSchema schema{};
+  ArrowDeviceArray array{};
+  export_(&schema, &array);
+  import(&schema, &array);
+  // Import takes both structs over, also when it throws; nothing is left to release here.
+}
+
+// The table: adding an operation that allocates is one line.
+std::vector<operation> const& operations() {
+  using i64 = std::int64_t;
+  static std::vector<operation> const ops = {
+      // constructors and factories
+      {"column(size)", [](inputs&) { devcol::column<i64> c(1000); }},
+      {"column(size, all_valid)", [](inputs&) { devcol::column<i64> c(1000, {}, devcol::mask_state::all_valid); }},
+      {"column(size, all_null)", [](inputs&) { devcol::column<i64> c(1000, {}, devcol::mask_state::all_null); }},
+      {"make_column with nulls", [](inputs&) { (void)devcol::make_column<i64>(inputs::values(300, 5)); }},
+      {"make_column without nulls", [](inputs&) { (void)devcol::make_column<i64>({1, 2, 3, 4}); }},
+      {"sequence", [](inputs&) { (void)devcol::sequence<i64>(500, 1, 2); }},
+      {"full(value)", [](inputs&) { (void)devcol::full<i64>(500, 9); }},
+      {"full(null)", [](inputs&) { (void)devcol::full<i64>(500, std::nullopt); }},
+      // copies, copy-on-write, slices
+      {"deep_copy of a nullable slice", [](inputs& in) { (void)in.a.deep_copy(); }},
+      {"copy of an exposed column (deep)", [](inputs& in) { devcol::column<i64> c(in.exposed); }},
+      {"assignment of an exposed column (deep)", [](inputs& in) { in.b = in.exposed; }},
+      {"slice of an exposed column (copies)", [](inputs& in) { (void)in.exposed.slice(3, 50); }},
+      {"data(write) on a shared column", [](inputs& in) { (void)in.shared.data(access::write); }},
+      {"null_mask(write) on a shared column", [](inputs& in) { (void)in.shared.null_mask(access::write); }},
+      {"mutable_view on a shared column", [](inputs& in) { (void)in.shared.mutable_view(); }},
+      {"expose on a shared column", [](inputs& in) { (void)in.shared.expose(); }},
+      {"slice of a nullable column", [](inputs& in) { (void)in.a.slice(5, 77); }},
+      {"multi-range slice of a nullable column",
+       [](inputs& in) {
+         std::array<std::pair<std::size_t, std::size_t>, 3> const ranges{{{0, 10}, {5, 70}, {64, 99}}};
+         (void)in.a.slice(ranges);
+       }},
+      {"to_host", [](inputs& in) { (void)devcol::to_host(in.a); }},
+      // ops
+      {"transform(col, f)", [](inputs& in) { (void)devcol::transform(in.a, plus_one{}); }},
+      {"transform(a, b, f)", [](inputs& in) { (void)devcol::transform(in.a, in.b, add_columns{}); }},
+      {"compare(col, op, value)", [](inputs& in) { (void)devcol::compare(in.a, devcol::cmp::less, i64{3}); }},
+      {"compare(a, op, b)", [](inputs& in) { (void)devcol::compare(in.a, devcol::cmp::greater_equal, in.b); }},
+      {"cast<double>", [](inputs& in) { (void)devcol::cast<double>(in.a); }},
+      {"cast<std::int32_t> of doubles", [](inputs& in) { (void)devcol::cast<std::int32_t>(in.f); }},
+      {"gather (throw_error)", [](inputs& in) { (void)devcol::gather(in.a, in.idx); }},
+      {"gather (nullify)", [](inputs& in) { (void)devcol::gather(in.plain, in.idx, {}, devcol::out_of_bounds::nullify); }},
+      {"scatter into a shared column", [](inputs& in) { devcol::scatter(in.b.slice(0, 50), in.idx, in.shared); }},
+      {"scatter into an unshared column", [](inputs& in) { devcol::scatter(in.a.slice(0, 50), in.idx, in.b); }},
+      {"filter", [](inputs& in) { (void)devcol::filter(in.a, in.keep); }},
+      {"concatenate", [](inputs& in) { (void)devcol::concatenate(std::vector{in.a, in.b, in.plain}); }},
+      {"sum", [](inputs& in) { (void)devcol::sum(in.a); }},
+      {"product", [](inputs& in) { (void)devcol::product(in.plain.slice(0, 10)); }},
+      {"min", [](inputs& in) { (void)devcol::min(in.a); }},
+      {"max", [](inputs& in) { (void)devcol::max(in.f); }},
+      {"minmax", [](inputs& in) { (void)devcol::minmax(in.a); }},
+      {"mean", [](inputs& in) { (void)devcol::mean(in.f); }},
+      {"any", [](inputs& in) { (void)devcol::any(in.keep); }},
+      {"all", [](inputs& in) { (void)devcol::all(in.keep); }},
+      {"inclusive_scan", [](inputs& in) { (void)devcol::inclusive_scan(in.a, devcol::scan_op::sum); }},
+      {"exclusive_scan", [](inputs& in) { (void)devcol::exclusive_scan(in.a, devcol::scan_op::max); }},
+      {"sort", [](inputs& in) { (void)devcol::sort(in.a); }},
+      {"sort (descending, nulls first)",
+       [](inputs& in) { (void)devcol::sort(in.f, devcol::order::descending, {}, devcol::null_order::first); }},
+      {"argsort", [](inputs& in) { (void)devcol::argsort(in.a); }},
+      {"is_sorted", [](inputs& in) { (void)devcol::is_sorted(in.a); }},
+      {"is_null", [](inputs& in) { (void)devcol::is_null(in.a); }},
+      {"is_valid", [](inputs& in) { (void)devcol::is_valid(in.a); }},
+      {"fill_null", [](inputs& in) { (void)devcol::fill_null(in.a, i64{0}); }},
+      {"set_null_mask", [](inputs& in) { (void)devcol::set_null_mask(in.b, in.keep); }},
+      {"fill on a shared column", [](inputs& in) { devcol::fill(in.shared, i64{4}); }},
+      {"copy", [](inputs& in) { (void)devcol::copy(in.a); }},
+      {"copy_into a shared column", [](inputs& in) { devcol::copy_into(in.b, in.shared); }},
+      {"copy_into an unshared column", [](inputs& in) { devcol::copy_into(in.a, in.b); }},
+      // Arrow export and import, streams
+      {"to_arrow then from_arrow (int64)",
+       [](inputs& in) {
+         round_trip([&](ArrowSchema* s, ArrowDeviceArray* a) { devcol::to_arrow(in.a, s, a); },
+                    [](ArrowSchema* s, ArrowDeviceArray* a) { (void)devcol::from_arrow<i64>(s, a); });
+       }},
+      {"to_arrow then from_arrow (bool, packed)",
+       [](inputs& in) {
+         round_trip([&](ArrowSchema* s, ArrowDeviceArray* a) { devcol::to_arrow(in.keep.slice(3, 90), s, a); },
+                    [](ArrowSchema* s, ArrowDeviceArray* a) { (void)devcol::from_arrow<bool>(s, a); });
+       }},
+      {"to_arrow of an exposed column (snapshot)",
+       [](inputs& in) {
+         round_trip([&](ArrowSchema* s, ArrowDeviceArray* a) { devcol::to_arrow(in.exposed, s, a); },
+                    [](ArrowSchema* s, ArrowDeviceArray* a) { (void)devcol::from_arrow<i64>(s, a); });
+       }},
+      {"to_arrow then table_from_arrow",
+       [](inputs& in) {
+         round_trip([&](ArrowSchema* s, ArrowDeviceArray* a) { devcol::to_arrow(in.tbl, s, a); },
+                    [](ArrowSchema* s, ArrowDeviceArray* a) { (void)devcol::table_from_arrow(s, a); });
+       }},
+      {"from_arrow of a sliced array (null_count -1, recounted)",
+       [](inputs& in) {
+         round_trip(
+             [&](ArrowSchema* s, ArrowDeviceArray* a) {
+               devcol::to_arrow(in.a, s, a);
+               a->array.null_count = -1;
+             },
+             [](ArrowSchema* s, ArrowDeviceArray* a) { (void)devcol::from_arrow<i64>(s, a); });
+       }},
+      {"to_arrow_stream then tables_from_arrow",
+       [](inputs& in) {
+         ArrowDeviceArrayStream stream{};
+         devcol::to_arrow_stream(std::vector{in.tbl, in.tbl}, &stream);
+         (void)devcol::tables_from_arrow(&stream);
+       }},
+      // DLPack
+      {"to_dlpack of a shared column",
+       [](inputs& in) {
+         devcol::column<i64> copy = in.plain;
+         DLManagedTensorVersioned* t = devcol::to_dlpack(copy);
+         t->deleter(t);
+       }},
+      {"from_dlpack then a write", [](inputs& in) {
+         devcol::column<i64> copy = in.plain.deep_copy();
+         auto back = devcol::from_dlpack<i64>(devcol::to_dlpack(copy));
+         (void)back.data(access::write);
+       }},
+      // spilling
+      {"unspill", [](inputs& in) { in.spilled.unspill(); }},
+      {"read of a spilled column (unspills)", [](inputs& in) { (void)in.spilled.view(); }},
+      {"deep_copy of a spilled column", [](inputs& in) { (void)in.spilled.deep_copy(); }},
+  };
+  return ops;
+}
+
+TEST_CASE("allocation-failure sweep: each failing allocation of every operation throws out_of_memory, "
+          "changes no input and leaks nothing",
+          "[reliability][allocation_failure]") {
+  auto schedule = std::make_shared<failure_schedule>();
+  auto handle = mr::make_resource_handle<failing_device>("failing", std::in_place, schedule);
+  auto const& tracker = *handle.target<failing_device>();
+  mr::scoped_default use_it{handle};
+
+  std::size_t cases = 0;     // (operation, k) runs
+  std::size_t failures = 0;  // of which failed by schedule
+  for (operation const& op : operations()) {
+    INFO("operation: " << op.name);
+    bool succeeded = false;
+    for (std::size_t k = 1; !succeeded; ++k) {
+      INFO("failing allocation " << k << " and later");
+      {
+        inputs in;
+        auto const before = snapshots(in);
+        std::size_t const live = tracker.outstanding_count();
+        schedule->arm(k);
+        try {
+          op.run(in);
+          succeeded = true;
+        } catch (devcol::out_of_memory const&) {
+          // the failure must be ours
+          CHECK(schedule->failures > 0);
+        }
+        schedule->disarm();
+        ++cases;
+        if (succeeded) {
+          CHECK(schedule->failures == 0);  // an operation must not swallow a failure
+        } else {
+          ++failures;
+          // A failed access may leave a spilled input partly back on the device (its memory, not a
+          // leak): spill it again before counting what is left.
+          (void)in.spilled.spill();  // residency is a cache state: its rows are checked below
+          CHECK(tracker.outstanding_count() == live);  // nothing of the failed operation is left
+          auto const after = snapshots(in);
+          for (std::size_t i = 0; i < before.size(); ++i) {
+            INFO("input " << inputs::names[i]);
+            CHECK(after[i] == before[i]);
+          }
+          CHECK(in.spilled_rows_intact());
+        }
+      }
+      REQUIRE(tracker.outstanding_count() == 0);
+      REQUIRE(tracker.unknown_deallocations() == 0);
+      REQUIRE(tracker.mismatched_deallocations() == 0);
+      REQUIRE(k < 1000);  // an operation that never succeeds
+    }
+  }
+  std::cout << "allocation-failure sweep: " << cases << " (operation, k) cases over " << operations().size()
+            << " operations, " << failures << " of them failed by schedule; all checked\n";
+  CHECK(operations().size() >= 60);
+  CHECK(failures >= 95);  // floors: the table shrank, or operations stopped allocating
+}
+
+}  // namespace devcol_test::reliability
