@@ -22,8 +22,8 @@
 #include <devcol/interop/detail/nested.hpp>
 #include <devcol/interop/detail/import_strings.hpp>
 
-#include <cstddef>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -71,58 +71,35 @@ concept strings_column_type = requires {
   typename C::policy;
 } && std::same_as<C, basic_strings_column<typename C::offset_type, typename C::policy>>;
 
-/**
- * @brief Imports an Arrow utf8 array as a `strings_column` (or large utf8 as a
- * `large_strings_column`; any policy): `from_arrow<devcol::strings_column>(schema, array)`. Takes
- * ownership as the fixed-width from_arrow() does: `array` is marked released at once, its producer's
- * `release` called exactly once when the last devcol handle on its memory goes; `schema` is released
- * before this returns.
- *
- * Zero-copy: the column borrows the producer's offsets and data (never written: a write through the
- * column copies first) and keeps the array's offset (O(1) for a slice). Copies only offsets
- * misaligned for their type (the rows' offsets) and bitmaps as the fixed-width import copies them.
- *
- * Checked before anything is adopted, the input released on every failure: first the structure
- * (as from_arrow() checks it, and: format "u" for 32-bit offsets, "U" for 64-bit; three buffers;
- * offsets not NULL unless there are no rows), reading no buffer; then the offsets' content, in one
- * kernel whose result comes back in one copy (synchronises `stream`): the first offset not
- * negative, none decreasing, a NULL data buffer only when no bytes are reached. The C interface
- * does not carry buffer sizes: the data buffer is trusted to hold the bytes the last offset
- * reaches. On CUDA, `stream` first waits for the producer's `sync_event`.
- * @throws devcol::arrow_error naming the field and value (the input released), what allocation
- *         throws, devcol::cuda_error
- */
-template <class C>
-  requires strings_column_type<C>
-[[nodiscard]] C from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
-  using O = typename C::offset_type;
-  detail::import_guard guard(schema, array);
-  detail::arrow_field const field = detail::check_device_import(schema, array);
-  detail::check_strings<O>(array->array, field, "array");
-  guard.release_schema();
-  auto const taken = guard.take_array(stream);
-  detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
-  return detail::import_strings<O, typename C::policy>(taken->device.array, field, taken, stream);
-}
-
-/// @brief Satisfied by the column kinds besides `column<T>` that `from_arrow<K>` imports (decimal
-/// and fixed-size binary columns of any policy, ...): those with a `detail::arrow_importer`.
+/// @brief Satisfied by the column kinds besides `column<T>` that `from_arrow<K>` imports (strings,
+/// decimal and fixed-size binary columns of any policy, ...): those with a `detail::arrow_importer`.
 template <class K>
 concept arrow_importable = detail::arrow_importer<K>::enabled;
 
 /**
- * @brief Imports an array as a column of kind `K` (e.g. `from_arrow<decimal128_column>`,
- * `from_arrow<fixed_size_binary_column<my_policy>>`), taking ownership as from_arrow<T>() does:
- * `array` is marked released at once, and its `release` is called exactly once, when the last
- * devcol handle on its memory goes; `schema` is released before this returns.
+ * @brief Imports an array as a column of kind `K`: `from_arrow<devcol::strings_column>` (utf8; large
+ * utf8 as `large_strings_column`), `from_arrow<decimal128_column>` (and decimal32/64),
+ * `from_arrow<fixed_size_binary_column<my_policy>>`. Takes ownership as the fixed-width
+ * from_arrow() does: `array` is marked released at once, its producer's `release` called exactly
+ * once when the last devcol handle on its memory goes; `schema` is released before this returns.
  *
- * Zero-copy: the column borrows the producer's buffers (decimal values misaligned for their width
- * and bitmaps devcol cannot read whole words of are copied, as for fixed-width columns). Checked
- * first as from_arrow<T>() checks, and also the kind's format, read as untrusted text: decimals
- * "d:P,S[,W]" with W 32, 64 or 128 matching `K` (256 is named as not supported), P within the
- * width's range, integers that fit an int; fixed-size binary "w:N" with 1 <= N < 2^31. Any failure
- * releases both structs and raises `devcol::arrow_error` naming the field and value.
- * @throws devcol::arrow_error, what allocation throws (for the copies above), devcol::cuda_error
+ * Zero-copy: the column borrows the producer's buffers (never written: a write through the column
+ * copies first) and keeps the array's offset (O(1) for a slice). Copies only strings offsets and
+ * decimal values misaligned for their type (the rows' only), and bitmaps as the fixed-width import
+ * copies them.
+ *
+ * Checked before anything is adopted, the input released on every failure, `devcol::arrow_error`
+ * naming the field and value: first the structure (as from_arrow() checks it, and per kind: strings
+ * "u" for 32-bit offsets, "U" for 64-bit, three buffers, offsets not NULL unless there are no rows;
+ * decimals "d:P,S[,W]" read as untrusted text, W 32, 64 or 128 matching `K` (256 is named as not
+ * supported), P within the width's range, integers that fit an int; fixed-size binary "w:N" with
+ * 1 <= N < 2^31), reading no buffer; then, for strings, the offsets' content in one kernel whose
+ * result comes back in one copy (synchronises `stream`): the first offset not negative, none
+ * decreasing, a NULL data buffer only when no bytes are reached. The C interface does not carry
+ * buffer sizes: a strings data buffer is trusted to hold the bytes the last offset reaches. On
+ * CUDA, `stream` first waits for the producer's `sync_event`.
+ * @throws devcol::arrow_error naming the field and value (the input released), what allocation
+ *         throws, devcol::cuda_error
  */
 template <arrow_importable K>
 [[nodiscard]] K from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
@@ -131,9 +108,8 @@ template <arrow_importable K>
   detail::arrow_importer<K>::check(array->array, field, "array");
   guard.release_schema();
   auto const taken = guard.take_array(stream);
-  ArrowArray const& imported = taken->device.array;
   detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
-  return detail::arrow_importer<K>::import(imported, field, taken, stream);
+  return detail::arrow_importer<K>::import(taken->device.array, field, taken, stream);
 }
 
 /**

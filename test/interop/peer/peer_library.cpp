@@ -588,19 +588,8 @@ void append_strings(std::string& out, devcol::basic_strings_column<O> const& col
   out += sizeof(O) == 4 ? "{\"type\": \"string\"" : "{\"type\": \"large_string\"";
   out += ", \"size\": " + std::to_string(col.size()) + ", \"null_count\": " + std::to_string(col.null_count()) +
          ", \"offset\": " + std::to_string(col.offset()) +
-         ", \"data\": " + std::to_string(reinterpret_cast<std::uintptr_t>(col.chars(devcol::access::read))) +
-         ", \"values\": [";
-  bool first = true;
-  for (auto const& row : devcol::to_host(col)) {
-    if (!first) { out += ", "; }
-    first = false;
-    if (row) {
-      append_string(out, *row);
-    } else {
-      out += "null";
-    }
-  }
-  out += "]}";
+         ", \"data\": " + std::to_string(reinterpret_cast<std::uintptr_t>(col.chars(devcol::access::read)));
+  append_rows(out, devcol::to_host(col), [&](std::string const& row) { append_string(out, row); });
 }
 
 }  // namespace

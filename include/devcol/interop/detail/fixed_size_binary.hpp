@@ -99,14 +99,7 @@ fixed_size_binary_column<Policy> import_fixed_size_binary(ArrowArray const& arra
   auto const rows = static_cast<std::size_t>(array.length);
   buffer_type data;
   if (rows != 0) { data = buffer_type::borrow(array.buffers[1], (first + rows) * width, keep, stream); }
-  buffer_type mask;
-  std::size_t nulls = 0;
-  if (array.buffers[0] != nullptr) {
-    mask = import_bits<Policy>(array.buffers[0], first, rows, false, exported_by_devcol(array), keep, stream);
-    nulls = array.null_count >= 0 ? static_cast<std::size_t>(array.null_count)
-                                  : count_unset_bits(static_cast<bitmask_word const*>(mask.data(access::read)), first,
-                                                     first + rows, stream);
-  }
+  auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, false, keep, stream);
   return fixed_size_binary_column<Policy>(width, std::move(data), std::move(mask), rows, nulls, rows != 0 ? first : 0);
 }
 

@@ -279,6 +279,24 @@ struct unpack_bit {
 };
 
 /**
+ * @brief The validity of rows [first, first + rows) of a checked array, as every importer takes it:
+ * no bitmap, no mask and 0 nulls; else the bitmap as import_bits takes it (moved to start at bit 0
+ * if `shift`) and `null_count`, or when that is negative the nulls counted (one pass; synchronises).
+ */
+template <buffer_policy Policy>
+std::pair<buffer<Policy>, std::size_t> import_validity(ArrowArray const& array, std::size_t first, std::size_t rows,
+                                                       std::int64_t null_count, bool shift,
+                                                       std::shared_ptr<void const> const& keep, stream_ref stream) {
+  if (array.buffers[0] == nullptr) { return {}; }
+  buffer<Policy> mask = import_bits<Policy>(array.buffers[0], first, rows, shift, exported_by_devcol(array), keep, stream);
+  std::size_t const offset = shift ? 0 : first;
+  std::size_t const nulls =
+      null_count >= 0 ? static_cast<std::size_t>(null_count)
+                      : count_unset_bits(static_cast<bitmask_word const*>(mask.data(access::read)), offset, offset + rows, stream);
+  return {std::move(mask), nulls};
+}
+
+/**
  * @brief Rows [first, first + rows) of a checked array's buffers as a column. Values are borrowed
  * (no copy) unless they are bit-packed bools (unpacked, one pass) or misaligned for `T` (copied);
  * then the rows start at 0 and the validity bits are moved to match. `null_count` < 0: counted.
@@ -287,7 +305,6 @@ template <fixed_width T, buffer_policy Policy>
 column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std::size_t rows, std::int64_t null_count,
                                 std::shared_ptr<void const> const& keep, stream_ref stream) {
   using buffer_type = buffer<Policy>;
-  void const* const validity = array.buffers[0];
   void const* const values = array.buffers[1];
   constexpr bool packed = type_traits<T>::arrow_bit_packed;
   bool const shift = packed || reinterpret_cast<std::uintptr_t>(values) % alignof(T) != 0;
@@ -306,16 +323,8 @@ column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std:
   } else {
     data = buffer_type::borrow(values, (first + rows) * sizeof(T), keep, stream);
   }
-  std::size_t const offset = shift ? 0 : first;
-  buffer_type mask;
-  std::size_t nulls = 0;
-  if (validity != nullptr) {
-    mask = import_bits<Policy>(validity, first, rows, shift, exported_by_devcol(array), keep, stream);
-    nulls = null_count >= 0 ? static_cast<std::size_t>(null_count)
-                            : count_unset_bits(static_cast<bitmask_word const*>(mask.data(access::read)), offset,
-                                               offset + rows, stream);
-  }
-  return column<T, Policy>(std::move(data), std::move(mask), rows, nulls, offset);
+  auto [mask, nulls] = import_validity<Policy>(array, first, rows, null_count, shift, keep, stream);
+  return column<T, Policy>(std::move(data), std::move(mask), rows, nulls, shift ? 0 : first);
 }
 
 /**

@@ -88,18 +88,23 @@ basic_strings_column<O, Policy> import_strings(ArrowArray const& array, arrow_fi
   }
   buffer_type chars;
   if (hi != 0) { chars = buffer_type::borrow(array.buffers[2], static_cast<std::size_t>(hi), keep, stream); }
-  std::size_t const offset = shift ? 0 : first;
-  buffer_type mask;
-  std::size_t nulls = 0;
-  if (array.buffers[0] != nullptr) {
-    mask = import_bits<Policy>(array.buffers[0], first, rows, shift, exported_by_devcol(array), keep, stream);
-    nulls = array.null_count >= 0 ? static_cast<std::size_t>(array.null_count)
-                                  : count_unset_bits(static_cast<bitmask_word const*>(mask.data(access::read)), offset,
-                                                     offset + rows, stream);
-  }
+  auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
   return basic_strings_column<O, Policy>(std::move(offsets_buffer), std::move(chars), std::move(mask), rows, nulls,
-                                         offset);
+                                         shift ? 0 : first);
 }
+
+/// from_arrow<basic_strings_column<O, Policy>> (see detail::arrow_importer).
+template <arrow_offset O, buffer_policy Policy>
+struct arrow_importer<basic_strings_column<O, Policy>> {
+  static constexpr bool enabled = true;
+  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+    check_strings<O>(array, field, path);
+  }
+  static basic_strings_column<O, Policy> import(ArrowArray const& array, arrow_field const& field,
+                                                std::shared_ptr<void const> const& keep, stream_ref stream) {
+    return import_strings<O, Policy>(array, field, keep, stream);
+  }
+};
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END
