@@ -11,20 +11,20 @@
 namespace devcol_test::strings_cow {
 
 namespace access = devcol::access;
-using rows = std::vector<std::optional<std::string>>;
+using text_rows_t = std::vector<std::optional<std::string>>;
 
 /// Writes `text` over the first bytes of row `row` through write access (same length: the offsets
 /// stay): what an in-place edit of a strings column may do.
 template <class C>
-void overwrite(C& c, std::size_t row, std::string const& text) {
+void overwrite_row(C& c, std::size_t row, std::string const& text) {
   char* chars = c.chars(access::write);
   std::int64_t start = 0;
   devcol::copy_bytes(&start, c.offsets(access::read) + row, sizeof(typename C::offset_type), {});
   devcol::copy_bytes(chars + start, text.data(), text.size(), {});
 }
 
-rows strings(std::initializer_list<char const*> values) {
-  rows out;
+text_rows_t text_rows(std::initializer_list<char const*> values) {
+  text_rows_t out;
   for (auto const* v : values) { out.push_back(v == nullptr ? std::nullopt : std::optional<std::string>(v)); }
   return out;
 }
@@ -52,7 +52,7 @@ TEMPLATE_TEST_CASE("strings rule 1: copies and slices share the buffers: no allo
   CHECK(a.offsets_buffer().use_count() == 3);
   CHECK(a.chars_buffer().use_count() == 3);
   CHECK(a.mask_buffer().use_count() == 3);
-  CHECK(devcol::to_host(s) == strings({nullptr, "", "cde"}));
+  CHECK(devcol::to_host(s) == text_rows({nullptr, "", "cde"}));
 }
 
 TEST_CASE("strings rule 2: read access never copies", "[strings][cow][rule2]") {
@@ -78,18 +78,18 @@ TEMPLATE_TEST_CASE("strings rule 3: a write to a shared handle copies the writer
   auto const* chars = a.chars(access::read);
   auto const* offsets = a.offsets(access::read);
   std::size_t const live = leaks.live();
-  overwrite(s, 0, "ONE");
+  overwrite_row(s, 0, "ONE");
   REQUIRE(leaks.live() == live + 3);  // offsets, characters and mask of the slice's rows
   CHECK(s.chars(access::read) != chars);
   CHECK(s.offset() == 0);
   CHECK(s.chars_buffer().size() == 12);                      // "one" + "" + "three" + "four"
   CHECK(s.offsets_buffer().size() == 5 * sizeof(O));         // rebased, four rows
   CHECK(s.mask_buffer().size() == devcol::bitmask_allocation_size(4));
-  CHECK(devcol::to_host(s) == strings({"ONE", nullptr, "three", "four"}));
+  CHECK(devcol::to_host(s) == text_rows({"ONE", nullptr, "three", "four"}));
   // Every other handle still sees the old values, at the old pointers.
   CHECK(a.chars(access::read) == chars);
   CHECK(a.offsets(access::read) == offsets);
-  CHECK(devcol::to_host(a) == strings({"zero", "one", nullptr, "three", "four", "five"}));
+  CHECK(devcol::to_host(a) == text_rows({"zero", "one", nullptr, "three", "four", "five"}));
   CHECK_FALSE(s.is_shared());
 }
 
@@ -102,8 +102,8 @@ TEST_CASE("strings rule 3: writing the mask of a shared column copies it first",
   devcol::bitmask_word const all = 0b111;
   devcol::copy_bytes(mask, &all, sizeof(all), {});
   b.set_null_count(0);
-  CHECK(devcol::to_host(b) == strings({"a", "", "c"}));
-  CHECK(devcol::to_host(a) == strings({"a", nullptr, "c"}));
+  CHECK(devcol::to_host(b) == text_rows({"a", "", "c"}));
+  CHECK(devcol::to_host(a) == text_rows({"a", nullptr, "c"}));
 }
 
 TEST_CASE("strings rule 4: a write after every other handle died does not copy", "[strings][cow][rule4]") {
@@ -133,7 +133,7 @@ TEST_CASE("strings rule 5: the last handle frees each buffer once, through the r
   auto c = a->slice(2, 3);
   a.reset();
   CHECK(made.outstanding_count() == 3);  // c keeps all three alive
-  CHECK(devcol::to_host(c) == strings({"qr"}));
+  CHECK(devcol::to_host(c) == text_rows({"qr"}));
   c = devcol::strings_column{};
   CHECK(made.outstanding_count() == 0);
   CHECK(made.unknown_deallocations() == 0);
@@ -149,21 +149,21 @@ TEST_CASE("strings rule 6: the cuDF copy chain s2 = s1; s3 = s2 holds, pointers 
   CHECK(s2.chars(access::read) == p);
   CHECK(s3.chars(access::read) == p);
 
-  overwrite(s2, 0, "XX");  // copies s2 only
+  overwrite_row(s2, 0, "XX");  // copies s2 only
   auto const* p2 = s2.chars(access::read);
   CHECK(p2 != p);
   CHECK(s1.chars(access::read) == p);
   CHECK(s3.chars(access::read) == p);
-  CHECK(devcol::to_host(s2) == strings({"XX", "bb", "cc"}));
-  CHECK(devcol::to_host(s1) == strings({"aa", "bb", "cc"}));
+  CHECK(devcol::to_host(s2) == text_rows({"XX", "bb", "cc"}));
+  CHECK(devcol::to_host(s1) == text_rows({"aa", "bb", "cc"}));
 
-  overwrite(s1, 1, "YY");  // copies s1, because s3 still shares
+  overwrite_row(s1, 1, "YY");  // copies s1, because s3 still shares
   CHECK(s1.chars(access::read) != p);
   CHECK(s1.chars(access::read) != p2);
   CHECK(s2.chars(access::read) == p2);
   CHECK(s3.chars(access::read) == p);  // s3 keeps the original pointer
-  CHECK(devcol::to_host(s1) == strings({"aa", "YY", "cc"}));
-  CHECK(devcol::to_host(s3) == strings({"aa", "bb", "cc"}));
+  CHECK(devcol::to_host(s1) == text_rows({"aa", "YY", "cc"}));
+  CHECK(devcol::to_host(s3) == text_rows({"aa", "bb", "cc"}));
 }
 
 TEST_CASE("strings rule 7: deep_copy always owns fresh memory", "[strings][cow][rule7]") {

@@ -8,12 +8,12 @@
 #include <string_view>
 #include <vector>
 
-namespace devcol_test::strings_column {
+namespace devcol_test::strings_basics {
 
 namespace access = devcol::access;
 
 /// Random host strings: lengths 0-12, one row in `null_every` null (0: none).
-inline std::vector<std::optional<std::string>> random_strings(std::size_t n, std::size_t null_every, unsigned seed) {
+inline std::vector<std::optional<std::string>> sample_host_strings(std::size_t n, std::size_t null_every, unsigned seed) {
   std::vector<std::optional<std::string>> out;
   std::uint64_t state = seed * 6364136223846793005ULL + 1442695040888963407ULL;
   auto next = [&] {
@@ -32,16 +32,16 @@ inline std::vector<std::optional<std::string>> random_strings(std::size_t n, std
   return out;
 }
 
-}  // namespace devcol_test::strings_column
+}  // namespace devcol_test::strings_basics
 
-using namespace devcol_test::strings_column;  // NOLINT: test brevity
+using namespace devcol_test::strings_basics;  // NOLINT: test brevity
 
 TEMPLATE_TEST_CASE("strings columns round-trip host strings with nulls and empty strings", "[strings][column]",
                    std::int32_t, std::int64_t) {
   devcol_test::leak_check leaks;
   for (std::size_t n : {0, 1, 63, 64, 65, 1000}) {
     for (std::size_t null_every : {0, 3}) {
-      auto const host = random_strings(n, null_every, static_cast<unsigned>(n + null_every));
+      auto const host = sample_host_strings(n, null_every, static_cast<unsigned>(n + null_every));
       auto const col = devcol::make_strings_column<TestType>(host);
       CAPTURE(n, null_every);
       CHECK(col.size() == n);
@@ -88,7 +88,7 @@ TEST_CASE("devcol::string_view orders bytes as unsigned, then by length", "[stri
 
 TEST_CASE("strings slices count their nulls and copy nothing", "[strings][column]") {
   devcol_test::leak_check leaks;
-  auto const host = random_strings(300, 4, 7);
+  auto const host = sample_host_strings(300, 4, 7);
   auto const col = devcol::make_strings_column(host);
   std::size_t const live = leaks.live();
   for (std::size_t begin : {0, 3, 70, 299}) {
