@@ -383,6 +383,25 @@ TEST_CASE("list<struct<a: string, b: int64>>: Arrow C++ -> devcol -> Arrow C++, 
     CHECK(devcol::type_name(col) == "list<struct<a: string, b: int64>>");
     CHECK(devcol::null_count(col) == static_cast<std::size_t>(original->null_count()));
     CHECK(std::get<devcol::list_column>(col).offset() == static_cast<std::size_t>(first));  // borrowed at its offset
+    peer::exported again;
+    devcol::to_arrow(col, &again.schema, &again.array);
+    auto const back = peer::require_ok(arrow::ImportDeviceArray(&again.array, &again.schema));
+    peer::require_ok(back->ValidateFull());
+    CHECK(back->Equals(*original));
+  }
+  // devcol's own nested kinds, exported and validated by Arrow C++.
+  auto const dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({1, std::nullopt, 0}),
+                                                   devcol::make_strings_column({"p", "q"}));
+  auto const st = devcol::make_struct_column({{"x", devcol::sequence<std::int64_t>(3)}}, {true, false, true});
+  for (devcol::any_column<> const& c : std::vector<devcol::any_column<>>{dict, st, devcol::large_list_column{}}) {
+    peer::exported e;
+    devcol::to_arrow(c, &e.schema, &e.array);
+    auto const arr = peer::require_ok(arrow::ImportDeviceArray(&e.array, &e.schema));
+    peer::require_ok(arr->ValidateFull());
+    CHECK(arr->length() == static_cast<std::int64_t>(devcol::size(c)));
+    CHECK(arr->null_count() == static_cast<std::int64_t>(devcol::null_count(c)));
+  }
+}
 
 namespace devcol_test::peer_strings {
 
@@ -482,19 +501,6 @@ TEMPLATE_TEST_CASE("strings: Arrow C++ -> devcol -> Arrow C++ comes back Equals(
     peer::require_ok(back->ValidateFull());
     CHECK(back->Equals(*original));
   }
-  // devcol's own nested kinds, exported and validated by Arrow C++.
-  auto const dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({1, std::nullopt, 0}),
-                                                   devcol::make_strings_column({"p", "q"}));
-  auto const st = devcol::make_struct_column({{"x", devcol::sequence<std::int64_t>(3)}}, {true, false, true});
-  for (devcol::any_column<> const& c : std::vector<devcol::any_column<>>{dict, st, devcol::large_list_column{}}) {
-    peer::exported e;
-    devcol::to_arrow(c, &e.schema, &e.array);
-    auto const arr = peer::require_ok(arrow::ImportDeviceArray(&e.array, &e.schema));
-    peer::require_ok(arr->ValidateFull());
-    CHECK(arr->length() == static_cast<std::int64_t>(devcol::size(c)));
-    CHECK(arr->null_count() == static_cast<std::int64_t>(devcol::null_count(c)));
-  }
-
   // An empty devcol column without buffers: Arrow reads its one {0} offset.
   peer::exported empty;
   devcol::to_arrow(devcol::basic_strings_column<O>{}, &empty.schema, &empty.array);
