@@ -3,6 +3,7 @@
 // must raise devcol::out_of_memory, leave every input column as it was (values, validity, null
 // count and pointers) and leak nothing.
 #include "failing_resource.hpp"
+#include "../nested_support.hpp"
 
 #include <devcol/interop/arrow_stream.hpp>
 #include <devcol/interop/dlpack.hpp>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <iostream>
+#include <sstream>
 #include <optional>
 #include <string>
 #include <utility>
@@ -88,6 +90,11 @@ struct inputs {
   [[nodiscard]] bool spilled_rows_intact() const { return devcol::to_host(spilled) == values(rows, 3); }
 
   static constexpr char const* names[] = {"a", "b", "plain", "shared", "exposed", "f", "keep", "idx", "spill", "spilled", "tbl"};
+  [[nodiscard]] std::vector<struct snapshot> snapshots() const;
+  /// A failed access may leave a spilled input partly back on the device (its memory, not a leak):
+  /// spill it again before counting what is left. Residency is a cache state: intact() checks the rows.
+  void repair() { (void)spilled.spill(); }
+  [[nodiscard]] bool intact() const { return spilled_rows_intact(); }
 };
 
 /// What a caller can see of a column: everything a failed operation must leave as it was.
@@ -132,11 +139,15 @@ std::vector<snapshot> snapshots(inputs const& in) {
           snapshot::of(in.spill), snapshot::of(in.spilled), table_shape(in.tbl)};
 }
 
+std::vector<snapshot> inputs::snapshots() const { return devcol_test::reliability::snapshots(*this); }
+
 /// One operation of the sweep: what it is called, and what it does to fresh inputs.
-struct operation {
+template <class Inputs>
+struct basic_operation {
   char const* name;
-  std::function<void(inputs&)> run;
+  std::function<void(Inputs&)> run;
 };
+using operation = basic_operation<inputs>;
 
 /// Hands what `produce` exports into a fresh pair of structs to `consume` (an import).
 template <class Produce, class Consume>
@@ -269,9 +280,12 @@ std::vector<operation> const& operations() {
   return ops;
 }
 
-TEST_CASE("allocation-failure sweep: each failing allocation of every operation throws out_of_memory, "
-          "changes no input and leaks nothing",
-          "[reliability][allocation_failure]") {
+/// The sweep itself over `ops` with fresh `Inputs` for each (operation, k): `Inputs` gives its
+/// snapshots(), repair() after a failure (what a failure may leave that is not a change, e.g. a
+/// spilled input back on the device) and intact() (what snapshots cannot read without changing).
+/// Returns the (operation, k) cases run and how many of them failed by schedule.
+template <class Inputs>
+std::pair<std::size_t, std::size_t> sweep(std::vector<basic_operation<Inputs>> const& ops) {
   auto schedule = std::make_shared<failure_schedule>();
   auto handle = mr::make_resource_handle<failing_device>("failing", std::in_place, schedule);
   auto const& tracker = *handle.target<failing_device>();
@@ -279,14 +293,14 @@ TEST_CASE("allocation-failure sweep: each failing allocation of every operation 
 
   std::size_t cases = 0;     // (operation, k) runs
   std::size_t failures = 0;  // of which failed by schedule
-  for (operation const& op : operations()) {
+  for (auto const& op : ops) {
     INFO("operation: " << op.name);
     bool succeeded = false;
     for (std::size_t k = 1; !succeeded; ++k) {
       INFO("failing allocation " << k << " and later");
       {
-        inputs in;
-        auto const before = snapshots(in);
+        Inputs in;
+        auto const before = in.snapshots();
         std::size_t const live = tracker.outstanding_count();
         schedule->arm(k);
         try {
@@ -302,16 +316,14 @@ TEST_CASE("allocation-failure sweep: each failing allocation of every operation 
           CHECK(schedule->failures == 0);  // an operation must not swallow a failure
         } else {
           ++failures;
-          // A failed access may leave a spilled input partly back on the device (its memory, not a
-          // leak): spill it again before counting what is left.
-          (void)in.spilled.spill();  // residency is a cache state: its rows are checked below
+          in.repair();
           CHECK(tracker.outstanding_count() == live);  // nothing of the failed operation is left
-          auto const after = snapshots(in);
+          auto const after = in.snapshots();
           for (std::size_t i = 0; i < before.size(); ++i) {
-            INFO("input " << inputs::names[i]);
+            INFO("input " << Inputs::names[i]);
             CHECK(after[i] == before[i]);
           }
-          CHECK(in.spilled_rows_intact());
+          CHECK(in.intact());
         }
       }
       REQUIRE(tracker.outstanding_count() == 0);
@@ -320,10 +332,158 @@ TEST_CASE("allocation-failure sweep: each failing allocation of every operation 
       REQUIRE(k < 1000);  // an operation that never succeeds
     }
   }
+  return {cases, failures};
+}
+
+TEST_CASE("allocation-failure sweep: each failing allocation of every operation throws out_of_memory, "
+          "changes no input and leaks nothing",
+          "[reliability][allocation_failure]") {
+  auto const [cases, failures] = sweep(operations());
   std::cout << "allocation-failure sweep: " << cases << " (operation, k) cases over " << operations().size()
             << " operations, " << failures << " of them failed by schedule; all checked\n";
   CHECK(operations().size() >= 60);
   CHECK(failures >= 95);  // floors: the table shrank, or operations stopped allocating
+}
+
+/// What a caller can see of a column of any kind: its rows as text, its validity words' address,
+/// size, null count, offset and sharing.
+struct kind_snapshot {
+  std::string rows;
+  void const* mask = nullptr;
+  std::size_t size = 0, null_count = 0, offset = 0;
+  bool shared = false;
+
+  static kind_snapshot of(devcol::any_column<> const& c) {
+    kind_snapshot s;
+    std::ostringstream text;
+    for (auto const& row : devcol::to_host_values(c)) { text << row << ';'; }
+    s.rows = text.str();
+    s.size = devcol::size(c);
+    s.null_count = devcol::null_count(c);
+    std::visit(
+        [&](auto const& col) {
+          s.offset = col.offset();
+          s.shared = col.is_shared();
+          if constexpr (requires { col.null_mask(access::read); }) { s.mask = col.null_mask(access::read); }
+        },
+        c);
+    return s;
+  }
+  bool operator==(kind_snapshot const&) const = default;
+};
+
+/// The inputs of the variable-width and nested kinds, with nulls and at offsets not a multiple of 8.
+struct kind_inputs {
+  static constexpr std::size_t rows = 60;
+  devcol::strings_column s;         ///< a slice with nulls and empty strings
+  devcol::strings_column s_shared;  ///< shares s's memory
+  devcol::any_column<> lists;       ///< list<struct<a: string, b: int64>>, sliced
+  devcol::dictionary_column<> dict; ///< int32 indices (one null) over strings
+  devcol::decimal64_column dec;     ///< decimal64(12, 2) with nulls
+  devcol::fixed_size_binary_column<> bin;  ///< width 3, with nulls
+  devcol::column<bool> keep;        ///< nullable flags
+  devcol::column<std::int32_t> idx; ///< in-bounds indices, one null
+
+  kind_inputs() {
+    std::vector<std::optional<std::string>> text(rows + 11);
+    std::vector<std::optional<std::string>> three(rows);
+    std::vector<std::optional<std::int64_t>> unscaled(rows);
+    std::vector<std::optional<std::int32_t>> codes(rows);
+    std::vector<std::optional<bool>> flags(rows);
+    std::vector<std::optional<std::int32_t>> positions(rows / 2);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (i % 6 != 4) { text[i] = std::string(i % 5, static_cast<char>('a' + i % 26)); }
+    }
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (i % 7 != 2) { three[i] = std::string{static_cast<char>('A' + i % 26), 'x', static_cast<char>('0' + i % 10)}; }
+      if (i % 5 != 1) { unscaled[i] = static_cast<std::int64_t>(i * 1234) - 30000; }
+      if (i != 9) { codes[i] = static_cast<std::int32_t>(i % 4); }
+      if (i % 9 != 5) { flags[i] = i % 3 != 0; }
+    }
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      if (i != 3) { positions[i] = static_cast<std::int32_t>((i * 17) % rows); }
+    }
+    s = devcol::make_strings_column(text).slice(11, 11 + rows);
+    s_shared = s;
+    lists = devcol::slice(devcol_test::nested_samples::list_of_structs(rows + 5).col, 5, 5 + rows, {});
+    dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>(codes),
+                                          devcol::make_strings_column({"red", "", "green", "blue"}));
+    dec = devcol::make_decimal_column<std::int64_t>(unscaled, 12, 2);
+    bin = devcol::make_fixed_size_binary_column(three, 3);
+    keep = devcol::make_column<bool>(flags);
+    idx = devcol::make_column<std::int32_t>(positions);
+  }
+
+  [[nodiscard]] std::vector<kind_snapshot> snapshots() const {
+    return {kind_snapshot::of(s),   kind_snapshot::of(s_shared), kind_snapshot::of(lists),
+            kind_snapshot::of(dict), kind_snapshot::of(dec),     kind_snapshot::of(bin)};
+  }
+  void repair() noexcept {}
+  [[nodiscard]] bool intact() const noexcept { return true; }  // snapshots() read everything
+  /// Every kind as any_column, for the ops that take any kind.
+  [[nodiscard]] std::vector<devcol::any_column<>> all() const { return {s, lists, dict, dec, bin}; }
+
+  static constexpr char const* names[] = {"s", "s_shared", "lists", "dict", "dec", "bin"};
+};
+
+std::vector<basic_operation<kind_inputs>> const& kind_operations() {
+  using in_t = kind_inputs;
+  auto each = [](auto f) {
+    return [f](in_t& in) {
+      for (auto const& c : in.all()) { f(in, c); }
+    };
+  };
+  static std::vector<basic_operation<in_t>> const ops = {
+      // factories
+      {"make_strings_column", [](in_t&) { (void)devcol::make_strings_column({"a", std::nullopt, "bcd"}); }},
+      {"make_list_column", [](in_t&) {
+         (void)devcol::make_list_column<std::int32_t>({0, 2, 2, 3}, devcol::any_column<>{devcol::make_column<std::int64_t>({1, 2, 3})},
+                                                       {true, false, true});
+       }},
+      {"make_decimal_column", [](in_t&) { (void)devcol::make_decimal_column<std::int64_t>(std::vector<std::optional<std::int64_t>>{1, std::nullopt}, 5, 1); }},
+      {"make_fixed_size_binary_column", [](in_t&) { (void)devcol::make_fixed_size_binary_column({"ab", std::nullopt}, 2); }},
+      // strings
+      {"strings deep_copy", [](in_t& in) { (void)in.s.deep_copy(); }},
+      {"strings slice (nullable)", [](in_t& in) { (void)in.s.slice(3, 50); }},
+      {"strings chars(write) on a shared column", [](in_t& in) { (void)in.s_shared.chars(access::write); }},
+      {"strings null_mask(write) on a shared column", [](in_t& in) { (void)in.s_shared.null_mask(access::write); }},
+      {"strings compare(a, op, b)", [](in_t& in) { (void)devcol::compare(in.s, devcol::cmp::less, in.s_shared); }},
+      {"strings compare(col, op, value)", [](in_t& in) { (void)devcol::compare(in.s, devcol::cmp::equal, "ccc"); }},
+      {"strings sort", [](in_t& in) { (void)devcol::sort(in.s); }},
+      {"strings argsort", [](in_t& in) { (void)devcol::argsort(in.s); }},
+      {"strings length", [](in_t& in) { (void)devcol::length(in.s); }},
+      {"strings hash", [](in_t& in) { (void)devcol::hash(in.s); }},
+      {"strings fill_null", [](in_t& in) { (void)devcol::fill_null(in.s, "none"); }},
+      {"strings to_host", [](in_t& in) { (void)devcol::to_host(in.s); }},
+      // every kind, through any_column
+      {"gather (every kind)", each([](in_t& in, auto const& c) { (void)devcol::gather(c, in.idx); })},
+      {"gather nullify (every kind)",
+       each([](in_t& in, auto const& c) { (void)devcol::gather(c, in.idx, {}, devcol::out_of_bounds::nullify); })},
+      {"filter (every kind)", each([](in_t& in, auto const& c) { (void)devcol::filter(c, in.keep); })},
+      {"concatenate (every kind)",
+       each([](in_t&, auto const& c) { (void)devcol::concatenate(std::vector<devcol::any_column<>>{c, c}); })},
+      {"deep_copy (every kind)", each([](in_t&, auto const& c) { (void)devcol::deep_copy(c, {}); })},
+      {"slice (every kind)", each([](in_t&, auto const& c) { (void)devcol::slice(c, 7, 41, {}); })},
+      {"to_host_values (every kind)", each([](in_t&, auto const& c) { (void)devcol::to_host_values(c); })},
+      {"to_arrow then any_from_arrow (every kind)", each([](in_t&, auto const& c) {
+         round_trip([&](ArrowSchema* sc, ArrowDeviceArray* a) { devcol::to_arrow(c, sc, a); },
+                    [](ArrowSchema* sc, ArrowDeviceArray* a) { (void)devcol::any_from_arrow(sc, a); });
+       })},
+      {"to_arrow then from_arrow<strings_column>", [](in_t& in) {
+         round_trip([&](ArrowSchema* sc, ArrowDeviceArray* a) { devcol::to_arrow(in.s, sc, a); },
+                    [](ArrowSchema* sc, ArrowDeviceArray* a) { (void)devcol::from_arrow<devcol::strings_column>(sc, a); });
+       }},
+  };
+  return ops;
+}
+
+TEST_CASE("allocation-failure sweep over strings, lists, structs, dictionaries, decimals and fixed-size binary",
+          "[reliability][allocation_failure]") {
+  auto const [cases, failures] = sweep(kind_operations());
+  std::cout << "allocation-failure sweep (variable-width and nested kinds): " << cases << " (operation, k) cases over "
+            << kind_operations().size() << " operations, " << failures << " of them failed by schedule; all checked\n";
+  CHECK(kind_operations().size() >= 24);
+  CHECK(failures >= 100);
 }
 
 }  // namespace devcol_test::reliability
