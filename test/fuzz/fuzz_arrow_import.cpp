@@ -6,6 +6,7 @@
 // struct handed over released exactly once, on every path. DEVCOL_FUZZ_DEBUG=1 in the environment
 // prints each input's root and why it was refused (for reading a corpus or a crash).
 #include "arrow_tree.hpp"
+#include "fixed_width_kinds.hpp"
 
 #include <devcol/devcol.hpp>
 #include <devcol/interop/arrow_stream.hpp>
@@ -60,7 +61,7 @@ void read_back(devcol::table const& t) {
 template <std::size_t I = 0>
 void import_as(std::size_t index, ArrowSchema* s, ArrowDeviceArray* a) {
   using alternatives = devcol::any_column<>;
-  if constexpr (I < std::variant_size_v<alternatives>) {
+  if constexpr (I < fixed_width_kinds) {
     if (index != I) { return import_as<I + 1>(index, s, a); }
     using T = typename std::variant_alternative_t<I, alternatives>::value_type;
     read_back(devcol::from_arrow<T>(s, a));
@@ -71,7 +72,7 @@ void import_as(std::size_t index, ArrowSchema* s, ArrowDeviceArray* a) {
 template <std::size_t I = 0>
 std::size_t type_of_format(std::string_view format, std::size_t otherwise) {
   using alternatives = devcol::any_column<>;
-  if constexpr (I < std::variant_size_v<alternatives>) {
+  if constexpr (I < fixed_width_kinds) {
     using T = typename std::variant_alternative_t<I, alternatives>::value_type;
     if (devcol::detail::format_matches<T>(format)) { return I; }
     return type_of_format<I + 1>(format, otherwise);
@@ -192,7 +193,7 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     switch (m) {
       case mode::column_of_format:
       case mode::column_of_type: {
-        std::size_t const fallback = type_byte % std::variant_size_v<devcol::any_column<>>;
+        std::size_t const fallback = type_byte % fixed_width_kinds;
         std::size_t const t = m == mode::column_of_type ? fallback
                                                         : type_of_format(r.schema.format != nullptr ? r.schema.format : "", fallback);
         schema_given = s != nullptr;

@@ -222,7 +222,8 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, 
 template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
 [[nodiscard]] basic_strings_column<O, Policy> make_strings_column(
     std::initializer_list<std::optional<std::string_view>> values, stream_ref stream = {}) {
-  return make_strings_column<O, Policy>(std::views::all(values), stream);
+  // Through a vector: clang 14 cannot form libstdc++ 12's ref_view over this initializer_list.
+  return make_strings_column<O, Policy>(std::vector<std::optional<std::string_view>>(values), stream);
 }
 
 /**
@@ -274,7 +275,8 @@ template <buffer_policy Policy = default_policy, std::ranges::input_range Range>
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] fixed_size_binary_column<Policy> make_fixed_size_binary_column(
     std::initializer_list<std::optional<std::string_view>> values, std::size_t width, stream_ref stream = {}) {
-  return make_fixed_size_binary_column<Policy>(std::views::all(values), width, stream);
+  // Through a vector: clang 14 cannot form libstdc++ 12's ref_view over this initializer_list.
+  return make_fixed_size_binary_column<Policy>(std::vector<std::optional<std::string_view>>(values), width, stream);
 }
 
 DEVCOL_NAMESPACE_END

@@ -65,7 +65,7 @@ struct xxhash64 {
   std::uint64_t seed = 0;
 
   /// The hash of `size` bytes at `data`.
-  DEVCOL_HOST_DEVICE constexpr std::uint64_t operator()(char const* data, std::size_t size) const noexcept {
+  DEVCOL_HOST_DEVICE std::uint64_t operator()(char const* data, std::size_t size) const noexcept {
     auto const* p = reinterpret_cast<unsigned char const*>(data);
     auto const* const end = p + size;
     std::uint64_t h = 0;
