@@ -165,6 +165,39 @@ inline constexpr bool is_optional_string =
       { v.has_value() } -> std::convertible_to<bool>;
       { std::string_view(*v) };
     };
+
+/**
+ * Walks a host range of strings or of optional strings in order: `on_value(row, s)` for each valid
+ * row, `on_null(row)` for each empty optional. Returns the validity words (one bit a row, only for
+ * a range of optionals), the null count and the row count.
+ */
+struct staged_rows {
+  std::vector<bitmask_word> valid;
+  std::size_t nulls = 0;
+  std::size_t rows = 0;
+};
+template <class Range, class OnValue, class OnNull>
+staged_rows stage_string_rows(Range const& values, OnValue on_value, OnNull on_null) {
+  std::vector<bitmask_word> valid;
+  std::size_t nulls = 0;
+  std::size_t row = 0;
+  for (auto const& v : values) {
+    if constexpr (is_optional_string<std::ranges::range_value_t<Range>>) {
+      if (row % bits_per_word == 0) { valid.push_back(0); }
+      if (v.has_value()) {
+        on_value(row, std::string_view(*v));
+        valid[row / bits_per_word] |= bitmask_word{1} << (row % bits_per_word);
+      } else {
+        on_null(row);
+        ++nulls;
+      }
+    } else {
+      on_value(row, std::string_view(v));
+    }
+    ++row;
+  }
+  return {std::move(valid), nulls, row};
+}
 }  // namespace detail
 
 /**
@@ -180,37 +213,18 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, 
   requires std::convertible_to<std::ranges::range_value_t<Range>, std::string_view> ||
            detail::is_optional_string<std::ranges::range_value_t<Range>>
 [[nodiscard]] basic_strings_column<O, Policy> make_strings_column(Range const& values, stream_ref stream = {}) {
-  using value = std::ranges::range_value_t<Range>;
   using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
   std::vector<O> offsets{0};
   std::string chars;
-  std::vector<bitmask_word> valid;
-  std::size_t nulls = 0;
-  std::size_t row = 0;
-  auto append = [&](std::string_view s) {
+  auto append = [&](std::size_t, std::string_view s) {
     DEVCOL_EXPECTS(s.size() <= static_cast<std::size_t>(std::numeric_limits<O>::max()) - chars.size(),
                    "make_strings_column: ", chars.size() + s.size(), " bytes overflow ", sizeof(O) * 8,
                    "-bit offsets (large_strings_column takes 64-bit ones)");
     chars.append(s);
     offsets.push_back(static_cast<O>(chars.size()));
   };
-  for (auto const& v : values) {
-    if constexpr (detail::is_optional_string<value>) {
-      if (row % bits_per_word == 0) { valid.push_back(0); }
-      if (v.has_value()) {
-        append(std::string_view(*v));
-        valid[row / bits_per_word] |= bitmask_word{1} << (row % bits_per_word);
-      } else {
-        append({});
-        ++nulls;
-      }
-    } else {
-      append(std::string_view(v));
-    }
-    ++row;
-  }
-  buffer_type offsets_buffer(offsets.size() * sizeof(O), stream);
-  copy_bytes(offsets_buffer.data(access::write, stream), offsets.data(), offsets.size() * sizeof(O), stream);
+  auto [valid, nulls, row] = detail::stage_string_rows(values, append, [&](std::size_t r) { append(r, {}); });
+  buffer_type offsets_buffer = detail::upload_bytes<buffer_type>(offsets.data(), offsets.size() * sizeof(O), stream);
   buffer_type chars_buffer = detail::upload_bytes<buffer_type>(chars.data(), chars.size(), stream);
   buffer_type mask = nulls != 0 ? detail::upload_mask<buffer_type>(valid, row, stream) : buffer_type{};
   stream.synchronize();
@@ -239,32 +253,16 @@ template <buffer_policy Policy = default_policy, std::ranges::input_range Range>
            detail::is_optional_string<std::ranges::range_value_t<Range>>
 [[nodiscard]] fixed_size_binary_column<Policy> make_fixed_size_binary_column(Range const& values, std::size_t width,
                                                                              stream_ref stream = {}) {
-  using value = std::ranges::range_value_t<Range>;
   using buffer_type = typename fixed_size_binary_column<Policy>::buffer_type;
   std::string bytes;
-  std::vector<bitmask_word> valid;
-  std::size_t nulls = 0;
-  std::size_t row = 0;
-  auto append = [&](std::string_view s) {
-    DEVCOL_EXPECTS(s.size() == width, "make_fixed_size_binary_column: row ", row, " has ", s.size(),
-                   " bytes, not the width ", width);
-    bytes.append(s);
-  };
-  for (auto const& v : values) {
-    if constexpr (detail::is_optional_string<value>) {
-      if (row % bits_per_word == 0) { valid.push_back(0); }
-      if (v.has_value()) {
-        append(std::string_view(*v));
-        valid[row / bits_per_word] |= bitmask_word{1} << (row % bits_per_word);
-      } else {
-        bytes.append(width, '\0');
-        ++nulls;
-      }
-    } else {
-      append(std::string_view(v));
-    }
-    ++row;
-  }
+  auto [valid, nulls, row] = detail::stage_string_rows(
+      values,
+      [&](std::size_t at, std::string_view s) {
+        DEVCOL_EXPECTS(s.size() == width, "make_fixed_size_binary_column: row ", at, " has ", s.size(),
+                       " bytes, not the width ", width);
+        bytes.append(s);
+      },
+      [&](std::size_t) { bytes.append(width, '\0'); });
   buffer_type data = bytes.empty() ? buffer_type{} : detail::upload_bytes<buffer_type>(bytes.data(), bytes.size(), stream);
   buffer_type mask = nulls != 0 ? detail::upload_mask<buffer_type>(valid, row, stream) : buffer_type{};
   stream.synchronize();
