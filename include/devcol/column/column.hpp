@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -47,7 +48,15 @@ enum class mask_state {
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
 template <fixed_width T, buffer_policy Policy = default_policy>
-class column {
+class column : public detail::column_rows<column<T, Policy>, Policy> {
+  using rows_base = detail::column_rows<column, Policy>;
+  friend rows_base;
+  using rows_base::mask_;
+  using rows_base::null_count_;
+  using rows_base::offset_;
+  using rows_base::size_;
+  static constexpr std::string_view kind_name = "column";
+
  public:
   /// The element type.
   using value_type = T;
@@ -72,7 +81,7 @@ class column {
 
   /// @brief As above, with memory from `resource`.
   column(std::size_t size, stream_ref stream, mask_state mask, resource_type resource)
-      : data_(byte_size(size), stream, mr::default_alignment, resource), size_(size) {
+      : rows_base(buffer_type{}, size, 0, 0), data_(byte_size(size), stream, mr::default_alignment, resource) {
     if (mask != mask_state::unallocated) {
       std::size_t const bytes = bitmask_allocation_size(size);
       mask_ = buffer_type(bytes, stream, mr::default_alignment, std::move(resource));
@@ -88,15 +97,14 @@ class column {
    *         offset or size past PTRDIFF_MAX bytes (so their sum cannot wrap)
    */
   column(buffer_type data, buffer_type mask, std::size_t size, std::size_t null_count, std::size_t offset = 0)
-      : data_(std::move(data)), mask_(std::move(mask)), offset_(offset), size_(size), null_count_(null_count) {
+      : rows_base(std::move(mask), size, null_count, offset), data_(std::move(data)) {
     DEVCOL_EXPECTS(offset <= max_rows && size <= max_rows, "column: offset ", offset, " and size ", size,
                    " cannot be rows of memory (a negative value converted to size_t?)");
     DEVCOL_EXPECTS(data_.size() >= byte_size(offset + size), "column: a data buffer of ", data_.size(),
                    " bytes cannot hold rows [", offset, ", ", offset + size, ") of ", sizeof(T), " bytes");
-    check_mask(mask_, offset, size);
     DEVCOL_EXPECTS(data_.offset() % alignof(T) == 0, "column: a data buffer at byte offset ", data_.offset(),
                    " is not aligned for ", sizeof(T), "-byte values");
-    check_null_count(null_count, size, !mask_.empty());
+    this->check_rows_state();
   }
 
   /// @brief Shares `other`'s buffers (rule 1); if they are exposed, copies its rows instead (rule 12).
@@ -104,12 +112,7 @@ class column {
       : column(other.must_copy_to_share() ? other.copy_rows(0, other.size_, other.null_count_, other.data_.stream())
                                           : column(shared_tag{}, other)) {}
   /// @brief Takes over `other`'s buffers; `other` becomes empty.
-  column(column&& other) noexcept
-      : data_(std::move(other.data_)),
-        mask_(std::move(other.mask_)),
-        offset_(std::exchange(other.offset_, 0)),
-        size_(std::exchange(other.size_, 0)),
-        null_count_(std::exchange(other.null_count_, 0)) {}
+  column(column&& other) noexcept : rows_base(std::move(other)), data_(std::move(other.data_)) {}
   /// @brief As the copy constructor; releases what this column held.
   column& operator=(column const& other) {
     if (this != &other) { *this = column(other); }
@@ -126,10 +129,7 @@ class column {
   /// @brief Exchanges two columns. O(1), never throws.
   void swap(column& other) noexcept {
     data_.swap(other.data_);
-    mask_.swap(other.mask_);
-    std::swap(offset_, other.offset_);
-    std::swap(size_, other.size_);
-    std::swap(null_count_, other.null_count_);
+    this->swap_rows(other);
   }
 
   /**
@@ -147,10 +147,7 @@ class column {
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    check_range(begin, end);
-    std::size_t const nulls = null_count_ == 0     ? 0
-                              : null_count_ == size_ ? end - begin  // all null: no kernel either
-                                                     : count_unset_bits(null_mask(access::read), offset_ + begin, offset_ + end, stream);
+    std::size_t const nulls = this->nulls_in_rows(begin, end, stream);
     return must_copy_to_share() ? copy_rows(begin, end, nulls, stream) : slice_of(begin, end, nulls);
   }
 
@@ -164,14 +161,14 @@ class column {
     std::vector<std::pair<std::size_t, std::size_t>> bits;
     bits.reserve(ranges.size());
     for (auto const& [begin, end] : ranges) {
-      check_range(begin, end);
+      detail::check_rows(kind_name, "::slice", begin, end, size_);
       bits.emplace_back(offset_ + begin, offset_ + end);
     }
     std::vector<std::size_t> nulls(ranges.size(), 0);
     if (null_count_ == size_) {
       for (std::size_t i = 0; i < ranges.size(); ++i) { nulls[i] = ranges[i].second - ranges[i].first; }
     } else if (null_count_ != 0 && !ranges.empty()) {
-      nulls = segmented_count_unset_bits(null_mask(access::read), bits, stream);
+      nulls = segmented_count_unset_bits(this->null_mask(access::read), bits, stream);
     }
     std::vector<column> slices;
     slices.reserve(ranges.size());
@@ -197,44 +194,11 @@ class column {
     // check its count a second time on this hot path.
     return const_cast<T*>(data(access::read));
   }
-  /**
-   * @brief The validity mask, writable (null without one), after the same unsharing as
-   * data(access::write); row 0 is bit offset(). Writing it does not update null_count(): state the
-   * new count with set_null_count().
-   */
-  [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
-    unshare(stream);
-    return const_cast<bitmask_word*>(null_mask(access::read));
-  }
-  /**
-   * @brief Replaces the validity mask (empty: none) and states its null count, keeping the values
-   * as they are (never copied, even if exposed). Row 0 is bit offset() of `mask`.
-   * @throws devcol::logic_error when the mask is too small or misaligned, or the count impossible
-   */
-  void replace_null_mask(buffer_type mask, std::size_t null_count) {
-    check_mask(mask, offset_, size_);
-    check_null_count(null_count, size_, !mask.empty());
-    mask_ = std::move(mask);
-    null_count_ = null_count;
-  }
-
-  /**
-   * @brief States the null count after the mask was written through null_mask(access::write).
-   * @throws devcol::logic_error if the count is impossible for the column
-   */
-  void set_null_count(std::size_t null_count) {
-    check_null_count(null_count, size_, nullable());
-    null_count_ = null_count;
-  }
-  /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
-  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
-    return static_cast<bitmask_word const*>(mask_.data(access::read));
-  }
 
   /// @brief A read-only view; never copies. Spillable: unspills first; the view stays valid until
   /// the next spill unless taken under a `devcol::spill_lock`.
   [[nodiscard]] column_view<T> view() const noexcept(!Policy::spill::enabled) {
-    return column_view<T>{data(access::read), size_, null_mask(access::read), offset_, null_count_};
+    return column_view<T>{data(access::read), size_, this->null_mask(access::read), offset_, null_count_};
   }
   /// @brief Same as view().
   operator column_view<T>() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as libcudf's
@@ -247,7 +211,7 @@ class column {
     requires(!Policy::spill::enabled)
   {
     T* values = expose(stream);
-    auto* mask = nullable() ? static_cast<bitmask_word*>(mask_.expose(stream)) : nullptr;
+    auto* mask = this->nullable() ? static_cast<bitmask_word*>(mask_.expose(stream)) : nullptr;
     return mutable_column_view<T>{values, size_, mask, offset_, null_count_};
   }
   /// @brief As above for a spillable policy; `where` is recorded at spill statistics level 2.
@@ -256,7 +220,7 @@ class column {
     requires Policy::spill::enabled
   {
     T* values = expose(stream, where);
-    auto* mask = nullable() ? static_cast<bitmask_word*>(mask_.expose(stream, where)) : nullptr;
+    auto* mask = this->nullable() ? static_cast<bitmask_word*>(mask_.expose(stream, where)) : nullptr;
     return mutable_column_view<T>{values, size_, mask, offset_, null_count_};
   }
 
@@ -313,18 +277,6 @@ class column {
     return data_.is_spilled() || mask_.is_spilled();
   }
 
-  /// @brief The number of rows.
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
-  /// @brief The number of null rows: always known, never computed behind the caller's back.
-  [[nodiscard]] std::size_t null_count() const noexcept { return null_count_; }
-  /// @brief Whether the column has a validity mask.
-  [[nodiscard]] bool nullable() const noexcept { return !mask_.empty(); }
-  /// @brief Whether any row is null.
-  [[nodiscard]] bool has_nulls() const noexcept { return null_count_ != 0; }
-  /// @brief The first row's index in the buffers (Arrow's offset).
-  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
   /// @brief Whether another handle shares this column's buffers.
   [[nodiscard]] bool is_shared() const noexcept { return data_.is_shared() || mask_.is_shared(); }
   /// @brief Whether write access would copy first (the buffers are shared under copy-on-write, or
@@ -339,10 +291,7 @@ class column {
   [[nodiscard]] column alias() const noexcept {
     column out;
     out.data_ = data_.alias();
-    out.mask_ = mask_.alias();
-    out.offset_ = offset_;
-    out.size_ = size_;
-    out.null_count_ = null_count_;
+    this->alias_rows(out);
     return out;
   }
   /// @brief Whether the column's memory was exposed (rule 11).
@@ -351,8 +300,6 @@ class column {
   [[nodiscard]] bool copy_on_write() const noexcept { return data_.copy_on_write(); }
   /// @brief The values' buffer (the whole allocation this column's rows are in).
   [[nodiscard]] buffer_type const& data_buffer() const noexcept { return data_; }
-  /// @brief The mask's buffer (empty without a mask).
-  [[nodiscard]] buffer_type const& mask_buffer() const noexcept { return mask_; }
   /**
    * @brief A new column of `size` uninitialised `U` rows from the resource that made this one's
    * values (what ops allocate their results from), with a mask as `mask` says.
@@ -367,13 +314,6 @@ class column {
   [[nodiscard]] std::string resource_name() const { return data_.resource_name(); }
 
  private:
-  static void check_null_count(std::size_t null_count, std::size_t size, bool has_mask) {
-    detail::check_null_count("column", null_count, size, has_mask);
-  }
-  static void check_mask(buffer_type const& mask, std::size_t offset, std::size_t size) {
-    detail::check_mask("column", mask, offset, size);
-  }
-
   // No object is larger than PTRDIFF_MAX bytes: a size past it is a negative count converted to
   // size_t (or an overflow), never a real request.
   static constexpr std::size_t max_rows = static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T);
@@ -384,16 +324,10 @@ class column {
     return rows * sizeof(T);
   }
 
-  void check_range(std::size_t begin, std::size_t end) const { detail::check_rows("column::slice", begin, end, size_); }
-
   // A shallow slice with a known null count; only for buffers that may be shared (not exposed).
   [[nodiscard]] column slice_of(std::size_t begin, std::size_t end, std::size_t nulls) const {
-    column out;
-    out.data_ = data_;
-    out.mask_ = mask_;
-    out.offset_ = offset_ + begin;
-    out.size_ = end - begin;
-    out.null_count_ = nulls;
+    column out(shared_tag{}, *this);
+    this->narrow(out, begin, end, nulls);
     return out;
   }
 
@@ -409,12 +343,7 @@ class column {
       out.data_ = buffer_type(byte_size(rows), stream, mr::default_alignment, data_.resource());
       copy_bytes(out.data_.data(access::write, stream), data(access::read) + begin, byte_size(rows), stream);
     }
-    if (nullable()) {
-      std::size_t const bytes = bitmask_allocation_size(rows);
-      out.mask_ = buffer_type(bytes, stream, mr::default_alignment, mask_.resource());
-      copy_bitmask(null_mask(access::read), offset_ + begin, offset_ + end,
-                   static_cast<bitmask_word*>(out.mask_.data(access::write, stream)), bytes, stream);
-    }
+    out.mask_ = detail::copy_mask_bits(mask_, offset_ + begin, offset_ + end, stream);
     out.size_ = rows;
     out.null_count_ = nulls;
     return out;
@@ -424,12 +353,7 @@ class column {
 
   struct shared_tag {};
   // Shares `other`'s buffers as they are: only for buffers that may be shared (not exposed).
-  column(shared_tag, column const& other)
-      : data_(other.data_),
-        mask_(other.mask_),
-        offset_(other.offset_),
-        size_(other.size_),
-        null_count_(other.null_count_) {}
+  column(shared_tag, column const& other) : rows_base(other), data_(other.data_) {}
 
   // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows,
   // mask included.
@@ -438,10 +362,6 @@ class column {
   }
 
   buffer_type data_;
-  buffer_type mask_;
-  std::size_t offset_ = 0;
-  std::size_t size_ = 0;
-  std::size_t null_count_ = 0;
 };
 
 DEVCOL_NAMESPACE_END

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -93,7 +94,15 @@ class fixed_size_binary_column_view {
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
 template <buffer_policy Policy = default_policy>
-class fixed_size_binary_column {
+class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_column<Policy>, Policy> {
+  using rows_base = detail::column_rows<fixed_size_binary_column, Policy>;
+  friend rows_base;
+  using rows_base::mask_;
+  using rows_base::null_count_;
+  using rows_base::offset_;
+  using rows_base::size_;
+  static constexpr std::string_view kind_name = "fixed_size_binary_column";
+
  public:
   /// The buffers' policy.
   using policy = Policy;
@@ -119,7 +128,7 @@ class fixed_size_binary_column {
   /// @brief As above, with memory from `resource`.
   fixed_size_binary_column(std::size_t width, std::size_t size, stream_ref stream, mask_state mask,
                            resource_type resource)
-      : width_(width), size_(size) {
+      : rows_base(buffer_type{}, size, 0, 0), width_(width) {
     std::size_t const bytes = byte_size(width, size);
     if (bytes != 0) { data_ = buffer_type(bytes, stream, mr::default_alignment, resource); }
     if (mask != mask_state::unallocated) {
@@ -137,25 +146,18 @@ class fixed_size_binary_column {
    */
   fixed_size_binary_column(std::size_t width, buffer_type data, buffer_type mask, std::size_t size,
                            std::size_t null_count, std::size_t offset = 0)
-      : data_(std::move(data)), mask_(std::move(mask)), width_(width), offset_(offset), size_(size), null_count_(null_count) {
+      : rows_base(std::move(mask), size, null_count, offset), data_(std::move(data)), width_(width) {
     DEVCOL_EXPECTS(offset <= SIZE_MAX - size, "fixed_size_binary_column: offset ", offset, " + size ", size, " overflows");
     std::size_t const bytes = byte_size(width, offset + size);
     DEVCOL_EXPECTS(data_.size() >= bytes, "fixed_size_binary_column: a data buffer of ", data_.size(),
                    " bytes cannot hold rows [", offset, ", ", offset + size, ") of ", width, " bytes");
-    detail::check_mask("fixed_size_binary_column", mask_, offset, size);
-    detail::check_null_count("fixed_size_binary_column", null_count, size, !mask_.empty());
+    this->check_rows_state();
   }
 
   /// @brief Shares `other`'s buffers (rule 1); exposed buffers are copied (rule 12).
   fixed_size_binary_column(fixed_size_binary_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` becomes empty.
-  fixed_size_binary_column(fixed_size_binary_column&& other) noexcept
-      : data_(std::move(other.data_)),
-        mask_(std::move(other.mask_)),
-        width_(other.width_),
-        offset_(std::exchange(other.offset_, 0)),
-        size_(std::exchange(other.size_, 0)),
-        null_count_(std::exchange(other.null_count_, 0)) {}
+  fixed_size_binary_column(fixed_size_binary_column&& other) noexcept = default;
   /// @brief As the copy constructor; releases what this column held.
   fixed_size_binary_column& operator=(fixed_size_binary_column const& other) {
     if (this != &other) { *this = fixed_size_binary_column(other); }
@@ -172,11 +174,8 @@ class fixed_size_binary_column {
   /// @brief Exchanges two columns. O(1), never throws.
   void swap(fixed_size_binary_column& other) noexcept {
     data_.swap(other.data_);
-    mask_.swap(other.mask_);
     std::swap(width_, other.width_);
-    std::swap(offset_, other.offset_);
-    std::swap(size_, other.size_);
-    std::swap(null_count_, other.null_count_);
+    this->swap_rows(other);
   }
 
   /**
@@ -186,12 +185,7 @@ class fixed_size_binary_column {
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] fixed_size_binary_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    detail::check_rows("fixed_size_binary_column::slice", begin, end, size_);
-    fixed_size_binary_column out(*this);
-    out.offset_ = offset_ + begin;
-    out.size_ = end - begin;
-    out.null_count_ = detail::nulls_in(mask_, offset_, size_, null_count_, begin, end, stream);
-    return out;
+    return this->slice_rows(begin, end, stream);
   }
 
   /**
@@ -207,9 +201,7 @@ class fixed_size_binary_column {
       out.data_ = buffer_type(bytes, stream, mr::default_alignment, data_.resource());
       copy_bytes(out.data_.data(access::write, stream), data(access::read) + offset_ * width_, bytes, stream);
     }
-    out.mask_ = detail::copy_mask_bits(mask_, offset_, offset_ + size_, stream);
-    out.size_ = size_;
-    out.null_count_ = null_count_;
+    this->copy_rows_mask(out, stream);
     return out;
   }
 
@@ -226,36 +218,11 @@ class fixed_size_binary_column {
     unshare(stream);
     return const_cast<std::byte*>(data(access::read));
   }
-  /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
-  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
-    return static_cast<bitmask_word const*>(mask_.data(access::read));
-  }
-  /// @brief The validity mask, writable, after the same unsharing as data(access::write). Writing
-  /// it does not update null_count(): state it with set_null_count().
-  [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
-    unshare(stream);
-    return const_cast<bitmask_word*>(null_mask(access::read));
-  }
-  /**
-   * @brief Replaces the validity mask (empty: none) and states its null count, keeping the rows.
-   * @throws devcol::logic_error when the mask is too small or misaligned, or the count impossible
-   */
-  void replace_null_mask(buffer_type mask, std::size_t null_count) {
-    detail::check_mask("fixed_size_binary_column::replace_null_mask", mask, offset_, size_);
-    detail::check_null_count("fixed_size_binary_column::replace_null_mask", null_count, size_, !mask.empty());
-    mask_ = std::move(mask);
-    null_count_ = null_count;
-  }
-  /// @brief States the null count after writing the mask. @throws devcol::logic_error if impossible
-  void set_null_count(std::size_t null_count) {
-    detail::check_null_count("fixed_size_binary_column::set_null_count", null_count, size_, nullable());
-    null_count_ = null_count;
-  }
 
   /// @brief A read-only view for kernels; never copies. Spillable: unspills first; the view stays
   /// valid until the next spill unless taken under a `devcol::spill_lock`.
   [[nodiscard]] view_type view() const noexcept(!Policy::spill::enabled) {
-    return view_type{data(access::read), width_, size_, null_mask(access::read), offset_, null_count_};
+    return view_type{data(access::read), width_, size_, this->null_mask(access::read), offset_, null_count_};
   }
   /// @brief Same as view().
   operator view_type() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as column's
@@ -286,18 +253,6 @@ class fixed_size_binary_column {
   [[nodiscard]] std::string arrow_format() const { return "w:" + std::to_string(width_); }
   /// @brief The type as pyarrow prints it: "fixed_size_binary[N]".
   [[nodiscard]] std::string type_name() const { return "fixed_size_binary[" + std::to_string(width_) + "]"; }
-  /// @brief The number of rows.
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
-  /// @brief The number of null rows: always known.
-  [[nodiscard]] std::size_t null_count() const noexcept { return null_count_; }
-  /// @brief Whether the column has a validity mask.
-  [[nodiscard]] bool nullable() const noexcept { return !mask_.empty(); }
-  /// @brief Whether any row is null.
-  [[nodiscard]] bool has_nulls() const noexcept { return null_count_ != 0; }
-  /// @brief The first row's index in the data (in rows) and the mask (Arrow's offset).
-  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
   /// @brief Whether another handle shares any of the buffers.
   [[nodiscard]] bool is_shared() const noexcept { return data_.is_shared() || mask_.is_shared(); }
   /// @brief Whether the memory was made elsewhere (an import): writes copy it first.
@@ -310,17 +265,12 @@ class fixed_size_binary_column {
   [[nodiscard]] fixed_size_binary_column alias() const noexcept {
     fixed_size_binary_column out;
     out.data_ = data_.alias();
-    out.mask_ = mask_.alias();
     out.width_ = width_;
-    out.offset_ = offset_;
-    out.size_ = size_;
-    out.null_count_ = null_count_;
+    this->alias_rows(out);
     return out;
   }
   /// @brief The data's buffer (the whole allocation; empty for a column without data).
   [[nodiscard]] buffer_type const& data_buffer() const noexcept { return data_; }
-  /// @brief The mask's buffer (empty without a mask).
-  [[nodiscard]] buffer_type const& mask_buffer() const noexcept { return mask_; }
   /// @brief The resource that made the data (what ops allocate results from).
   [[nodiscard]] resource_type resource() const { return data_.resource(); }
   /// @brief The name of that resource.
@@ -339,11 +289,7 @@ class fixed_size_binary_column {
   }
 
   buffer_type data_;
-  buffer_type mask_;
   std::size_t width_ = 0;
-  std::size_t offset_ = 0;
-  std::size_t size_ = 0;
-  std::size_t null_count_ = 0;
 };
 
 DEVCOL_NAMESPACE_END

@@ -16,7 +16,6 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/detail/any_column_fwd.hpp>
 #include <devcol/column/detail/box.hpp>
-#include <devcol/column/detail/execution.hpp>
 #include <devcol/column/detail/rows.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/core/check.hpp>
@@ -25,11 +24,11 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -99,7 +98,15 @@ class list_column_view {
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
 template <arrow_offset O, buffer_policy Policy>
-class basic_list_column {
+class basic_list_column : public detail::column_rows<basic_list_column<O, Policy>, Policy> {
+  using rows_base = detail::column_rows<basic_list_column, Policy>;
+  friend rows_base;
+  using rows_base::mask_;
+  using rows_base::null_count_;
+  using rows_base::offset_;
+  using rows_base::size_;
+  static constexpr std::string_view kind_name = "list_column";
+
  public:
   /// The offset type.
   using offset_type = O;
@@ -125,32 +132,15 @@ class basic_list_column {
    */
   basic_list_column(buffer_type offsets, child_type child, buffer_type mask, std::size_t size, std::size_t null_count,
                     std::size_t offset = 0)
-      : offsets_(std::move(offsets)),
-        child_(std::move(child)),
-        mask_(std::move(mask)),
-        offset_(offset),
-        size_(size),
-        null_count_(null_count) {
-    DEVCOL_EXPECTS((size == 0 && offsets_.empty()) ||
-                       (offset + size < SIZE_MAX / sizeof(O) && offsets_.size() >= (offset + size + 1) * sizeof(O)),
-                   "list_column: an offsets buffer of ", offsets_.size(), " bytes cannot hold the ", size + 1,
-                   " offsets of rows [", offset, ", ", offset + size, ")");
-    DEVCOL_EXPECTS(offsets_.offset() % alignof(O) == 0, "list_column: an offsets buffer at byte offset ",
-                   offsets_.offset(), " is not aligned for ", sizeof(O), "-byte offsets");
-    detail::check_mask("list_column", mask_, offset, size);
-    detail::check_null_count("list_column", null_count, size, !mask_.empty());
+      : rows_base(std::move(mask), size, null_count, offset), offsets_(std::move(offsets)), child_(std::move(child)) {
+    detail::check_offsets_buffer<O>(kind_name, offsets_, offset, size);
+    this->check_rows_state();
   }
 
   /// @brief Shares `other`'s buffers and child (rule 1); exposed buffers are copied (rule 12).
   basic_list_column(basic_list_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` may then only be assigned to or destroyed.
-  basic_list_column(basic_list_column&& other) noexcept
-      : offsets_(std::move(other.offsets_)),
-        child_(std::move(other.child_)),
-        mask_(std::move(other.mask_)),
-        offset_(std::exchange(other.offset_, 0)),
-        size_(std::exchange(other.size_, 0)),
-        null_count_(std::exchange(other.null_count_, 0)) {}
+  basic_list_column(basic_list_column&& other) noexcept = default;
   /// @brief As the copy constructor; releases what this column held.
   basic_list_column& operator=(basic_list_column const& other) {
     if (this != &other) { *this = basic_list_column(other); }
@@ -168,10 +158,7 @@ class basic_list_column {
   void swap(basic_list_column& other) noexcept {
     offsets_.swap(other.offsets_);
     child_.swap(other.child_);
-    mask_.swap(other.mask_);
-    std::swap(offset_, other.offset_);
-    std::swap(size_, other.size_);
-    std::swap(null_count_, other.null_count_);
+    this->swap_rows(other);
   }
 
   /**
@@ -181,12 +168,7 @@ class basic_list_column {
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] basic_list_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    detail::check_rows("list_column::slice", begin, end, size_);
-    basic_list_column out(*this);
-    out.offset_ = offset_ + begin;
-    out.size_ = end - begin;
-    out.null_count_ = detail::nulls_in(mask_, offset_, size_, null_count_, begin, end, stream);
-    return out;
+    return this->slice_rows(begin, end, stream);
   }
 
   /**
@@ -203,13 +185,8 @@ class basic_list_column {
     *out.child_ = devcol::deep_copy(devcol::slice(*child_, first, last, stream), stream);
     out.size_ = size_;
     if (offsets_.empty()) { return out; }  // 0 rows (see the constructor)
-    out.offsets_ = buffer_type((size_ + 1) * sizeof(O), stream, mr::default_alignment, offsets_.resource());
-    O const* in = offsets(access::read);
-    detail::executor exec(stream);
-    thrust::transform(exec.policy(), in, in + size_ + 1, static_cast<O*>(out.offsets_.data(access::write, stream)),
-                      detail::rebase_offset<O>{static_cast<O>(first)});
-    out.mask_ = detail::copy_mask_bits(mask_, offset_, offset_ + size_, stream);
-    out.null_count_ = null_count_;
+    out.offsets_ = detail::rebased_offsets<O, buffer_type>(offsets(access::read), size_, first, stream, offsets_.resource());
+    this->copy_rows_mask(out, stream);
     return out;
   }
 
@@ -218,13 +195,7 @@ class basic_list_column {
    * synchronises `stream`. {0, 0} without an offsets buffer.
    */
   [[nodiscard]] std::pair<std::size_t, std::size_t> child_range(stream_ref stream = {}) const {
-    if (offsets_.empty()) { return {0, 0}; }
-    O ends[2] = {0, 0};
-    O const* in = offsets(access::read);
-    copy_bytes(&ends[0], in, sizeof(O), stream);
-    copy_bytes(&ends[1], in + size_, sizeof(O), stream);
-    stream.synchronize();
-    return {static_cast<std::size_t>(ends[0]), static_cast<std::size_t>(ends[1])};
+    return detail::offsets_span(offsets(access::read), size_, stream);
   }
 
   /// @brief The child, whole: offsets are absolute rows of it (a slice keeps all of it). Never copies.
@@ -234,39 +205,10 @@ class basic_list_column {
     auto const* base = static_cast<O const*>(offsets_.data(access::read));
     return base != nullptr ? base + offset_ : nullptr;
   }
-  /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
-  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
-    return static_cast<bitmask_word const*>(mask_.data(access::read));
-  }
-  /**
-   * @brief The validity mask, writable: if the buffers are shared under copy-on-write, or
-   * borrowed, this column first gets its own copy of its rows (rule 3; then offset() is 0), else
-   * nothing is copied (rule 4). Writing it does not update null_count(): state it with set_null_count().
-   */
-  [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
-    unshare(stream);
-    return const_cast<bitmask_word*>(null_mask(access::read));
-  }
-  /**
-   * @brief Replaces the validity mask (empty: none) and states its null count, keeping the rows.
-   * Row 0 is bit offset() of `mask`.
-   * @throws devcol::logic_error when the mask is too small or misaligned, or the count impossible
-   */
-  void replace_null_mask(buffer_type mask, std::size_t null_count) {
-    detail::check_mask("list_column::replace_null_mask", mask, offset_, size_);
-    detail::check_null_count("list_column::replace_null_mask", null_count, size_, !mask.empty());
-    mask_ = std::move(mask);
-    null_count_ = null_count;
-  }
-  /// @brief States the null count after writing the mask. @throws devcol::logic_error if impossible
-  void set_null_count(std::size_t null_count) {
-    detail::check_null_count("list_column::set_null_count", null_count, size_, nullable());
-    null_count_ = null_count;
-  }
 
   /// @brief A read-only view of offsets and validity for kernels; never copies.
   [[nodiscard]] view_type view() const noexcept(!Policy::spill::enabled) {
-    return view_type{offsets(access::read), size_, null_mask(access::read), offset_, null_count_};
+    return view_type{offsets(access::read), size_, this->null_mask(access::read), offset_, null_count_};
   }
 
   /// @brief Spillable policies: moves the buffers (the child's too) to host memory unless exposed
@@ -293,18 +235,6 @@ class basic_list_column {
            std::visit([](auto const& c) { return c.is_spilled(); }, *child_);
   }
 
-  /// @brief The number of rows.
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
-  /// @brief The number of null rows: always known.
-  [[nodiscard]] std::size_t null_count() const noexcept { return null_count_; }
-  /// @brief Whether the column has a validity mask.
-  [[nodiscard]] bool nullable() const noexcept { return !mask_.empty(); }
-  /// @brief Whether any row is null.
-  [[nodiscard]] bool has_nulls() const noexcept { return null_count_ != 0; }
-  /// @brief The first row's index in the offsets and the mask (Arrow's offset).
-  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
   /// @brief Whether another handle shares any buffer, the child's included.
   [[nodiscard]] bool is_shared() const noexcept {
     return offsets_.is_shared() || mask_.is_shared() || std::visit([](auto const& c) { return c.is_shared(); }, *child_);
@@ -330,16 +260,11 @@ class basic_list_column {
     basic_list_column out;
     out.offsets_ = offsets_.alias();
     *out.child_ = std::visit([](auto const& c) { return child_type(c.alias()); }, *child_);
-    out.mask_ = mask_.alias();
-    out.offset_ = offset_;
-    out.size_ = size_;
-    out.null_count_ = null_count_;
+    this->alias_rows(out);
     return out;
   }
   /// @brief The offsets' buffer (the whole allocation; empty for a column without buffers).
   [[nodiscard]] buffer_type const& offsets_buffer() const noexcept { return offsets_; }
-  /// @brief The mask's buffer (empty without a mask).
-  [[nodiscard]] buffer_type const& mask_buffer() const noexcept { return mask_; }
   /// @brief The resource that made the offsets (what ops allocate results from).
   [[nodiscard]] resource_type resource() const { return offsets_.resource(); }
   /// @brief The name of that resource.
@@ -359,10 +284,6 @@ class basic_list_column {
 
   buffer_type offsets_;
   detail::box<child_type> child_;
-  buffer_type mask_;
-  std::size_t offset_ = 0;
-  std::size_t size_ = 0;
-  std::size_t null_count_ = 0;
 };
 
 /// @brief Arrow list of default-policy columns (format "+l").

@@ -109,6 +109,45 @@ struct rebase_offset {
   O first;
   DEVCOL_HOST_DEVICE O operator()(O o) const noexcept { return o - first; }
 };
+
+// What the offsets-based kinds (strings, lists) share: the check of an adopted offsets buffer,
+// the range its rows span, and a rebased copy of their offsets.
+
+/// Throws unless `offsets` holds the `size + 1` aligned offsets of rows [offset, offset + size)
+/// (or is empty for 0 rows).
+template <arrow_offset O, class Buffer>
+void check_offsets_buffer(std::string_view kind, Buffer const& offsets, std::size_t offset, std::size_t size) {
+  DEVCOL_EXPECTS((size == 0 && offsets.empty()) ||
+                     (offset + size < SIZE_MAX / sizeof(O) && offsets.size() >= (offset + size + 1) * sizeof(O)),
+                 kind, ": an offsets buffer of ", offsets.size(), " bytes cannot hold the ", size + 1,
+                 " offsets of rows [", offset, ", ", offset + size, ")");
+  DEVCOL_EXPECTS(offsets.offset() % alignof(O) == 0, kind, ": an offsets buffer at byte offset ", offsets.offset(),
+                 " is not aligned for ", sizeof(O), "-byte offsets");
+}
+
+/// [first, last): offsets `first_row[0]` and `first_row[size]`, read to the host (synchronising
+/// `stream`); {0, 0} for null offsets.
+template <arrow_offset O>
+[[nodiscard]] std::pair<std::size_t, std::size_t> offsets_span(O const* first_row, std::size_t size, stream_ref stream) {
+  if (first_row == nullptr) { return {0, 0}; }
+  O ends[2] = {0, 0};
+  copy_bytes(&ends[0], first_row, sizeof(O), stream);
+  copy_bytes(&ends[1], first_row + size, sizeof(O), stream);
+  stream.synchronize();
+  return {static_cast<std::size_t>(ends[0]), static_cast<std::size_t>(ends[1])};
+}
+
+/// The `size + 1` offsets from `first_row` less `first`, in a fresh buffer from `resource`: one
+/// pass, in order on `stream`.
+template <arrow_offset O, class Buffer>
+[[nodiscard]] Buffer rebased_offsets(O const* first_row, std::size_t size, std::size_t first, stream_ref stream,
+                                     typename Buffer::resource_type resource) {
+  Buffer out((size + 1) * sizeof(O), stream, mr::default_alignment, std::move(resource));
+  executor exec(stream);
+  thrust::transform(exec.policy(), first_row, first_row + size + 1, static_cast<O*>(out.data(access::write, stream)),
+                    rebase_offset<O>{static_cast<O>(first)});
+  return out;
+}
 }  // namespace detail
 
 /**
@@ -130,7 +169,15 @@ struct rebase_offset {
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
 template <arrow_offset O, buffer_policy Policy = default_policy>
-class basic_strings_column {
+class basic_strings_column : public detail::column_rows<basic_strings_column<O, Policy>, Policy> {
+  using rows_base = detail::column_rows<basic_strings_column, Policy>;
+  friend rows_base;
+  using rows_base::mask_;
+  using rows_base::null_count_;
+  using rows_base::offset_;
+  using rows_base::size_;
+  static constexpr std::string_view kind_name = "strings_column";
+
  public:
   /// The offset type.
   using offset_type = O;
@@ -155,32 +202,15 @@ class basic_strings_column {
    */
   basic_strings_column(buffer_type offsets, buffer_type chars, buffer_type mask, std::size_t size,
                        std::size_t null_count, std::size_t offset = 0)
-      : offsets_(std::move(offsets)),
-        chars_(std::move(chars)),
-        mask_(std::move(mask)),
-        offset_(offset),
-        size_(size),
-        null_count_(null_count) {
-    DEVCOL_EXPECTS((size == 0 && offsets_.empty()) ||
-                       (offset + size < SIZE_MAX / sizeof(O) && offsets_.size() >= (offset + size + 1) * sizeof(O)),
-                   "strings_column: an offsets buffer of ", offsets_.size(), " bytes cannot hold the ", size + 1,
-                   " offsets of rows [", offset, ", ", offset + size, ")");
-    DEVCOL_EXPECTS(offsets_.offset() % alignof(O) == 0, "strings_column: an offsets buffer at byte offset ",
-                   offsets_.offset(), " is not aligned for ", sizeof(O), "-byte offsets");
-    detail::check_mask("strings_column", mask_, offset, size);
-    detail::check_null_count("strings_column", null_count, size, !mask_.empty());
+      : rows_base(std::move(mask), size, null_count, offset), offsets_(std::move(offsets)), chars_(std::move(chars)) {
+    detail::check_offsets_buffer<O>(kind_name, offsets_, offset, size);
+    this->check_rows_state();
   }
 
   /// @brief Shares `other`'s buffers (rule 1); exposed buffers are copied (rule 12).
   basic_strings_column(basic_strings_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` becomes empty.
-  basic_strings_column(basic_strings_column&& other) noexcept
-      : offsets_(std::move(other.offsets_)),
-        chars_(std::move(other.chars_)),
-        mask_(std::move(other.mask_)),
-        offset_(std::exchange(other.offset_, 0)),
-        size_(std::exchange(other.size_, 0)),
-        null_count_(std::exchange(other.null_count_, 0)) {}
+  basic_strings_column(basic_strings_column&& other) noexcept = default;
   /// @brief As the copy constructor; releases what this column held.
   basic_strings_column& operator=(basic_strings_column const& other) {
     if (this != &other) { *this = basic_strings_column(other); }
@@ -198,10 +228,7 @@ class basic_strings_column {
   void swap(basic_strings_column& other) noexcept {
     offsets_.swap(other.offsets_);
     chars_.swap(other.chars_);
-    mask_.swap(other.mask_);
-    std::swap(offset_, other.offset_);
-    std::swap(size_, other.size_);
-    std::swap(null_count_, other.null_count_);
+    this->swap_rows(other);
   }
 
   /**
@@ -211,12 +238,7 @@ class basic_strings_column {
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] basic_strings_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    detail::check_rows("strings_column::slice", begin, end, size_);
-    basic_strings_column out(*this);
-    out.offset_ = offset_ + begin;
-    out.size_ = end - begin;
-    out.null_count_ = detail::nulls_in(mask_, offset_, size_, null_count_, begin, end, stream);
-    return out;
+    return this->slice_rows(begin, end, stream);
   }
 
   /**
@@ -232,16 +254,10 @@ class basic_strings_column {
       return out;
     }
     auto const [first, last] = chars_range(stream);
-    out.offsets_ = buffer_type((size_ + 1) * sizeof(O), stream, mr::default_alignment, offsets_.resource());
-    O const* in = offsets(access::read);
-    detail::executor exec(stream);
-    thrust::transform(exec.policy(), in, in + size_ + 1, static_cast<O*>(out.offsets_.data(access::write, stream)),
-                      detail::rebase_offset<O>{static_cast<O>(first)});
+    out.offsets_ = detail::rebased_offsets<O, buffer_type>(offsets(access::read), size_, first, stream, offsets_.resource());
     out.chars_ = buffer_type(last - first, stream, mr::default_alignment, chars_.resource());
     copy_bytes(out.chars_.data(access::write, stream), chars(access::read) + first, last - first, stream);
-    out.mask_ = detail::copy_mask_bits(mask_, offset_, offset_ + size_, stream);
-    out.size_ = size_;
-    out.null_count_ = null_count_;
+    this->copy_rows_mask(out, stream);
     return out;
   }
 
@@ -250,13 +266,7 @@ class basic_strings_column {
    * offsets to the host and synchronises `stream`. {0, 0} without buffers.
    */
   [[nodiscard]] std::pair<std::size_t, std::size_t> chars_range(stream_ref stream = {}) const {
-    if (offsets_.empty()) { return {0, 0}; }
-    O ends[2] = {0, 0};
-    O const* in = offsets(access::read);
-    copy_bytes(&ends[0], in, sizeof(O), stream);
-    copy_bytes(&ends[1], in + size_, sizeof(O), stream);
-    stream.synchronize();
-    return {static_cast<std::size_t>(ends[0]), static_cast<std::size_t>(ends[1])};
+    return detail::offsets_span(offsets(access::read), size_, stream);
   }
   /// @brief The rows' bytes in all: chars_range()'s length (one synchronisation).
   [[nodiscard]] std::size_t chars_size(stream_ref stream = {}) const {
@@ -273,10 +283,6 @@ class basic_strings_column {
   [[nodiscard]] char const* chars(access::read_t) const noexcept(!Policy::spill::enabled) {
     return static_cast<char const*>(chars_.data(access::read));
   }
-  /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
-  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
-    return static_cast<bitmask_word const*>(mask_.data(access::read));
-  }
   /**
    * @brief The characters, writable in place (same lengths: the offsets stay as they are): if the
    * buffers are shared under copy-on-write, or borrowed, this column first gets its own copy of
@@ -287,35 +293,12 @@ class basic_strings_column {
     unshare(stream);
     return const_cast<char*>(chars(access::read));
   }
-  /**
-   * @brief The validity mask, writable, after the same unsharing as chars(access::write); row 0 is
-   * bit offset(). Writing it does not update null_count(): state it with set_null_count().
-   */
-  [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
-    unshare(stream);
-    return const_cast<bitmask_word*>(null_mask(access::read));
-  }
-  /**
-   * @brief Replaces the validity mask (empty: none) and states its null count, keeping the rows as
-   * they are. Row 0 is bit offset() of `mask`.
-   * @throws devcol::logic_error when the mask is too small or misaligned, or the count impossible
-   */
-  void replace_null_mask(buffer_type mask, std::size_t null_count) {
-    detail::check_mask("strings_column::replace_null_mask", mask, offset_, size_);
-    detail::check_null_count("strings_column::replace_null_mask", null_count, size_, !mask.empty());
-    mask_ = std::move(mask);
-    null_count_ = null_count;
-  }
-  /// @brief States the null count after writing the mask. @throws devcol::logic_error if impossible
-  void set_null_count(std::size_t null_count) {
-    detail::check_null_count("strings_column::set_null_count", null_count, size_, nullable());
-    null_count_ = null_count;
-  }
 
   /// @brief A read-only view for kernels; never copies. Spillable: unspills first; the view stays
   /// valid until the next spill unless taken under a `devcol::spill_lock`.
   [[nodiscard]] view_type view() const noexcept(!Policy::spill::enabled) {
-    return view_type{offsets(access::read), chars(access::read), size_, null_mask(access::read), offset_, null_count_};
+    return view_type{offsets(access::read), chars(access::read), size_, this->null_mask(access::read), offset_,
+                     null_count_};
   }
   /// @brief Same as view().
   operator view_type() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as libcudf's
@@ -341,18 +324,6 @@ class basic_strings_column {
     return offsets_.is_spilled() || chars_.is_spilled() || mask_.is_spilled();
   }
 
-  /// @brief The number of rows.
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
-  /// @brief The number of null rows: always known.
-  [[nodiscard]] std::size_t null_count() const noexcept { return null_count_; }
-  /// @brief Whether the column has a validity mask.
-  [[nodiscard]] bool nullable() const noexcept { return !mask_.empty(); }
-  /// @brief Whether any row is null.
-  [[nodiscard]] bool has_nulls() const noexcept { return null_count_ != 0; }
-  /// @brief The first row's index in the offsets and the mask (Arrow's offset).
-  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
   /// @brief Whether another handle shares any of the buffers.
   [[nodiscard]] bool is_shared() const noexcept { return offsets_.is_shared() || chars_.is_shared() || mask_.is_shared(); }
   /// @brief Whether the memory was made elsewhere (an import): writes copy it first.
@@ -370,18 +341,13 @@ class basic_strings_column {
     basic_strings_column out;
     out.offsets_ = offsets_.alias();
     out.chars_ = chars_.alias();
-    out.mask_ = mask_.alias();
-    out.offset_ = offset_;
-    out.size_ = size_;
-    out.null_count_ = null_count_;
+    this->alias_rows(out);
     return out;
   }
   /// @brief The offsets' buffer (the whole allocation; empty for a column without buffers).
   [[nodiscard]] buffer_type const& offsets_buffer() const noexcept { return offsets_; }
   /// @brief The characters' buffer.
   [[nodiscard]] buffer_type const& chars_buffer() const noexcept { return chars_; }
-  /// @brief The mask's buffer (empty without a mask).
-  [[nodiscard]] buffer_type const& mask_buffer() const noexcept { return mask_; }
   /// @brief The resource that made the offsets (what ops allocate results from).
   [[nodiscard]] resource_type resource() const { return offsets_.resource(); }
   /// @brief The name of that resource.
@@ -395,10 +361,6 @@ class basic_strings_column {
 
   buffer_type offsets_;
   buffer_type chars_;
-  buffer_type mask_;
-  std::size_t offset_ = 0;
-  std::size_t size_ = 0;
-  std::size_t null_count_ = 0;
 };
 
 /// @brief Arrow utf8 (format "u"): 32-bit offsets, up to 2^31 - 1 bytes of characters in all.

@@ -41,7 +41,15 @@ DEVCOL_NAMESPACE_BEGIN
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
 template <buffer_policy Policy>
-class struct_column {
+class struct_column : public detail::column_rows<struct_column<Policy>, Policy> {
+  using rows_base = detail::column_rows<struct_column, Policy>;
+  friend rows_base;
+  using rows_base::mask_;
+  using rows_base::null_count_;
+  using rows_base::offset_;
+  using rows_base::size_;
+  static constexpr std::string_view kind_name = "struct_column";
+
  public:
   /// The buffers' policy.
   using policy = Policy;
@@ -64,12 +72,7 @@ class struct_column {
    */
   struct_column(std::vector<std::string> names, std::vector<child_type> children, buffer_type mask, std::size_t size,
                 std::size_t null_count, std::size_t offset = 0)
-      : names_(std::move(names)),
-        children_(std::move(children)),
-        mask_(std::move(mask)),
-        offset_(offset),
-        size_(size),
-        null_count_(null_count) {
+      : rows_base(std::move(mask), size, null_count, offset), names_(std::move(names)), children_(std::move(children)) {
     DEVCOL_EXPECTS(names_.size() == children_.size(), "struct_column: ", names_.size(), " names for ",
                    children_.size(), " children");
     for (std::size_t i = 0; i < children_.size(); ++i) {
@@ -77,20 +80,13 @@ class struct_column {
       DEVCOL_EXPECTS(rows >= offset + size, "struct_column: field '", names_[i], "' has ", rows,
                      " rows, short of the struct's offset ", offset, " + size ", size);
     }
-    detail::check_mask("struct_column", mask_, offset, size);
-    detail::check_null_count("struct_column", null_count, size, !mask_.empty());
+    this->check_rows_state();
   }
 
   /// @brief Shares `other`'s buffers and children (rule 1); exposed buffers are copied (rule 12).
   struct_column(struct_column const& other) = default;
   /// @brief Takes over `other`'s buffers and children; `other` becomes empty.
-  struct_column(struct_column&& other) noexcept
-      : names_(std::move(other.names_)),
-        children_(std::move(other.children_)),
-        mask_(std::move(other.mask_)),
-        offset_(std::exchange(other.offset_, 0)),
-        size_(std::exchange(other.size_, 0)),
-        null_count_(std::exchange(other.null_count_, 0)) {}
+  struct_column(struct_column&& other) noexcept = default;
   /// @brief As the copy constructor; releases what this column held.
   struct_column& operator=(struct_column const& other) {
     if (this != &other) { *this = struct_column(other); }
@@ -108,10 +104,7 @@ class struct_column {
   void swap(struct_column& other) noexcept {
     names_.swap(other.names_);
     children_.swap(other.children_);
-    mask_.swap(other.mask_);
-    std::swap(offset_, other.offset_);
-    std::swap(size_, other.size_);
-    std::swap(null_count_, other.null_count_);
+    this->swap_rows(other);
   }
 
   /**
@@ -121,12 +114,7 @@ class struct_column {
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] struct_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    detail::check_rows("struct_column::slice", begin, end, size_);
-    struct_column out(*this);
-    out.offset_ = offset_ + begin;
-    out.size_ = end - begin;
-    out.null_count_ = detail::nulls_in(mask_, offset_, size_, null_count_, begin, end, stream);
-    return out;
+    return this->slice_rows(begin, end, stream);
   }
 
   /**
@@ -142,9 +130,7 @@ class struct_column {
     for (auto const& c : children_) {
       out.children_.push_back(devcol::deep_copy(devcol::slice(c, offset_, offset_ + size_, stream), stream));
     }
-    out.mask_ = detail::copy_mask_bits(mask_, offset_, offset_ + size_, stream);
-    out.size_ = size_;
-    out.null_count_ = null_count_;
+    this->copy_rows_mask(out, stream);
     return out;
   }
 
@@ -180,34 +166,6 @@ class struct_column {
   /// @brief The children, in order (whole columns).
   [[nodiscard]] std::vector<child_type> const& children() const noexcept { return children_; }
 
-  /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
-  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
-    return static_cast<bitmask_word const*>(mask_.data(access::read));
-  }
-  /**
-   * @brief The validity mask, writable, after unsharing: if the mask is shared under
-   * copy-on-write, or borrowed, this column first gets its own copy of its rows (rule 3; then
-   * offset() is 0), else nothing is copied (rule 4). State the count with set_null_count().
-   */
-  [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
-    if (mask_.writes_copy()) { *this = deep_copy(stream); }
-    return const_cast<bitmask_word*>(null_mask(access::read));
-  }
-  /**
-   * @brief Replaces the validity mask (empty: none) and states its null count. Row 0 is bit offset().
-   * @throws devcol::logic_error when the mask is too small or misaligned, or the count impossible
-   */
-  void replace_null_mask(buffer_type mask, std::size_t null_count) {
-    detail::check_mask("struct_column::replace_null_mask", mask, offset_, size_);
-    detail::check_null_count("struct_column::replace_null_mask", null_count, size_, !mask.empty());
-    mask_ = std::move(mask);
-    null_count_ = null_count;
-  }
-  /// @brief States the null count after writing the mask. @throws devcol::logic_error if impossible
-  void set_null_count(std::size_t null_count) {
-    detail::check_null_count("struct_column::set_null_count", null_count, size_, nullable());
-    null_count_ = null_count;
-  }
 
   /// @brief Spillable policies: moves the mask and every child to host memory unless exposed or locked.
   std::size_t spill(stream_ref stream = {})
@@ -231,18 +189,6 @@ class struct_column {
     return mask_.is_spilled() || any_child([](auto const& k) { return k.is_spilled(); });
   }
 
-  /// @brief The number of rows.
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
-  /// @brief The number of null rows: always known.
-  [[nodiscard]] std::size_t null_count() const noexcept { return null_count_; }
-  /// @brief Whether the struct has a validity mask.
-  [[nodiscard]] bool nullable() const noexcept { return !mask_.empty(); }
-  /// @brief Whether any row is null.
-  [[nodiscard]] bool has_nulls() const noexcept { return null_count_ != 0; }
-  /// @brief The first row's index in the mask and in every child (Arrow's offset).
-  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
   /// @brief Whether another handle shares any buffer, children's included.
   [[nodiscard]] bool is_shared() const noexcept {
     return mask_.is_shared() || any_child([](auto const& k) { return k.is_shared(); });
@@ -269,14 +215,9 @@ class struct_column {
     for (auto const& c : children_) {
       out.children_.push_back(std::visit([](auto const& k) { return child_type(k.alias()); }, c));
     }
-    out.mask_ = mask_.alias();
-    out.offset_ = offset_;
-    out.size_ = size_;
-    out.null_count_ = null_count_;
+    this->alias_rows(out);
     return out;
   }
-  /// @brief The mask's buffer (empty without a mask).
-  [[nodiscard]] buffer_type const& mask_buffer() const noexcept { return mask_; }
   /// @brief The resource ops allocate results from: the mask's, else the first child's, else the policy's.
   [[nodiscard]] resource_type resource() const {
     if (!mask_.empty() || children_.empty()) {
@@ -302,6 +243,12 @@ class struct_column {
   [[nodiscard]] std::string arrow_format() const { return "+s"; }
 
  private:
+  // Rule 3 for the struct's own buffer: a writer of the mask whose mask is shared (or borrowed)
+  // takes its own copy of its rows (the children are theirs to unshare).
+  void unshare(stream_ref stream) {
+    if (mask_.writes_copy()) { *this = deep_copy(stream); }
+  }
+
   template <class F>
   [[nodiscard]] bool any_child(F f) const noexcept {
     return std::any_of(children_.begin(), children_.end(), [&](auto const& c) { return std::visit(f, c); });
@@ -318,10 +265,6 @@ class struct_column {
 
   std::vector<std::string> names_;
   std::vector<child_type> children_;
-  buffer_type mask_;
-  std::size_t offset_ = 0;
-  std::size_t size_ = 0;
-  std::size_t null_count_ = 0;
 };
 
 DEVCOL_NAMESPACE_END

@@ -1,7 +1,8 @@
 /**
  * @file rows.hpp
  * @brief What every column kind does with its rows' validity: the checks on an adopted mask and
- * null count, the null count of a slice, and a mask copied for a range of rows.
+ * null count, the null count of a slice, a mask copied for a range of rows, and
+ * `detail::column_rows`, the base that keeps the mask, offset, size and null count of every kind.
  */
 #pragma once
 
@@ -15,31 +16,38 @@
 
 #include <cstddef>
 #include <string_view>
+#include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
+// The checks name the column kind and the operation ("" for a constructor) apart, so that the
+// message is put together only when a check fails.
+
 /// Throws unless `null_count` is possible for `size` rows with (or without) a mask.
-inline void check_null_count(std::string_view what, std::size_t null_count, std::size_t size, bool has_mask) {
-  DEVCOL_EXPECTS(null_count <= size && (null_count == 0 || has_mask), what, ": null count ", null_count,
+inline void check_null_count(std::string_view kind, std::string_view op, std::size_t null_count, std::size_t size,
+                             bool has_mask) {
+  DEVCOL_EXPECTS(null_count <= size && (null_count == 0 || has_mask), kind, op, ": null count ", null_count,
                  " is impossible for ", size, has_mask ? " rows" : " rows without a mask");
 }
 
 /// Throws unless `mask` (empty: none) holds whole aligned words for bits [offset, offset + size):
 /// mask readers load whole words.
 template <class Buffer>
-void check_mask(std::string_view what, Buffer const& mask, std::size_t offset, std::size_t size) {
+void check_mask(std::string_view kind, std::string_view op, Buffer const& mask, std::size_t offset,
+                std::size_t size) {
   if (mask.empty()) { return; }
   std::size_t const words = words_for(offset + size);
-  DEVCOL_EXPECTS(mask.size() >= words * sizeof(bitmask_word), what, ": a mask of ", mask.size(),
+  DEVCOL_EXPECTS(mask.size() >= words * sizeof(bitmask_word), kind, op, ": a mask of ", mask.size(),
                  " bytes cannot hold the ", words, " words of bits [", offset, ", ", offset + size, ")");
-  DEVCOL_EXPECTS(mask.offset() % sizeof(bitmask_word) == 0, what, ": a mask at byte offset ", mask.offset(),
+  DEVCOL_EXPECTS(mask.offset() % sizeof(bitmask_word) == 0, kind, op, ": a mask at byte offset ", mask.offset(),
                  " is not aligned to its ", sizeof(bitmask_word), "-byte words");
 }
 
 /// Throws unless [begin, end) is within `size` rows.
-inline void check_rows(std::string_view what, std::size_t begin, std::size_t end, std::size_t size) {
-  DEVCOL_EXPECTS(begin <= end && end <= size, what, ": [", begin, ", ", end, ") is not within the ", size,
+inline void check_rows(std::string_view kind, std::string_view op, std::size_t begin, std::size_t end,
+                       std::size_t size) {
+  DEVCOL_EXPECTS(begin <= end && end <= size, kind, op, ": [", begin, ", ", end, ") is not within the ", size,
                  " rows of the column");
 }
 
@@ -65,6 +73,146 @@ template <class Buffer>
                static_cast<bitmask_word*>(out.data(access::write, stream)), bytes, stream);
   return out;
 }
+
+/**
+ * What every column kind keeps of its rows and does with them the same way: the validity mask,
+ * the index of row 0 in the buffers (Arrow's offset, the same in every buffer of the kind), the
+ * row count and the null count, which is always known; the accessors, the checks and the
+ * bookkeeping of slices and aliases over them.
+ *
+ * `Kind` derives from it (CRTP) and provides `Kind::kind_name` (its name in errors) and a private
+ * `unshare(stream)` (rule 3 for its own buffers, before a write to the mask), befriending this base.
+ */
+template <class Kind, class Policy>
+class column_rows {
+ public:
+  /// @brief The number of rows.
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// @brief Whether there are no rows.
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  /// @brief The number of null rows: always known, never computed behind the caller's back.
+  [[nodiscard]] std::size_t null_count() const noexcept { return null_count_; }
+  /// @brief Whether the column has a validity mask.
+  [[nodiscard]] bool nullable() const noexcept { return !mask_.empty(); }
+  /// @brief Whether any row is null.
+  [[nodiscard]] bool has_nulls() const noexcept { return null_count_ != 0; }
+  /// @brief Row 0's index in the buffers, the mask's bits included (Arrow's offset).
+  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+
+  /// @brief The validity mask, read-only (null without one); row 0 is bit offset(). Never copies.
+  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
+    return static_cast<bitmask_word const*>(mask_.data(access::read));
+  }
+  /**
+   * @brief The validity mask, writable (null without one): if the column's buffers are shared
+   * under copy-on-write, or borrowed, it first gets its own copy of its rows, in order on `stream`
+   * (rule 3; then offset() is 0), else nothing is copied (rule 4). Writing the mask does not update
+   * null_count(): state the new count with set_null_count(). For use before the column is next
+   * copied or sliced.
+   */
+  [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
+    self().unshare(stream);
+    return const_cast<bitmask_word*>(null_mask(access::read));
+  }
+  /**
+   * @brief Replaces the validity mask (empty: none) and states its null count, keeping the rows as
+   * they are (never copied, even if exposed). Row 0 is bit offset() of `mask`.
+   * @throws devcol::logic_error when the mask is too small or misaligned, or the count impossible
+   */
+  void replace_null_mask(buffer<Policy> mask, std::size_t null_count) {
+    check_mask(Kind::kind_name, "::replace_null_mask", mask, offset_, size_);
+    check_null_count(Kind::kind_name, "::replace_null_mask", null_count, size_, !mask.empty());
+    mask_ = std::move(mask);
+    null_count_ = null_count;
+  }
+  /**
+   * @brief States the null count after the mask was written through null_mask(access::write).
+   * @throws devcol::logic_error if the count is impossible for the column
+   */
+  void set_null_count(std::size_t null_count) {
+    check_null_count(Kind::kind_name, "::set_null_count", null_count, size_, nullable());
+    null_count_ = null_count;
+  }
+  /// @brief The mask's buffer (the whole allocation; empty without a mask).
+  [[nodiscard]] buffer<Policy> const& mask_buffer() const noexcept { return mask_; }
+
+ protected:
+  column_rows() noexcept = default;
+  /// Keeps what it is given; the kind checks it with check_rows_state() once its own checks passed.
+  column_rows(buffer<Policy> mask, std::size_t size, std::size_t null_count, std::size_t offset) noexcept
+      : mask_(std::move(mask)), offset_(offset), size_(size), null_count_(null_count) {}
+  column_rows(column_rows const&) = default;
+  /// Leaves `other` with no rows.
+  column_rows(column_rows&& other) noexcept
+      : mask_(std::move(other.mask_)),
+        offset_(std::exchange(other.offset_, 0)),
+        size_(std::exchange(other.size_, 0)),
+        null_count_(std::exchange(other.null_count_, 0)) {}
+  column_rows& operator=(column_rows const&) = delete;  // kinds assign by copy and swap
+  column_rows& operator=(column_rows&&) = delete;
+  ~column_rows() = default;
+
+  /// Throws unless the mask holds bits [offset, offset + size) and the null count is possible.
+  void check_rows_state() const {
+    check_mask(Kind::kind_name, "", mask_, offset_, size_);
+    check_null_count(Kind::kind_name, "", null_count_, size_, !mask_.empty());
+  }
+  /// Exchanges the rows' state. O(1), never throws.
+  void swap_rows(column_rows& other) noexcept {
+    mask_.swap(other.mask_);
+    std::swap(offset_, other.offset_);
+    std::swap(size_, other.size_);
+    std::swap(null_count_, other.null_count_);
+  }
+  /// The nulls among rows [begin, end) (checked against size()): no kernel when the column has no
+  /// nulls or only nulls, else one pass over their bits, synchronising `stream`.
+  [[nodiscard]] std::size_t nulls_in_rows(std::size_t begin, std::size_t end, stream_ref stream) const {
+    check_rows(Kind::kind_name, "::slice", begin, end, size_);
+    return nulls_in(mask_, offset_, size_, null_count_, begin, end, stream);
+  }
+  /// Narrows `out`, a copy of this column, to rows [begin, end) with `nulls` nulls: its buffers
+  /// stay shared, its offset moves (rules 1 and 8).
+  void narrow(Kind& out, std::size_t begin, std::size_t end, std::size_t nulls) const noexcept {
+    column_rows& rows = out;
+    rows.offset_ = offset_ + begin;
+    rows.size_ = end - begin;
+    rows.null_count_ = nulls;
+  }
+  /// Rows [begin, end) sharing every buffer of the kind (its copy constructor) with the offset
+  /// moved: the slice of every kind whose copies always share.
+  [[nodiscard]] Kind slice_rows(std::size_t begin, std::size_t end, stream_ref stream) const {
+    std::size_t const nulls = nulls_in_rows(begin, end, stream);
+    Kind out(self());
+    narrow(out, begin, end, nulls);
+    return out;
+  }
+  /// Gives `out` (the kind's alias of its own buffers) this column's rows on an alias of the mask.
+  void alias_rows(Kind& out) const noexcept {
+    column_rows& rows = out;
+    rows.mask_ = mask_.alias();
+    rows.offset_ = offset_;
+    rows.size_ = size_;
+    rows.null_count_ = null_count_;
+  }
+  /// Gives `out` (a deep copy of the kind's rows, offset 0) this column's rows' mask bits from bit
+  /// 0, in a fresh mask, and the row and null counts. One pass, in order on `stream`.
+  void copy_rows_mask(Kind& out, stream_ref stream) const {
+    column_rows& rows = out;
+    rows.mask_ = copy_mask_bits(mask_, offset_, offset_ + size_, stream);
+    rows.offset_ = 0;
+    rows.size_ = size_;
+    rows.null_count_ = null_count_;
+  }
+
+  buffer<Policy> mask_;
+  std::size_t offset_ = 0;
+  std::size_t size_ = 0;
+  std::size_t null_count_ = 0;
+
+ private:
+  [[nodiscard]] Kind& self() noexcept { return static_cast<Kind&>(*this); }
+  [[nodiscard]] Kind const& self() const noexcept { return static_cast<Kind const&>(*this); }
+};
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END
