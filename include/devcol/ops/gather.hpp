@@ -57,28 +57,36 @@ struct bad_index {
   }
 };
 
-/// The source row that row `i` of a gather reads, or `none` for a null or out-of-bounds index.
+/// Gather's row map, for every column kind: result row `i` reads source row `indices[i]`, or
+/// `none` for a null or out-of-bounds index.
+template <class I>
+struct index_rows {
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
+  column_view<I> indices;
+  std::size_t source_rows;
+  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept {
+    return indices.is_valid(i) && in_bounds(indices[i], source_rows) ? static_cast<std::size_t>(indices[i]) : none;
+  }
+};
+
+/// A fixed-width source and the row map of its gather.
 template <class T, class I>
 struct gather_rows {
-  static constexpr std::size_t none = static_cast<std::size_t>(-1);
   column_view<T> source;
-  column_view<I> indices;
-  DEVCOL_HOST_DEVICE std::size_t source_row(std::size_t i) const noexcept {
-    return indices.is_valid(i) && in_bounds(indices[i], source.size()) ? static_cast<std::size_t>(indices[i]) : none;
-  }
+  index_rows<I> rows;
 };
 template <class T, class I>
 struct gather_value : gather_rows<T, I> {
   DEVCOL_HOST_DEVICE T operator()(std::size_t i) const noexcept {
-    std::size_t const row = this->source_row(i);
-    return row != this->none ? this->source[row] : T{};
+    std::size_t const row = this->rows(i);
+    return row != this->rows.none ? this->source[row] : T{};
   }
 };
 template <class T, class I>
 struct gather_valid : gather_rows<T, I> {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
-    std::size_t const row = this->source_row(i);
-    return row != this->none && this->source.is_valid(row);
+    std::size_t const row = this->rows(i);
+    return row != this->rows.none && this->source.is_valid(row);
   }
 };
 
@@ -143,9 +151,9 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
   detail::executor exec(stream);
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                     thrust::counting_iterator<std::size_t>(indices.size()), out.data(access::write, stream),
-                    detail::gather_value<T, I>{{col.view(), indices.view()}});
+                    detail::gather_value<T, I>{{col.view(), {indices.view(), col.size()}}});
   if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
-    detail::set_validity(out, detail::gather_valid<T, I>{{col.view(), indices.view()}}, stream);
+    detail::set_validity(out, detail::gather_valid<T, I>{{col.view(), {indices.view(), col.size()}}}, stream);
     if (out.null_count() == 0) { out.replace_null_mask({}, 0); }
   }
   return out;

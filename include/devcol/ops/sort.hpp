@@ -71,6 +71,25 @@ template <class T, bool Greater>
 using sort_comparator = std::conditional_t<merge_sort_keys<T>, compare_keys<T, Greater>,
                                            std::conditional_t<Greater, thrust::greater<T>, thrust::less<T>>>;
 
+/**
+ * The start of every argsort, whatever the column kind: writes the row numbers 0..n-1 at `first`
+ * and, when `null_count` rows are null, stably moves the null rows' numbers first or last as
+ * `nulls` says (one stable partition, which synchronises on CUDA). Returns where the valid rows'
+ * numbers start; n - null_count of them follow, in their original order.
+ */
+template <class IsValid>
+[[nodiscard]] std::int64_t* row_numbers_nulls_placed(executor& exec, std::int64_t* first, std::size_t n,
+                                                     std::size_t null_count, IsValid is_valid, null_order nulls) {
+  thrust::sequence(exec.policy(), first, first + n);
+  if (null_count == 0) { return first; }
+  if (nulls == null_order::first) {
+    thrust::stable_partition(exec.policy(), first, first + n, thrust::not_fn(is_valid));
+    return first + null_count;
+  }
+  thrust::stable_partition(exec.policy(), first, first + n, is_valid);
+  return first;
+}
+
 }  // namespace detail
 
 /**
@@ -84,20 +103,10 @@ template <fixed_width T, class Policy>
                                                    stream_ref stream = {}, null_order nulls = null_order::last) {
   std::size_t const n = col.size();
   auto indices = col.template make_like<std::int64_t>(n, stream);
-  std::int64_t* first = indices.data(access::write, stream);
   detail::executor exec(stream);
-  thrust::sequence(exec.policy(), first, first + n);
-  std::int64_t* valid_first = first;
-  std::size_t valid = n;
-  if (col.has_nulls()) {
-    valid = n - col.null_count();
-    if (nulls == null_order::first) {
-      thrust::stable_partition(exec.policy(), first, first + n, thrust::not_fn(detail::row_is_valid<T>{col.view()}));
-      valid_first = first + col.null_count();
-    } else {
-      thrust::stable_partition(exec.policy(), first, first + n, detail::row_is_valid<T>{col.view()});
-    }
-  }
+  std::int64_t* const valid_first = detail::row_numbers_nulls_placed(
+      exec, indices.data(access::write, stream), n, col.null_count(), detail::row_is_valid<T>{col.view()}, nulls);
+  std::size_t const valid = n - col.null_count();
   auto keys = col.template make_like<T>(valid, stream);
   T* key = keys.data(access::write, stream);
   thrust::gather(exec.policy(), valid_first, valid_first + valid, col.data(access::read), key);

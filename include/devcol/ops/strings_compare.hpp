@@ -125,21 +125,10 @@ template <arrow_offset O, class Policy>
                                                    null_order nulls = null_order::last) {
   std::size_t const n = col.size();
   column<std::int64_t, Policy> indices(n, stream, mask_state::unallocated, col.resource());
-  std::int64_t* first = indices.data(access::write, stream);
   detail::executor exec(stream);
-  thrust::sequence(exec.policy(), first, first + n);
-  std::int64_t* valid_first = first;
-  std::size_t valid = n;
-  if (col.has_nulls()) {
-    valid = n - col.null_count();
-    detail::string_is_valid<O> const is_valid{col.view()};
-    if (nulls == null_order::first) {
-      thrust::stable_partition(exec.policy(), first, first + n, thrust::not_fn(is_valid));
-      valid_first = first + col.null_count();
-    } else {
-      thrust::stable_partition(exec.policy(), first, first + n, is_valid);
-    }
-  }
+  std::int64_t* const valid_first = detail::row_numbers_nulls_placed(
+      exec, indices.data(access::write, stream), n, col.null_count(), detail::string_is_valid<O>{col.view()}, nulls);
+  std::size_t const valid = n - col.null_count();
   thrust::stable_sort(exec.policy(), valid_first, valid_first + valid,
                       detail::string_rows_less<O>{col.view(), direction == order::descending});
   return indices;

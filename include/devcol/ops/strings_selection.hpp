@@ -40,17 +40,6 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// Gather's row map: result row `i` reads source row `indices[i]`, or none (null or out of bounds).
-template <class I>
-struct index_rows {
-  static constexpr std::size_t none = static_cast<std::size_t>(-1);
-  column_view<I> indices;
-  std::size_t source_rows;
-  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept {
-    return indices.is_valid(i) && in_bounds(indices[i], source_rows) ? static_cast<std::size_t>(indices[i]) : none;
-  }
-};
-
 /// Filter's row map: result row `i` reads the source row the compaction wrote at `i`.
 struct listed_rows {
   static constexpr std::size_t none = static_cast<std::size_t>(-1);

@@ -37,22 +37,11 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// The input row that output row `i` of a gather reads, or `none` (a null or out-of-bounds index).
-template <class I>
-struct list_gathered_row {
-  static constexpr std::size_t none = static_cast<std::size_t>(-1);
-  column_view<I> indices;
-  std::size_t rows;
-  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept {
-    return indices.is_valid(i) && in_bounds(indices[i], rows) ? static_cast<std::size_t>(indices[i]) : none;
-  }
-};
-
 /// Output row `i`'s length: its input list's, 0 for a null or out-of-bounds index or a null list.
 template <arrow_offset O, class I>
 struct list_gathered_length {
   list_column_view<O> lists;
-  list_gathered_row<I> row;
+  index_rows<I> row;
   DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept {
     std::size_t const r = row(i);
     return r != row.none && lists.is_valid(r) ? lists.length(r) : 0;
@@ -63,7 +52,7 @@ struct list_gathered_length {
 template <class View, class I>
 struct list_gathered_valid {
   View rows_view;
-  list_gathered_row<I> row;
+  index_rows<I> row;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
     std::size_t const r = row(i);
     return r != row.none && rows_view.is_valid(r);
@@ -74,7 +63,7 @@ struct list_gathered_valid {
 template <arrow_offset O, class I>
 struct list_gathered_start {
   list_column_view<O> lists;
-  list_gathered_row<I> row;
+  index_rows<I> row;
   DEVCOL_HOST_DEVICE std::int64_t operator()(std::size_t i) const noexcept {
     return static_cast<std::int64_t>(lists.offsets()[row(i)]);
   }
@@ -112,7 +101,7 @@ column<std::int64_t, Policy> child_row_map(list_column_view<O> lists, column_vie
                                            stream_ref stream) {
   column<std::int64_t, Policy> map(total, stream, mask_state::unallocated, std::move(resource));
   executor exec(stream);
-  list_gathered_row<I> const row{indices, lists.size()};
+  index_rows<I> const row{indices, lists.size()};
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                     thrust::counting_iterator<std::size_t>(total), map.data(access::write, stream),
                     list_child_row<O, I>{{out_offsets, indices.size(), list_gathered_start<O, I>{lists, row}}});
