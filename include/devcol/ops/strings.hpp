@@ -24,12 +24,12 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// Row `i`'s length in bytes (0 for a null row).
+/// Row `i`'s length in bytes, as an offset (0 for a null row).
 template <class O>
 struct string_length {
   strings_column_view<O> view;
-  DEVCOL_HOST_DEVICE std::int32_t operator()(std::size_t i) const noexcept {
-    return view.is_valid(i) ? static_cast<std::int32_t>(view.length(i)) : 0;
+  DEVCOL_HOST_DEVICE O operator()(std::size_t i) const noexcept {
+    return view.is_valid(i) ? view.offsets()[i + 1] - view.offsets()[i] : 0;
   }
 };
 
@@ -129,13 +129,15 @@ struct filled_start : filled_rows<O> {
 }  // namespace detail
 
 /**
- * @brief Each row's length in bytes (not characters) as a `column<int32_t>` from `col`'s resource,
- * null where `col` is null. One pass over the offsets, the mask bits copied (no recount); in order
- * on `stream`, no synchronisation. (Rows of large strings longer than 2^31 - 1 bytes wrap.)
+ * @brief Each row's length in bytes (not characters), in the offset type as Arrow's
+ * `binary_length` gives it (`column<int32_t>` for `strings_column`, `column<int64_t>` for
+ * `large_strings_column`, so no length wraps), from `col`'s resource, null where `col` is null.
+ * One pass over the offsets, the mask bits copied (no recount); in order on `stream`, no
+ * synchronisation.
  */
 template <arrow_offset O, class Policy>
-[[nodiscard]] column<std::int32_t, Policy> length(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
-  return detail::rows_to<std::int32_t>(col, detail::string_length<O>{col.view()}, true, stream);
+[[nodiscard]] column<O, Policy> length(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
+  return detail::rows_to<O>(col, detail::string_length<O>{col.view()}, true, stream);
 }
 
 /**
