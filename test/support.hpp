@@ -114,9 +114,11 @@ std::vector<T> host_values(devcol::column<T, P> const& c) {
   return out;
 }
 
-/// Writes `values` at rows [begin, begin + values.size()) through write access (as `s2[0:2] = 10`).
+/// Writes `values` at rows [begin, begin + values.size()) through write access (as `s2[0:2] = 10`),
+/// under a spill lock, as a user who keeps no pointer does.
 template <class T, class P>
 void assign(devcol::column<T, P>& c, std::size_t begin, std::vector<T> const& values, devcol::stream_ref s = {}) {
+  devcol::spill_lock const lock;  // the pointer is used here only: a spillable column may spill again after
   T* rows = c.data(devcol::access::write, s);
   devcol::copy_bytes(rows + begin, values.data(), values.size() * sizeof(T), s);
   s.synchronize();

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace devcol_test::cow {
@@ -232,6 +233,34 @@ TEST_CASE("rule 9: under run-time sharing a buffer keeps the mode in force when 
   assign(cow_copy, 0, {100});
   CHECK(host_values(cow) == std::vector<i64>{1, 2, 3});
   CHECK(devcol::options::copy_on_write());
+}
+
+TEST_CASE("rule 9: a copy written while the option is off keeps the copy-on-write mode it came from", "[cow][rule9]") {
+  devcol_test::leak_check leaks;
+  auto original = devcol::make_column<i64, runtime>({1, 2, 3});  // made under copy-on-write
+  auto copy = original;
+  devcol::scoped_copy_on_write off{false};
+  assign(copy, 0, {100});  // the write gives the copy memory of its own: in the copy's mode, not "off"
+  CHECK(copy.copy_on_write());
+  CHECK(host_values(original) == std::vector<i64>{1, 2, 3});
+  auto later = copy;  // its copies and slices keep copy-on-write too
+  auto slice = copy.slice(0, 2);
+  assign(later, 1, {200});
+  assign(slice, 0, {300});
+  CHECK(host_values(copy) == std::vector<i64>{100, 2, 3});
+  CHECK(host_values(later) == std::vector<i64>{100, 200, 3});
+  CHECK(host_values(slice) == std::vector<i64>{300, 2});
+  auto fresh = devcol::make_column<i64, runtime>({5, 6});  // made from nothing now: takes "off"
+  CHECK_FALSE(fresh.copy_on_write());
+  CHECK_FALSE(fresh.deep_copy().copy_on_write());
+  // Strings: the write's copy keeps the mode too.
+  devcol::scoped_copy_on_write on{true};
+  auto words = devcol::make_strings_column<std::int32_t, runtime>(std::vector<std::string>{"a", "bc"});
+  auto words_copy = words;
+  devcol::scoped_copy_on_write off_again{false};
+  (void)words_copy.chars(access::write);
+  CHECK(words_copy.copy_on_write());
+  CHECK_FALSE(words_copy.deep_copy().copy_on_write());  // deep_copy is made from nothing
 }
 
 TEST_CASE("rule 11: exposing unshares first, then marks the owner exposed for good", "[cow][rule11]") {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <source_location>
+#include <sstream>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -179,11 +180,17 @@ TEST_CASE("rule 16: any pointer access unspills first", "[spill][rule16]") {
   spill_options const opts(true);
   auto c = devcol::make_column<double, spilling>(iota(rows, 2));
   REQUIRE(c.spill() == column_bytes);
-  CHECK(c.data(access::read) != nullptr);
-  CHECK_FALSE(c.is_spilled());
+  {
+    devcol::spill_lock const lock;  // scoped, so that the column may spill again afterwards (rule 20)
+    CHECK(c.data(access::read) != nullptr);
+    CHECK_FALSE(c.is_spilled());
+  }
   REQUIRE(c.spill() == column_bytes);
-  CHECK(c.view().data() != nullptr);
-  CHECK_FALSE(c.is_spilled());
+  {
+    devcol::spill_lock const lock;
+    CHECK(c.view().data() != nullptr);
+    CHECK_FALSE(c.is_spilled());
+  }
   REQUIRE(c.spill() == column_bytes);
   devcol_test::assign(c, 0, {-1.0});
   CHECK_FALSE(c.is_spilled());
@@ -235,7 +242,10 @@ TEST_CASE("rule 17: an allocation past the limit spills the least-recently-used 
   auto a = devcol::make_column<double, spilling>(iota(rows, 0));
   auto b = devcol::make_column<double, spilling>(iota(rows, 1000));
   auto c = devcol::make_column<double, spilling>(iota(rows, 2000));
-  (void)a.data(access::read);  // a is now used later than b
+  {
+    devcol::spill_lock const lock;  // a read is a use: a is now used later than b
+    (void)a.data(access::read);
+  }
   auto d = devcol::make_column<double, spilling>(iota(rows, 3000));
   CHECK(b.is_spilled());
   CHECK_FALSE(a.is_spilled());
@@ -377,6 +387,164 @@ TEST_CASE("spill: with a device limit the manager spills to stay under it (soft 
   }
   for (std::size_t i = 0; i < 6; ++i) { CHECK(host_values(columns[i]) == iota(rows, static_cast<double>(i))); }
   CHECK(manager.device_bytes() - before <= 2 * column_bytes);
+}
+
+TEST_CASE("rule 17: read accesses count as uses: the least recently read owner spills first", "[spill][rule17]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  auto a = devcol::make_column<double, spilling>(iota(rows, 0));
+  auto b = devcol::make_column<double, spilling>(iota(rows, 1));
+  auto c = devcol::make_column<double, spilling>(iota(rows, 2));
+  auto d = devcol::make_column<double, spilling>(iota(rows, 3));
+  for (column const* used : {&c, &b, &d, &a}) {  // reads only: no allocation in between
+    devcol::spill_lock const lock;
+    (void)used->data(access::read);
+  }
+  auto& manager = devcol::spill_manager::global();
+  CHECK(manager.spill(1) == column_bytes);
+  CHECK(c.is_spilled());
+  CHECK_FALSE(b.is_spilled());
+  CHECK(manager.spill(1) == column_bytes);
+  CHECK(b.is_spilled());
+  CHECK_FALSE(d.is_spilled());
+  CHECK_FALSE(a.is_spilled());
+  (void)devcol::sum(b);  // an operation's read is a use too: d is now the least recently used
+  CHECK(manager.spill(1) == column_bytes);
+  CHECK(d.is_spilled());
+  CHECK(host_values(c) == iota(rows, 2));
+}
+
+TEST_CASE("rule 15: a spilled, copied over-aligned buffer is freed with the size and alignment it was made with",
+          "[spill][rule15]") {
+  devcol_test::leak_check leaks;  // counts a free with another size or alignment as mismatched
+  spill_options const opts(true);
+  devcol::buffer<spilling> original(256, {}, 256);
+  {
+    devcol::spill_lock const lock;
+    devcol::fill_bytes(original.data(access::write), 0x5A, 256, {});
+  }
+  REQUIRE(original.spill() == 256);
+  {
+    devcol::buffer<spilling> copy = original.deep_copy();  // copied on the host side, spilled
+    CHECK(copy.is_spilled());
+    CHECK(copy.alignment() == 256);
+    copy.unspill();  // brought back: allocated at 256
+    devcol::spill_lock const lock;
+    CHECK(reinterpret_cast<std::uintptr_t>(copy.data(access::read)) % 256 == 0);
+    CHECK(copy.spill() == 0);  // held by the lock
+  }  // freed here, and checked by leak_check
+  CHECK(leaks.tracker().mismatched_deallocations() == 0);
+}
+
+TEST_CASE("rule 20: a pointer taken outside every spill_lock keeps its owner on the device for good",
+          "[spill][rule20]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  auto scoped = devcol::make_column<double, spilling>(iota(rows, 0));
+  auto kept = devcol::make_column<double, spilling>(iota(rows, 1));
+  auto written = devcol::make_column<double, spilling>(iota(rows, 2));
+  {
+    devcol::spill_lock const lock;
+    (void)scoped.data(access::read);
+    CHECK(scoped.spill() == 0);  // pinned while the lock lives
+  }
+  CHECK(scoped.spill() == column_bytes);  // and spillable again after it
+  REQUIRE(kept.spill() == column_bytes);
+  double const* raw = kept.data(access::read);  // unspills, then never moves again
+  CHECK_FALSE(kept.is_spilled());
+  CHECK(kept.spill() == 0);
+  (void)devcol::spill_manager::global().spill(SIZE_MAX);  // spills the others, never this one
+  CHECK_FALSE(kept.is_spilled());
+  CHECK(written.is_spilled());
+  double value = 0;
+  devcol::copy_bytes(&value, raw + 5, sizeof value, {});
+  CHECK(value == 6.0);
+  CHECK_FALSE(kept.is_exposed());  // a read pointer pins; copies stay shallow (rules 12, 13)
+  auto copy = kept;
+  CHECK(copy.data_buffer().shares_memory_with(kept.data_buffer()));
+  (void)written.data(access::write);  // a mutable pointer too
+  CHECK(written.spill() == 0);
+  (void)written.view();
+  auto const v = scoped.view();  // a view is a raw pointer
+  CHECK(scoped.spill() == 0);
+  CHECK(v.data() == scoped.data(access::read));
+  CHECK(host_values(scoped) == iota(rows, 0));
+}
+
+TEST_CASE("rule 20: devcol's operations never expose or pin for good what they read", "[spill][rule20]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  auto c = devcol::make_column<double, spilling>(iota(rows, 0));
+  auto idx = devcol::sequence<std::int64_t, spilling>(rows / 2, 0, 2);
+  auto gathered = devcol::gather(c, idx);
+  auto sorted = devcol::sort(c, devcol::order::descending);
+  auto const total = devcol::sum(c);
+  std::ostringstream shown;
+  shown << c;
+  auto const copy = c.deep_copy();
+  auto const slice = c.slice(3, 9);
+  CHECK(total.has_value());
+  CHECK_FALSE(shown.str().empty());
+  for (auto* col : {&c, &gathered, &sorted}) {
+    CHECK_FALSE(col->is_exposed());
+    CHECK(col->spill() > 0);  // every operand and result can spill again
+  }
+  CHECK(idx.spill() > 0);
+  CHECK(host_values(gathered) == [] {
+    std::vector<double> v(rows / 2);
+    for (std::size_t i = 0; i < v.size(); ++i) { v[i] = static_cast<double>(2 * i); }
+    return v;
+  }());
+}
+
+TEST_CASE("rule 20: under a device limit smaller than one column, operations keep what they use on the device",
+          "[spill][rule20]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true, column_bytes / 4);  // every allocation spills something
+  auto a = devcol::make_column<double, spilling>(iota(rows, 0));
+  auto b = devcol::make_column<double, spilling>(iota(rows, 5));
+  {
+    devcol::spill_lock const lock;
+    double* p = a.data(access::write);  // larger than the limit: stays, the limit is soft
+    REQUIRE(p != nullptr);
+    CHECK_FALSE(a.is_spilled());
+  }
+  auto deep = a.deep_copy();
+  auto copy = a;
+  devcol_test::assign(copy, 0, {-1.0});  // a copy-on-write write under the limit
+  auto const idx = devcol::sequence<std::int64_t, spilling>(rows, rows - 1, -1);
+  auto const reversed = devcol::gather(b, idx);
+  auto expected = iota(rows, 0);
+  CHECK(host_values(deep) == expected);
+  CHECK(host_values(a) == expected);
+  expected[0] = -1.0;
+  CHECK(host_values(copy) == expected);
+  auto back = iota(rows, 5);
+  std::reverse(back.begin(), back.end());
+  CHECK(host_values(reversed) == back);
+}
+
+TEST_CASE("rule 17: when on-demand spilling finds nothing to spill, the operation raises out_of_memory and changes nothing",
+          "[spill][rule17]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  limited_device const device(leaks, 2 * column_bytes + column_bytes / 2);
+  auto a = devcol::make_column<double, spilling>(iota(rows, 0));
+  auto b = devcol::make_column<double, spilling>(iota(rows, 1));
+  {
+    devcol::spill_lock const lock;  // both held: nothing may spill
+    (void)a.data(access::read);
+    (void)b.data(access::read);
+    CHECK_THROWS_AS(devcol::sort(a, devcol::order::descending), devcol::out_of_memory);
+    CHECK_THROWS_AS(a.deep_copy(), devcol::out_of_memory);
+  }
+  CHECK(host_values(a) == iota(rows, 0));
+  CHECK(host_values(b) == iota(rows, 1));
+  auto const sorted = devcol::sort(a, devcol::order::descending);  // b spills now, and the sort runs
+  CHECK(b.is_spilled());
+  auto expected = iota(rows, 0);
+  std::reverse(expected.begin(), expected.end());
+  CHECK(host_values(sorted) == expected);
 }
 
 TEST_CASE("rule 17: the statistics level option is read from DEVCOL_SPILL_STATS", "[spill][rule17][options]") {

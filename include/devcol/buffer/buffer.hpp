@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -103,7 +104,7 @@ class buffer {
     if (owner_ == nullptr) { return; }
     if (other.copies_are_deep()) {
       owner_ = nullptr;  // not ours yet: a throwing copy must leave nothing to release
-      buffer fresh = other.copy_range(0, size_, other.owner_->stream());
+      buffer fresh = other.copy_range(0, size_, other.owner_->stream(), keep_mode::of_source);
       swap(fresh);
     } else {
       owner_->retain();
@@ -151,14 +152,16 @@ class buffer {
 
   /**
    * @brief A new allocation holding a copy of this handle's bytes (only its range), in order on
-   * `stream` (rule 7), from the resource that made this one. Asynchronous on CUDA.
+   * `stream` (rule 7), from the resource that made this one. Memory made from nothing: under
+   * `runtime_sharing` it takes the mode in force (rule 9). Asynchronous on CUDA.
    * @throws what allocation and copying throw
    */
-  [[nodiscard]] buffer deep_copy(stream_ref stream = {}) const { return copy_range(0, size_, stream); }
+  [[nodiscard]] buffer deep_copy(stream_ref stream = {}) const { return copy_range(0, size_, stream, keep_mode::in_force); }
 
   /// @brief The bytes, read-only: never copies, never exposes (rules 2 and 13). Null when empty.
-  /// Spillable: unspills first (rule 16; it may throw then); the pointer stays valid until the
-  /// next spill unless taken under a `devcol::spill_lock`.
+  /// Spillable: unspills first (rule 16; it may throw then). Taken under a `devcol::spill_lock`,
+  /// the bytes stay on the device until the lock ends; taken outside every lock, they stay on the
+  /// device for good (rule 20: the pointer may be kept anywhere), without making copies deep.
   [[nodiscard]] void const* data(access::read_t) const noexcept(!spillable) { return begin(); }
 
   /**
@@ -166,7 +169,8 @@ class buffer {
    * allocation, or the memory is borrowed, this handle first gets its own copy of its range, made
    * in order on `stream` (rule 3); otherwise nothing is copied (rule 4). Not an exposure: the pointer is for use before
    * this handle is next copied or sliced (a later copy would share what is still being written;
-   * use expose() to hand the pointer to code that keeps it).
+   * use expose() to hand the pointer to code that keeps it). Spillable: as data(access::read),
+   * held on the device until the spill_lock ends, or for good outside every lock (rule 20).
    * @throws what allocation and copying throw, when it copies
    */
   [[nodiscard]] void* data(access::write_t, stream_ref stream = {}) {
@@ -300,20 +304,31 @@ class buffer {
 
   [[nodiscard]] buffer share_or_copy(std::size_t begin, std::size_t size) const {
     if (owner_ == nullptr) { return buffer{}; }
-    if (copies_are_deep()) { return copy_range(begin, size, owner_->stream()); }
+    if (copies_are_deep()) { return copy_range(begin, size, owner_->stream(), keep_mode::of_source); }
     owner_->retain();
     return buffer{owner_, offset_ + begin, size};
   }
 
+  // Which sharing mode a copy takes (rule 9): the source's, for the copy a write or an exposed
+  // allocation makes of an existing handle; the mode in force, for a deep copy asked for.
+  enum class keep_mode : bool { in_force, of_source };
+
   // A copy of the range in new memory from the same resource (the allocation's handler, as NEP 49).
-  [[nodiscard]] buffer copy_range(std::size_t begin, std::size_t size, stream_ref stream) const {
+  // Under a spill lock for its duration (rule 20): the source is held on the device before the copy
+  // is allocated, so that allocation cannot spill what it is about to read, and the copy is held
+  // from birth until the outermost lock ends.
+  [[nodiscard]] buffer copy_range(std::size_t begin, std::size_t size, stream_ref stream, keep_mode mode) const {
     if (owner_ == nullptr) { return buffer{}; }
+    std::optional<detail::keep_sharing_mode<Policy>> kept;
+    if (mode == keep_mode::of_source) { kept.emplace(owner_->copy_on_write()); }
+    detail::operation_spill_lock<Policy> const lock;
     if constexpr (spillable) {
       // A spilled allocation is copied on the host side and stays spilled (cuDF's behaviour).
       if (owner_type* copy = owner_->spilled_copy(offset_ + begin, size)) { return buffer{copy, 0, size}; }
     }
+    std::byte const* const source = this->begin() + begin;
     buffer fresh(size, stream, owner_->alignment(), owner_->resource());
-    copy_bytes(fresh.begin(), this->begin() + begin, size, stream);
+    copy_bytes(fresh.begin(), source, size, stream);
 #if DEVCOL_BACKEND_CUDA
     // The source is freed (and may be written in place) on its own stream: order that stream
     // after the copy, or the last handle could free memory the copy has yet to read.
@@ -327,7 +342,7 @@ class buffer {
   }
 
   void unshare(stream_ref stream) {
-    if (writes_copy()) { *this = deep_copy(stream); }
+    if (writes_copy()) { *this = copy_range(0, size_, stream, keep_mode::of_source); }
   }
 
   owner_type* owner_ = nullptr;

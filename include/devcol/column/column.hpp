@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -109,8 +110,9 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
 
   /// @brief Shares `other`'s buffers (rule 1); if they are exposed, copies its rows instead (rule 12).
   column(column const& other)
-      : column(other.must_copy_to_share() ? other.copy_rows(0, other.size_, other.null_count_, other.data_.stream())
-                                          : column(shared_tag{}, other)) {}
+      : column(other.must_copy_to_share()
+                   ? other.copy_rows(0, other.size_, other.null_count_, other.data_.stream(), keep_mode::of_source)
+                   : column(shared_tag{}, other)) {}
   /// @brief Takes over `other`'s buffers; `other` becomes empty.
   column(column&& other) noexcept : rows_base(std::move(other)), data_(std::move(other.data_)) {}
   /// @brief As the copy constructor; releases what this column held.
@@ -137,7 +139,9 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
    * made in order on `stream` (asynchronous on CUDA); its offset is 0.
    * @throws what allocation and copying throw
    */
-  [[nodiscard]] column deep_copy(stream_ref stream = {}) const { return copy_rows(0, size_, null_count_, stream); }
+  [[nodiscard]] column deep_copy(stream_ref stream = {}) const {
+    return copy_rows(0, size_, null_count_, stream, keep_mode::in_force);
+  }
 
   /**
    * @brief Rows [begin, end), sharing this column's buffers with the offsets summed (rules 1 and 8;
@@ -147,8 +151,9 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope;
     std::size_t const nulls = this->nulls_in_rows(begin, end, stream);
-    return must_copy_to_share() ? copy_rows(begin, end, nulls, stream) : slice_of(begin, end, nulls);
+    return must_copy_to_share() ? copy_rows(begin, end, nulls, stream, keep_mode::of_source) : slice_of(begin, end, nulls);
   }
 
   /**
@@ -158,6 +163,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
    */
   [[nodiscard]] std::vector<column> slice(std::span<std::pair<std::size_t, std::size_t> const> ranges,
                                           stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope;
     std::vector<std::pair<std::size_t, std::size_t>> bits;
     bits.reserve(ranges.size());
     for (auto const& [begin, end] : ranges) {
@@ -174,7 +180,8 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     slices.reserve(ranges.size());
     for (std::size_t i = 0; i < ranges.size(); ++i) {
       auto const [begin, end] = ranges[i];
-      slices.push_back(must_copy_to_share() ? copy_rows(begin, end, nulls[i], stream) : slice_of(begin, end, nulls[i]));
+      slices.push_back(must_copy_to_share() ? copy_rows(begin, end, nulls[i], stream, keep_mode::of_source)
+                                            : slice_of(begin, end, nulls[i]));
     }
     return slices;
   }
@@ -195,9 +202,17 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     return const_cast<T*>(data(access::read));
   }
 
-  /// @brief A read-only view; never copies. Spillable: unspills first; the view stays valid until
-  /// the next spill unless taken under a `devcol::spill_lock`.
+  /// @brief A read-only view; never copies. Spillable: unspills first; taken under a
+  /// `devcol::spill_lock` the buffers stay on the device until the lock ends, taken outside every
+  /// lock they stay there for good (rule 20).
   [[nodiscard]] column_view<T> view() const noexcept(!Policy::spill::enabled) {
+    if constexpr (Policy::spill::enabled) {
+      // Both buffers reach the device before either is pinned: if the mask's unspill fails, the
+      // values are left on the device but spillable, as they would be after any failed access.
+      detail::operation_spill_lock<Policy> const bring_both;
+      (void)data(access::read);
+      (void)this->null_mask(access::read);
+    }
     return column_view<T>{data(access::read), size_, this->null_mask(access::read), offset_, null_count_};
   }
   /// @brief Same as view().
@@ -331,8 +346,16 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     return out;
   }
 
+  // Which sharing mode a copy takes (rule 9): this column's, for the copy a write or exposed memory
+  // makes of it; the mode in force, for a deep copy asked for.
+  enum class keep_mode : bool { in_force, of_source };
+
   // Fresh buffers holding rows [begin, end), which have `nulls` nulls, at offset 0.
-  [[nodiscard]] column copy_rows(std::size_t begin, std::size_t end, std::size_t nulls, stream_ref stream) const {
+  [[nodiscard]] column copy_rows(std::size_t begin, std::size_t end, std::size_t nulls, stream_ref stream,
+                                 keep_mode mode) const {
+    detail::operation_spill_lock<Policy> const spill_scope;
+    std::optional<detail::keep_sharing_mode<Policy>> kept;
+    if (mode == keep_mode::of_source) { kept.emplace(copy_on_write()); }
     column out;
     std::size_t const rows = end - begin;
     if constexpr (Policy::spill::enabled) {
@@ -358,7 +381,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows,
   // mask included.
   void unshare(stream_ref stream) {
-    if (writes_copy()) { *this = deep_copy(stream); }
+    if (writes_copy()) { *this = copy_rows(0, size_, null_count_, stream, keep_mode::of_source); }
   }
 
   buffer_type data_;

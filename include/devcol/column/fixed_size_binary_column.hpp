@@ -194,6 +194,7 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
    * @throws what allocation and copying throw
    */
   [[nodiscard]] fixed_size_binary_column deep_copy(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope;
     fixed_size_binary_column out;
     out.width_ = width_;
     std::size_t const bytes = width_ * size_;
@@ -285,7 +286,7 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
 
   // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows.
   void unshare(stream_ref stream) {
-    if (data_.writes_copy() || mask_.writes_copy()) { *this = deep_copy(stream); }
+    if (data_.writes_copy() || mask_.writes_copy()) { this->take_own_copy(stream); }
   }
 
   buffer_type data_;

@@ -180,6 +180,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
    * @throws what allocation and copying throw
    */
   [[nodiscard]] basic_list_column deep_copy(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope;
     basic_list_column out;
     auto const [first, last] = child_range(stream);
     *out.child_ = devcol::deep_copy(devcol::slice(*child_, first, last, stream), stream);
@@ -279,7 +280,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
  private:
   // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows.
   void unshare(stream_ref stream) {
-    if (offsets_.writes_copy() || mask_.writes_copy()) { *this = deep_copy(stream); }
+    if (offsets_.writes_copy() || mask_.writes_copy()) { this->take_own_copy(stream); }
   }
 
   buffer_type offsets_;

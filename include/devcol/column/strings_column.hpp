@@ -248,6 +248,7 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
    * @throws what allocation and copying throw
    */
   [[nodiscard]] basic_strings_column deep_copy(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope;
     basic_strings_column out;
     if (offsets_.empty()) {
       out.size_ = size_;  // 0 rows (see the constructor)
@@ -356,7 +357,7 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
  private:
   // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows.
   void unshare(stream_ref stream) {
-    if (offsets_.writes_copy() || chars_.writes_copy() || mask_.writes_copy()) { *this = deep_copy(stream); }
+    if (offsets_.writes_copy() || chars_.writes_copy() || mask_.writes_copy()) { this->take_own_copy(stream); }
   }
 
   buffer_type offsets_;

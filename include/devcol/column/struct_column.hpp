@@ -124,6 +124,7 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
    * @throws what allocation and copying throw
    */
   [[nodiscard]] struct_column deep_copy(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope;
     struct_column out;
     out.names_ = names_;
     out.children_.reserve(children_.size());
@@ -246,7 +247,7 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
   // Rule 3 for the struct's own buffer: a writer of the mask whose mask is shared (or borrowed)
   // takes its own copy of its rows (the children are theirs to unshare).
   void unshare(stream_ref stream) {
-    if (mask_.writes_copy()) { *this = deep_copy(stream); }
+    if (mask_.writes_copy()) { this->take_own_copy(stream); }
   }
 
   template <class F>

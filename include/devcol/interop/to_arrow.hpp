@@ -97,9 +97,10 @@ std::unique_ptr<schema_node> column_schema_node(std::string name) {
 template <arrow_fixed_width T, buffer_policy Policy>
 void to_arrow(column<T, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
               std::string name = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   detail::expect_outputs(schema, array, "to_arrow");
   auto schema_tree = detail::column_schema_node<T>(std::move(name));
-  auto node = detail::export_column_node(col, stream);
+  auto node = detail::pinned_export_node(col, stream);
   detail::arrow_device const device = detail::device_of(col);
   detail::record_ready(*node, stream);
   detail::publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node), device, schema, array);
@@ -122,9 +123,10 @@ void to_arrow(column<T, Policy> const& col, ArrowSchema* schema, ArrowDeviceArra
 template <arrow_offset O, buffer_policy Policy>
 void to_arrow(basic_strings_column<O, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array,
               stream_ref stream = {}, std::string name = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   detail::expect_outputs(schema, array, "to_arrow");
   auto schema_tree = detail::schema_of(col, std::move(name));
-  auto node = detail::export_node(col, stream);
+  auto node = detail::pinned_export_node(col, stream);
   detail::arrow_device const device = detail::device_of_node(*node);
   detail::record_ready(*node, stream);
   detail::publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node), device, schema, array);
@@ -137,7 +139,7 @@ template <class K>
 void export_kind(K const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream, std::string name) {
   expect_outputs(schema, array, "to_arrow");
   auto schema_tree = schema_of(col, std::move(name));
-  auto node = export_node(col, stream);
+  auto node = pinned_export_node(col, stream);
   arrow_device const device = device_of(col);
   record_ready(*node, stream);
   publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node), device, schema, array);
@@ -153,6 +155,7 @@ void export_kind(K const& col, ArrowSchema* schema, ArrowDeviceArray* array, str
 template <decimal_rep Rep, buffer_policy Policy>
 void to_arrow(decimal_column<Rep, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array,
               stream_ref stream = {}, std::string name = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
@@ -165,6 +168,7 @@ void to_arrow(decimal_column<Rep, Policy> const& col, ArrowSchema* schema, Arrow
 template <buffer_policy Policy>
 void to_arrow(fixed_size_binary_column<Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array,
               stream_ref stream = {}, std::string name = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
@@ -185,6 +189,7 @@ template <class C>
   requires detail::is_nested_kind<C>
 void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
               std::string name = {}) {
+  detail::operation_spill_lock<typename C::policy> const spill_scope;
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
@@ -193,6 +198,7 @@ void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream
 template <buffer_policy Policy>
 void to_arrow(any_column<Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
               std::string name = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
@@ -227,7 +233,7 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
                        arrow_device_name(device->type), " device ", device->id);
       }
     }
-    publish(export_node(col, stream), node->children[i]);
+    publish(pinned_export_node(col, stream), node->children[i]);
   }
   if (!device) { device = device_of(static_cast<void const*>(nullptr)); }
   node->length = static_cast<std::int64_t>(tbl.num_rows());
@@ -245,6 +251,7 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
  */
 template <buffer_policy Policy>
 void to_arrow(basic_table<Policy> const& tbl, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   detail::expect_outputs(schema, array, "to_arrow");
   detail::export_table_array(tbl, array, stream, detail::table_schema_node(tbl), schema);
 }

@@ -107,12 +107,14 @@ class basic_allocation {
     return std::exchange(data_, nullptr);
   }
   /**
-   * @brief Takes ownership of `bytes` at `data`, which resource() allocated with alignment() on a
-   * stream ordered before stream(). Only for an empty allocation; writes no resource.
+   * @brief Takes ownership of `bytes` at `data`, which resource() allocated with `alignment` on a
+   * stream ordered before stream(); they are freed with that size and alignment. Only for an empty
+   * allocation; writes no resource.
    */
-  void adopt(void* data, std::size_t bytes) noexcept {
+  void adopt(void* data, std::size_t bytes, std::size_t alignment) noexcept {
     data_ = data;
     size_ = bytes;
+    alignment_ = alignment;
   }
   /// @brief The resource that made the memory and will free it.
   [[nodiscard]] Resource const& resource() const noexcept { return resource_; }

@@ -43,6 +43,7 @@ template <decimal_rep Rep, class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] decimal_column<Rep, Policy> gather(decimal_column<Rep, Policy> const& col,
                                                  column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                  out_of_bounds policy = out_of_bounds::throw_error) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return decimal_column<Rep, Policy>(devcol::gather(col.values(), indices, stream, policy), col.precision(),
                                      col.scale());
 }
@@ -55,6 +56,7 @@ template <decimal_rep Rep, class Policy, std::integral I, class IndexPolicy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] decimal_column<Rep, Policy> filter(decimal_column<Rep, Policy> const& col,
                                                  column<bool, Policy> const& keep, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return decimal_column<Rep, Policy>(devcol::filter(col.values(), keep, stream), col.precision(), col.scale());
 }
 
@@ -67,6 +69,7 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] decimal_column<Rep, Policy> concatenate(std::span<decimal_column<Rep, Policy> const> cols,
                                                       stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   if (cols.empty()) { return decimal_column<Rep, Policy>{}; }
   std::vector<column<Rep, Policy>> values;
   values.reserve(cols.size());
@@ -83,6 +86,7 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] decimal_column<Rep, Policy> concatenate(std::vector<decimal_column<Rep, Policy>> const& cols,
                                                       stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return concatenate(std::span<decimal_column<Rep, Policy> const>(cols), stream);
 }
 
@@ -93,6 +97,7 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] column<bool, Policy> compare(decimal_column<Rep, Policy> const& col, cmp op, Rep unscaled,
                                            stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return devcol::compare(col.values(), op, unscaled, stream);
 }
 
@@ -104,6 +109,7 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] column<bool, Policy> compare(decimal_column<Rep, Policy> const& a, cmp op,
                                            decimal_column<Rep, Policy> const& b, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   detail::expect_same_scale(a, b, "compare");
   return devcol::compare(a.values(), op, b.values(), stream);
 }
@@ -113,6 +119,7 @@ template <decimal_rep Rep, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> argsort(decimal_column<Rep, Policy> const& col,
                                                    order direction = order::ascending, stream_ref stream = {},
                                                    null_order nulls = null_order::last) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return devcol::argsort(col.values(), direction, stream, nulls);
 }
 
@@ -121,6 +128,7 @@ template <decimal_rep Rep, class Policy>
 [[nodiscard]] decimal_column<Rep, Policy> sort(decimal_column<Rep, Policy> const& col,
                                                order direction = order::ascending, stream_ref stream = {},
                                                null_order nulls = null_order::last) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return decimal_column<Rep, Policy>(devcol::sort(col.values(), direction, stream, nulls), col.precision(),
                                      col.scale());
 }
@@ -129,18 +137,21 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] bool is_sorted(decimal_column<Rep, Policy> const& col, order direction = order::ascending,
                              stream_ref stream = {}, null_order nulls = null_order::last) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return devcol::is_sorted(col.values(), direction, stream, nulls);
 }
 
 /// @brief A bool column, true where `col` is null; no mask. One pass, no synchronisation.
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] column<bool, Policy> is_null(decimal_column<Rep, Policy> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return devcol::is_null(col.values(), stream);
 }
 
 /// @brief A bool column, true where `col` is valid; no mask. One pass, no synchronisation.
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] column<bool, Policy> is_valid(decimal_column<Rep, Policy> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return devcol::is_valid(col.values(), stream);
 }
 
@@ -149,6 +160,7 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] decimal_column<Rep, Policy> fill_null(decimal_column<Rep, Policy> const& col, Rep unscaled,
                                                     stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return decimal_column<Rep, Policy>(devcol::fill_null(col.values(), unscaled, stream), col.precision(), col.scale());
 }
 

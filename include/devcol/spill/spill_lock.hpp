@@ -13,18 +13,18 @@ DEVCOL_NAMESPACE_BEGIN
  * @brief While it lives, every spillable buffer whose pointer this thread takes (data(), view(),
  * expose(), unspilling first if needed) stays on the device: neither the manager nor an explicit
  * spill() moves it, until the outermost spill_lock of this thread ends (cuDF's
- * `acquire_spill_lock`, DESIGN.md rule 16). Nested locks compose into the outermost one.
+ * `acquire_spill_lock`, DESIGN.md rule 16). Nested locks compose into the outermost one. A pointer
+ * taken outside every lock instead keeps its buffer on the device for good (rule 20): hold a lock
+ * around pointer work so that the buffer can spill again afterwards. Every devcol operation holds
+ * one for its own duration.
  *
  * Each buffer it holds keeps a reference to its allocation until the lock ends. Costs nothing on
- * construction; an access under it takes the buffer's mutex once per lock. Create and destroy it on
- * one thread (it lives on the stack); it is neither copyable nor movable.
+ * construction; the first access to a buffer under it takes the buffer's mutex once. Create and
+ * destroy it on one thread (it lives on the stack); it is neither copyable nor movable.
  */
-class [[nodiscard]] spill_lock {
+class [[nodiscard]] spill_lock : detail::scoped_spill_lock<true> {
  public:
-  spill_lock() noexcept { detail::spill_lock_frame::current().enter(); }
-  spill_lock(spill_lock const&) = delete;
-  spill_lock& operator=(spill_lock const&) = delete;
-  ~spill_lock() { detail::spill_lock_frame::current().leave(); }
+  spill_lock() noexcept = default;
 };
 
 DEVCOL_NAMESPACE_END

@@ -27,6 +27,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
@@ -89,6 +90,35 @@ class exposure_cell<false> {
   [[nodiscard]] static constexpr bool exposed() noexcept { return false; }
 };
 
+/// The sharing mode that a runtime_sharing owner made on this thread now must keep instead of the
+/// option in force (-1: none, 0: shared views, 1: copy-on-write); see keep_sharing_mode.
+inline thread_local signed char kept_sharing_mode = -1;
+
+/**
+ * @brief While it lives, `runtime_sharing` memory made on this thread takes the mode `copy_on_write`
+ * rather than `options::copy_on_write()`: what a write that copies, and a deep copy of exposed
+ * memory, hold so that the memory they give an existing column keeps that column's mode (DESIGN.md
+ * rule 9: copies, slices and what a write gives them keep the mode of the column they came from;
+ * only memory made from nothing takes the option in force). Nothing for the fixed policies.
+ */
+template <class Policy>
+class [[nodiscard]] keep_sharing_mode {
+ public:
+  explicit keep_sharing_mode(bool copy_on_write) noexcept {
+    if constexpr (!Policy::sharing::fixed) {
+      previous_ = std::exchange(kept_sharing_mode, static_cast<signed char>(copy_on_write ? 1 : 0));
+    }
+  }
+  keep_sharing_mode(keep_sharing_mode const&) = delete;
+  keep_sharing_mode& operator=(keep_sharing_mode const&) = delete;
+  ~keep_sharing_mode() {
+    if constexpr (!Policy::sharing::fixed) { kept_sharing_mode = previous_; }
+  }
+
+ private:
+  signed char previous_ = -1;
+};
+
 /// The sharing mode: a constant for the fixed policies, captured at creation for runtime_sharing.
 template <class Sharing>
 class sharing_cell {
@@ -101,7 +131,7 @@ class sharing_cell<runtime_sharing> {
   [[nodiscard]] bool copy_on_write() const noexcept { return copy_on_write_; }
 
  private:
-  bool copy_on_write_ = options::copy_on_write();
+  bool copy_on_write_ = kept_sharing_mode >= 0 ? kept_sharing_mode == 1 : options::copy_on_write();
 };
 
 /// Where spilled bytes go: pinned host memory on CUDA (full-speed copies), aligned host memory on
@@ -193,10 +223,12 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
   // --- spilling (spillable owners only) ---------------------------------------------------------
 
   /**
-   * The device bytes for a pointer access: unspills first (rule 16); under a spill_lock raises the
-   * lock count once per outermost lock and keeps a reference until it ends; with `expose`, marks
-   * the owner exposed under its mutex, so no spill can slip in between (rule 14). Without a lock
-   * and already on the device it takes no mutex: one relaxed load for the stamp, one acquire load.
+   * The device bytes for a pointer access: unspills first (rule 16). Under a spill_lock it raises
+   * the lock count once per outermost lock and pins the owner until that lock ends; outside every
+   * lock it pins the owner on the device for good, since the caller may keep the pointer anywhere
+   * (rule 20, cuDF's `get_ptr`). With `expose`, it also marks the owner exposed (rule 14). Both are
+   * written under the owner's mutex, so no spill can slip in between. Already held by this
+   * thread's lock, or pinned for good, it takes no mutex: a few relaxed or acquire loads.
    */
   std::byte* device_access(bool expose = false, source_location const* where = nullptr)
     requires spillable
@@ -205,29 +237,27 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       if (expose) { mark_exposed(); }
       return data();
     }
-    // The stamp is written only when the epoch moved: no store to a shared line on a hot loop.
-    if (std::uint64_t const now = spill_registry::epoch(); this->last_use.load(std::memory_order_relaxed) != now) {
-      this->last_use.store(now, std::memory_order_relaxed);
-    }
-    if (!expose && !spill_lock_frame::active() &&
-        this->location.load(std::memory_order_acquire) == spill_location::device) {
-      return data();
+    mark_used();
+    bool const locked = spill_lock_frame::active();
+    if (!expose) {
+      if (locked ? spill_lock_frame::current().holds(this) : this->pinned_for_good.load(std::memory_order_acquire)) {
+        return data();
+      }
     }
     bool const first_exposure = expose && !is_exposed();
     auto& registry = spill_registry::global();
-    auto& frame = spill_lock_frame::current();
     bool unspilled = false;
     {
       std::unique_lock guard(this->mutex);
       unspilled = bring_to_device(guard);
-      if (frame.active() && !frame.holds(this)) {
-        this->lock_count.fetch_add(1, std::memory_order_acq_rel);
-        this->pins.fetch_add(1, std::memory_order_relaxed);  // a live handle holds one already
-        frame.record(this);
+      if (locked) {
+        hold_in_lock();
+      } else {
+        this->pinned_for_good.store(true, std::memory_order_release);
       }
       if (expose) { mark_exposed(); }
     }
-    if (unspilled) { registry.after_allocation(); }
+    if (unspilled) { registry.after_allocation(); }  // this owner is held or pinned now: not spilled
     if (first_exposure && where != nullptr && registry.stats_level() >= 2) {
       registry.record_exposure(*where, this->bytes_);
     }
@@ -246,6 +276,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
   {
     std::unique_lock guard(this->mutex);
     if (borrowed_ != nullptr || this->bytes_ == 0 || is_exposed() ||
+        this->pinned_for_good.load(std::memory_order_acquire) ||
         this->location.load(std::memory_order_acquire) != spill_location::device ||
         this->lock_count.load(std::memory_order_acquire) != 0) {
       return 0;
@@ -359,12 +390,37 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     if (o->pins.fetch_sub(1, std::memory_order_acq_rel) == 1) { delete o; }
   }
 
-  // Registers a new spillable owner (size 0 ones are not tracked).
+  // Registers a new spillable owner (size 0 ones are not tracked). Made under a spill lock (an
+  // operation's result, a copy a write makes), it is held by that lock from birth, so the soft
+  // limit's spilling right after this allocation cannot move it before its first use.
   void track() {
     this->bytes_ = memory_.size();
     this->alignment_ = memory_.alignment();
     if (this->bytes_ == 0) { return; }
+    bool const locked = spill_lock_frame::active();
+    if (locked) { spill_lock_frame::current().reserve_one(); }
     enlist(this->bytes_);
+    if (locked) { hold_in_lock(); }
+  }
+
+  // Records this owner in the thread's outermost spill lock unless it holds it already: raises its
+  // lock count and pins it until that lock ends. Throws only before anything changed.
+  void hold_in_lock() {
+    auto& frame = spill_lock_frame::current();
+    if (frame.holds(this)) { return; }
+    frame.reserve_one();
+    this->lock_count.fetch_add(1, std::memory_order_acq_rel);
+    this->pins.fetch_add(1, std::memory_order_relaxed);  // a live handle holds one already
+    frame.record(this);
+  }
+
+  // Least recently used first: an access to an owner that was not the last one used stamps it with
+  // a new epoch, so that reads order owners as allocations do; repeated use of one owner writes
+  // nothing (no store to a shared line on a hot loop).
+  void mark_used() noexcept {
+    if (this->last_use.load(std::memory_order_relaxed) != spill_registry::epoch()) {
+      this->last_use.store(spill_registry::advance(), std::memory_order_relaxed);
+    }
   }
   void enlist(std::size_t device_bytes) {
     static constexpr spill_node_ops table{
@@ -438,7 +494,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       copy_bytes(fresh.data(), this->host, this->bytes_, stream);
       stream.synchronize();  // the host copy is freed next
       guard.lock();
-      memory_.adopt(fresh.release(), this->bytes_);
+      memory_.adopt(fresh.release(), this->bytes_, this->alignment_);
     } catch (...) {
       if (!guard.owns_lock()) { guard.lock(); }
       this->location.store(spill_location::host, std::memory_order_release);

@@ -18,6 +18,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -32,8 +33,9 @@ enum class spill_location : std::uint8_t {
 
 struct spill_node;
 
-/// The LRU clock: advanced by spillable allocations and unspills, read (relaxed) by every access.
-/// Constant-initialised at namespace scope, so reading it needs no guard.
+/// The LRU clock: advanced by spillable allocations, unspills and by an access to an owner that was
+/// not the last one used, read (relaxed) by every access. Constant-initialised at namespace scope,
+/// so reading it needs no guard.
 inline std::atomic<std::uint64_t> spill_epoch{0};
 /// How many spill locks are active on this thread: a trivially initialised thread_local, so the
 /// access fast path tests it without a call to a thread_local initialiser.
@@ -61,6 +63,9 @@ struct spill_node {
   std::atomic<spill_location> location{spill_location::device};
   std::atomic<std::size_t> lock_count{0};    // spill locks holding it on the device
   std::atomic<std::uint64_t> last_use{0};    // the epoch of its last access
+  // Set for good by a pointer access outside every spill lock (rule 20): that pointer may be kept
+  // anywhere, so the bytes never move again. Written under `mutex` while on the device.
+  std::atomic<bool> pinned_for_good{false};
   // Liveness apart from the handle count (as a weak count): all handles together hold one pin,
   // each spill lock and manager snapshot holding the owner one more. A pin is not a handle, so it
   // never makes a write copy (use_count() counts handles only).
@@ -117,7 +122,8 @@ class spill_registry {
     std::vector<std::pair<std::uint64_t, spill_node*>> out;
     std::lock_guard const guard(mutex_);
     for (spill_node* n = head_; n != nullptr; n = n->next) {
-      if (n->location.load(std::memory_order_acquire) == spill_location::device && n->ops->try_pin(n)) {
+      if (n->location.load(std::memory_order_acquire) == spill_location::device &&
+          !n->pinned_for_good.load(std::memory_order_relaxed) && n->ops->try_pin(n)) {
         out.emplace_back(n->last_use.load(std::memory_order_relaxed), n);
       }
     }
@@ -208,11 +214,19 @@ class spill_lock_frame {
   /// Ends one lock; the outermost lowers every recorded owner's count and drops its reference.
   void leave() noexcept {
     if (--spill_lock_depth != 0) { return; }
-    for (spill_node* n : held_) {
+    let_go(held_);
+  }
+  /// Lowers the lock count of every owner in `held` and drops its pin; empties `held`.
+  static void let_go(std::vector<spill_node*>& held) noexcept {
+    for (spill_node* n : held) {
       n->lock_count.fetch_sub(1, std::memory_order_acq_rel);
       n->ops->unpin(n);
     }
-    held_.clear();
+    held.clear();
+  }
+  /// Replaces the recorded owners with `held`, returning those recorded so far (spill_capture).
+  std::vector<spill_node*> exchange_held(std::vector<spill_node*> held) noexcept {
+    return std::exchange(held_, std::move(held));
   }
   /// Whether `node` is held by this thread's locks already.
   [[nodiscard]] bool holds(spill_node const* node) const noexcept {
@@ -220,9 +234,97 @@ class spill_lock_frame {
   }
   /// Records `node`, whose lock count the caller raised and which it pinned.
   void record(spill_node* node) { held_.push_back(node); }
+  /// Makes room to record one more owner, so that record() cannot throw after counts were raised.
+  void reserve_one() { held_.reserve(held_.size() + 1); }
 
  private:
   std::vector<spill_node*> held_;
+};
+
+/**
+ * @brief A spill lock on this thread for the lifetime of the object when `Enabled`, nothing
+ * otherwise: what every devcol operation on spillable columns holds, so that its operands, the
+ * column it writes and its result stay on the device until it returns (DESIGN.md rule 20, cuDF's
+ * `acquire_spill_lock` around each operation), and so that its own pointer accesses pin instead of
+ * exposing. Costs one thread-local increment and decrement; for a `no_spill` policy, nothing.
+ */
+template <bool Enabled>
+class [[nodiscard]] scoped_spill_lock {
+ public:
+  scoped_spill_lock() noexcept { spill_lock_frame::enter(); }
+  scoped_spill_lock(scoped_spill_lock const&) = delete;
+  scoped_spill_lock& operator=(scoped_spill_lock const&) = delete;
+  ~scoped_spill_lock() { spill_lock_frame::current().leave(); }
+};
+template <>
+class [[nodiscard]] scoped_spill_lock<false> {
+ public:
+  scoped_spill_lock() noexcept {}  // user-provided: a named no-op lock is not an unused variable
+  scoped_spill_lock(scoped_spill_lock const&) = delete;
+  scoped_spill_lock& operator=(scoped_spill_lock const&) = delete;
+};
+/// @brief The operation-scoped spill lock for columns of `Policy` (see scoped_spill_lock).
+template <class Policy>
+using operation_spill_lock = scoped_spill_lock<Policy::spill::enabled>;
+
+/**
+ * @brief Spillable owners held on the device until this object goes, from whichever thread: what
+ * an Arrow export keeps for the memory its consumer reads, until the consumer releases it (rule 20).
+ */
+class spill_pins {
+ public:
+  spill_pins() noexcept = default;
+  explicit spill_pins(std::vector<spill_node*> held) noexcept : held_(std::move(held)) {}
+  spill_pins(spill_pins&& other) noexcept : held_(std::move(other.held_)) {}
+  spill_pins& operator=(spill_pins&& other) noexcept {
+    spill_lock_frame::let_go(held_);
+    held_ = std::move(other.held_);
+    return *this;
+  }
+  ~spill_pins() { spill_lock_frame::let_go(held_); }
+
+ private:
+  std::vector<spill_node*> held_;
+};
+
+/**
+ * @brief While it lives, this thread is under a spill lock of its own, apart from any outer one:
+ * every spillable owner accessed or made meanwhile is recorded here, then take() hands them over,
+ * still held, to a spill_pins (what an export keeps); without take() they are let go, as a lock's.
+ * The outer locks, if any, are as they were afterwards. Nothing when `Enabled` is false.
+ */
+template <bool Enabled>
+class [[nodiscard]] spill_capture {
+ public:
+  spill_capture() noexcept
+      : saved_(spill_lock_frame::current().exchange_held({})), saved_depth_(std::exchange(spill_lock_depth, 1)) {}
+  spill_capture(spill_capture const&) = delete;
+  spill_capture& operator=(spill_capture const&) = delete;
+  ~spill_capture() {
+    if (taken_) { return; }
+    auto held = spill_lock_frame::current().exchange_held(std::move(saved_));
+    spill_lock_frame::let_go(held);
+    spill_lock_depth = saved_depth_;
+  }
+  /// The owners recorded since construction, held until the result goes; restores the outer locks.
+  [[nodiscard]] spill_pins take() noexcept {
+    taken_ = true;
+    spill_lock_depth = saved_depth_;
+    return spill_pins(spill_lock_frame::current().exchange_held(std::move(saved_)));
+  }
+
+ private:
+  std::vector<spill_node*> saved_;
+  std::size_t saved_depth_;
+  bool taken_ = false;
+};
+template <>
+class [[nodiscard]] spill_capture<false> {
+ public:
+  spill_capture() noexcept {}  // user-provided: a named no-op is not an unused variable
+  spill_capture(spill_capture const&) = delete;
+  spill_capture& operator=(spill_capture const&) = delete;
+  [[nodiscard]] static spill_pins take() noexcept { return {}; }
 };
 
 /// Measures a spill or unspill when statistics are on; reads no clock at level 0.

@@ -181,12 +181,19 @@ class column_rows {
   /// Rows [begin, end) sharing every buffer of the kind (its copy constructor) with the offset
   /// moved: the slice of every kind whose copies always share.
   [[nodiscard]] Kind slice_rows(std::size_t begin, std::size_t end, stream_ref stream) const {
+    detail::operation_spill_lock<Policy> const spill_scope;
     std::size_t const nulls = nulls_in_rows(begin, end, stream);
     Kind out(self());
     narrow(out, begin, end, nulls);
     return out;
   }
   /// Gives `out` (the kind's alias of its own buffers) this column's rows on an alias of the mask.
+  // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows,
+  // which keeps this column's sharing mode (rule 9).
+  void take_own_copy(stream_ref stream) {
+    keep_sharing_mode<Policy> const keep(self().copy_on_write());
+    self() = self().deep_copy(stream);
+  }
   void alias_rows(Kind& out) const noexcept {
     column_rows& rows = out;
     rows.mask_ = mask_.alias();

@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include <devcol/buffer/detail/spill_state.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/event.hpp>
 #include <devcol/interop/arrow_abi.hpp>
@@ -95,6 +96,7 @@ struct array_node {
   std::unique_ptr<export_children<ArrowArray>> dictionary;  // a dictionary array's values, or none
   std::optional<event> ready;  // recorded after the last write (CUDA); its handle is what sync_event points to
   event::value_type ready_handle{};
+  spill_pins pins;  // spillable memory this subtree points to, held on the device until released
 
   explicit array_node(std::size_t n_children) : children(n_children) {}
   array_node(array_node const&) = delete;

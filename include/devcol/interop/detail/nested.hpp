@@ -55,6 +55,8 @@ template <buffer_policy Policy>
 std::unique_ptr<schema_node> schema_of(any_column<Policy> const& col, std::string name);
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(any_column<Policy> const& col, stream_ref stream);
+template <class K>
+std::unique_ptr<array_node> pinned_export_node(K const& col, stream_ref stream);
 template <buffer_policy Policy>
 arrow_device device_of(any_column<Policy> const& col);
 template <buffer_policy Policy>
@@ -117,7 +119,7 @@ std::unique_ptr<array_node> export_node(basic_list_column<O, Policy> const& col,
   node->n_buffers = 2;
   node->buffers[0] = held.col.mask_buffer().data(access::read);
   node->buffers[1] = held.zero.empty() ? held.col.offsets_buffer().data(access::read) : held.zero.data(access::read);
-  publish(export_node(held.col.child(), stream), node->children[0]);
+  publish(pinned_export_node(held.col.child(), stream), node->children[0]);
   return node;
 }
 
@@ -146,7 +148,7 @@ std::unique_ptr<array_node> export_node(struct_column<Policy> const& col, stream
   node->offset = static_cast<std::int64_t>(held.offset());
   node->n_buffers = 1;
   node->buffers[0] = held.mask_buffer().data(access::read);
-  for (std::size_t i = 0; i < n; ++i) { publish(export_node(held.child(i), stream), node->children[i]); }
+  for (std::size_t i = 0; i < n; ++i) { publish(pinned_export_node(held.child(i), stream), node->children[i]); }
   return node;
 }
 
@@ -166,7 +168,7 @@ template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(dictionary_column<Policy> const& col, stream_ref stream) {
   auto node = export_column_node(col.indices(), stream);
   node->dictionary = std::make_unique<export_children<ArrowArray>>(1);
-  publish(export_node(col.values(), stream), (*node->dictionary)[0]);
+  publish(pinned_export_node(col.values(), stream), (*node->dictionary)[0]);
   return node;
 }
 
@@ -183,6 +185,30 @@ std::unique_ptr<schema_node> schema_of(any_column<Policy> const& col, std::strin
         }
       },
       col);
+}
+
+/// The policy of a column kind, any_column included.
+template <class K>
+struct policy_of {
+  using type = typename K::policy;
+};
+template <buffer_policy Policy>
+struct policy_of<any_column<Policy>> {
+  using type = Policy;
+};
+
+/**
+ * export_node(col), whose node holds every spillable owner the export reads or makes on the device
+ * until the consumer releases that node (rule 20: exported memory must not move while a consumer
+ * may read it). Each node pins its own subtree, so a child the consumer moves out keeps its memory
+ * in place after the parent is released. Nothing for a policy that does not spill.
+ */
+template <class K>
+std::unique_ptr<array_node> pinned_export_node(K const& col, stream_ref stream) {
+  spill_capture<policy_of<K>::type::spill::enabled> capture;
+  auto node = export_node(col, stream);
+  node->pins = capture.take();
+  return node;
 }
 
 template <buffer_policy Policy>
