@@ -31,6 +31,7 @@ template <fixed_width T, class Policy>
 void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
   T* rows = col.data(access::write, stream);
   detail::executor exec(stream);
+  exec.writes(rows, col.size() * sizeof(T));
   thrust::fill(exec.policy(), rows, rows + col.size(), value);
   if (col.nullable() && col.size() != 0) {
     bitmask_word* words = col.null_mask(access::write, stream);
