@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -91,7 +92,11 @@ class runtime {
     last_error = status;
     return status;
   }
-  void report(std::string message) { reports_.push_back("simulated CUDA: " + std::move(message)); }
+  // Printed at once too: a report may be followed by devcol asserting on the failed call.
+  void report(std::string message) {
+    reports_.push_back("simulated CUDA: " + std::move(message));
+    std::fprintf(stderr, "%s\n", reports_.back().c_str());
+  }
   std::vector<std::string> take_reports() { return std::exchange(reports_, {}); }
 
   std::string const& name(std::uint32_t agent) const { return agent_names_[agent]; }

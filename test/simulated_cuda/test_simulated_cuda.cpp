@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -18,12 +17,8 @@ namespace sim_test {
 using i64 = std::int64_t;
 namespace access = devcol::access;
 
-// The reports since the last call, printed (so a CTest regular expression can see them).
-std::vector<std::string> reports() {
-  auto out = devcol_sim::take_reports();
-  for (auto const& r : out) { std::cout << r << '\n'; }
-  return out;
-}
+// The reports since the last call (the double printed each one when it made it).
+std::vector<std::string> reports() { return devcol_sim::take_reports(); }
 bool any_mentions(std::vector<std::string> const& rs, std::string const& a, std::string const& b = {}) {
   return std::any_of(rs.begin(), rs.end(), [&](std::string const& r) {
     return r.find(a) != std::string::npos && r.find(b) != std::string::npos;
@@ -295,6 +290,58 @@ TEST_CASE("an Arrow export's sync event orders the consumer after the producer's
   auto doubled = devcol::transform(back, [](i64 v) { return 2 * v; }, consumer);
   CHECK(devcol::to_host(doubled, consumer) == std::vector<std::optional<i64>>{16, 16, 16});
   producer.synchronize();
+  REQUIRE(reports().empty());
+}
+
+// --- defect 4: what captured a stream outlives the devcol::stream --------------------------------
+
+TEST_CASE("memory allocated on a devcol::stream is used and freed safely after the stream is destroyed",
+          "[simulated_cuda][devcol][stream_lifetime]") {
+  std::optional<devcol::column<i64>> col;
+  {
+    devcol::stream s;
+    col = devcol::make_column<i64>({1, 2, 3}, s);
+    devcol::fill(*col, i64{4}, s);  // still queued when s goes
+  }
+  CHECK(devcol::to_host(*col) == std::vector<std::optional<i64>>{4, 4, 4});  // the default stream: after s's work
+  auto copy = *col;
+  devcol::fill(copy, i64{5});  // copy-on-write: the copy's order after the source's stream, which is gone
+  col.reset();  // freed on the stream it was allocated on, which is gone
+  CHECK(devcol::to_host(copy) == std::vector<std::optional<i64>>{5, 5, 5});
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("an Arrow import is released safely after its devcol::stream is destroyed",
+          "[simulated_cuda][devcol][stream_lifetime]") {
+  auto col = devcol::make_column<i64>({1, 2, 3});
+  ArrowSchema schema{};
+  ArrowDeviceArray array{};
+  devcol::to_arrow(col, &schema, &array);
+  std::optional<devcol::column<i64>> back;
+  {
+    devcol::stream s;
+    back = devcol::from_arrow<i64>(&schema, &array, s);
+  }
+  CHECK(devcol::to_host(*back) == std::vector<std::optional<i64>>{1, 2, 3});
+  back.reset();  // the release waits for the import's stream, which is gone
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("an exported Arrow stream exports safely after its devcol::stream is destroyed",
+          "[simulated_cuda][devcol][stream_lifetime]") {
+  ArrowDeviceArrayStream out{};
+  {
+    devcol::stream s;
+    std::vector<devcol::table> batches(1);
+    batches[0].add("x", devcol::make_column<i64>({7, 8}, s));
+    devcol::to_arrow_stream(std::move(batches), &out, s);
+  }
+  ArrowDeviceArray array{};
+  REQUIRE(out.get_next(&out, &array) == 0);  // exports (records its sync event) on the stream given, which is gone
+  REQUIRE(array.array.release != nullptr);
+  CHECK(array.array.length == 2);
+  array.array.release(&array.array);
+  out.release(&out);
   REQUIRE(reports().empty());
 }
 
