@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -219,9 +220,9 @@ class runtime {
     --live_;
     quarantined_bytes_ += a.size;
     quarantine_.push_back(reinterpret_cast<std::uintptr_t>(a.base));
-    while (quarantined_bytes_ > (std::size_t{256} << 20) && !quarantine_.empty()) {
+    while (quarantined_bytes_ > (std::size_t{64} << 20) && !quarantine_.empty()) {
       auto it = allocations_.find(quarantine_.front());
-      quarantine_.erase(quarantine_.begin());
+      quarantine_.pop_front();
       if (it == allocations_.end() || !it->second->freed) { continue; }
       quarantined_bytes_ -= it->second->size;
       std::free(it->second->base);
@@ -303,7 +304,7 @@ class runtime {
   std::set<sim_event*> known_events_;
   vector_clock host_clock_{1};
   std::map<std::uintptr_t, std::unique_ptr<sim_allocation>> allocations_;
-  std::vector<std::uintptr_t> quarantine_;
+  std::deque<std::uintptr_t> quarantine_;
   std::size_t quarantined_bytes_ = 0;
   std::size_t live_ = 0;
   std::vector<access_record> host_memory_;  // pageable host memory that streams touched

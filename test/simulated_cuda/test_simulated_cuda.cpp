@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -342,6 +343,93 @@ TEST_CASE("an exported Arrow stream exports safely after its devcol::stream is d
   CHECK(array.array.length == 2);
   array.array.release(&array.array);
   out.release(&out);
+  REQUIRE(reports().empty());
+}
+
+// --- known defects: hidden until their fixes land (test/simulated_cuda/CMakeLists.txt) --------------
+// Each case is the check the fix must pass; today it fails with the double's report.
+
+TEST_CASE("defect 2: a column's copy-on-write copy on another stream orders the source's free after it",
+          "[simulated_cuda][devcol][.known_defect][.known_defect_2]") {
+  devcol::stream s1;
+  devcol::stream s2;
+  std::optional<devcol::column<i64>> a = devcol::make_column<i64>({1, 2, 3, 4}, s1);
+  s1.synchronize();
+  auto b = *a;                 // shares a's memory
+  devcol::fill(b, i64{9}, s2);  // b copies its rows on s2 first: a read of a's memory on s2
+  a.reset();                   // a's memory is freed on s1: it must wait for that read
+  CHECK(devcol::to_host(b, s2) == std::vector<std::optional<i64>>{9, 9, 9, 9});
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("defect 3: spilling a column last written on another stream copies after that write",
+          "[simulated_cuda][devcol][.known_defect][.known_defect_3]") {
+  struct spilling : devcol::default_policy {
+    using spill = devcol::spillable;
+  };
+  bool const was_on = devcol::options::set_spill(true);
+  {
+    devcol::stream s1;
+    devcol::stream s2;
+    auto c = devcol::make_column<i64, spilling>({1, 2, 3, 4}, s1);
+    s1.synchronize();
+    devcol::fill(c, i64{6}, s2);  // the last write, on s2 (a spill may come at any time after it)
+    REQUIRE(c.spill() == 4 * sizeof(i64));
+    c.unspill();
+    CHECK(devcol::to_host(c) == std::vector<std::optional<i64>>{6, 6, 6, 6});
+    s2.synchronize();
+  }
+  devcol::options::set_spill(was_on);
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("defect 5: a DLPack import's deleter runs after devcol's work on the imported memory",
+          "[simulated_cuda][devcol][.known_defect][.known_defect_5]") {
+  // A producer that frees its memory on its own stream when devcol hands the tensor back.
+  struct producer {
+    raw_stream stream;
+    std::int64_t shape[1]{4};
+    DLManagedTensorVersioned tensor{};
+    producer() {
+      void* p = nullptr;
+      REQUIRE(cudaMallocAsync(&p, 4 * sizeof(i64), stream.value) == cudaSuccess);
+      REQUIRE(cudaMemsetAsync(p, 0, 4 * sizeof(i64), stream.value) == cudaSuccess);
+      REQUIRE(cudaStreamSynchronize(stream.value) == cudaSuccess);  // ready when handed over
+      tensor.version = {1, 0};
+      tensor.manager_ctx = &stream.value;
+      tensor.dl_tensor.data = p;
+      tensor.dl_tensor.device = {kDLCUDA, 0};
+      tensor.dl_tensor.ndim = 1;
+      tensor.dl_tensor.dtype = {kDLInt, 64, 1};
+      tensor.dl_tensor.shape = shape;
+      tensor.deleter = [](DLManagedTensorVersioned* t) {
+        (void)cudaFreeAsync(t->dl_tensor.data, *static_cast<cudaStream_t*>(t->manager_ctx));
+      };
+    }
+  } p;
+  devcol::stream s;
+  {
+    auto col = devcol::from_dlpack<i64>(&p.tensor, s);
+    auto plus_one = devcol::transform(col, [](i64 v) { return v + 1; }, s);  // reads the producer's memory on s
+  }  // the deleter runs here: the producer frees on its stream
+  s.synchronize();
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("defect 6: a column made on device 1 is copied and freed with device 1 current",
+          "[simulated_cuda][devcol][.known_defect][.known_defect_6]") {
+  REQUIRE(cudaSetDevice(1) == cudaSuccess);
+  {
+    devcol::stream s1;  // device 1's
+    std::optional<devcol::column<i64>> col = devcol::make_column<i64>({1, 2, 3}, s1);
+    s1.synchronize();
+    REQUIRE(cudaSetDevice(0) == cudaSuccess);  // the caller moves on to device 0
+    auto copy = col->deep_copy();              // rule 21: devcol makes device 1 current for the copy...
+    col.reset();                               // ... and for the free
+    CHECK(devcol::to_host(copy) == std::vector<std::optional<i64>>{1, 2, 3});
+    REQUIRE(cudaSetDevice(1) == cudaSuccess);  // s1 is destroyed on its device
+  }
+  REQUIRE(cudaSetDevice(0) == cudaSuccess);
   REQUIRE(reports().empty());
 }
 
