@@ -39,7 +39,7 @@ class retired_streams {
     if (handles_.insert(stream).second) { count_.fetch_add(1, std::memory_order_release); }
   }
   /// CUDA gave `stream`'s handle to a new stream: it names that one from now on.
-  void revive(cudaStream_t stream) {
+  void revive(cudaStream_t stream) noexcept {
     if (count_.load(std::memory_order_acquire) == 0) { return; }
     std::unique_lock const lock(mutex_);
     if (handles_.erase(stream) != 0) { count_.fetch_sub(1, std::memory_order_release); }
