@@ -353,12 +353,22 @@ TEST_CASE("defect 2: a column's copy-on-write copy on another stream orders the 
           "[simulated_cuda][devcol][.known_defect][.known_defect_2]") {
   devcol::stream s1;
   devcol::stream s2;
-  std::optional<devcol::column<i64>> a = devcol::make_column<i64>({1, 2, 3, 4}, s1);
-  s1.synchronize();
-  auto b = *a;                 // shares a's memory
-  devcol::fill(b, i64{9}, s2);  // b copies its rows on s2 first: a read of a's memory on s2
-  a.reset();                   // a's memory is freed on s1: it must wait for that read
-  CHECK(devcol::to_host(b, s2) == std::vector<std::optional<i64>>{9, 9, 9, 9});
+  SECTION("fixed-width: a write's copy") {
+    std::optional<devcol::column<i64>> a = devcol::make_column<i64>({1, 2, 3, 4}, s1);
+    s1.synchronize();
+    auto b = *a;                 // shares a's memory
+    devcol::fill(b, i64{9}, s2);  // b copies its rows on s2 first: a read of a's memory on s2
+    a.reset();                   // a's memory is freed on s1: it must wait for that read
+    CHECK(devcol::to_host(b, s2) == std::vector<std::optional<i64>>{9, 9, 9, 9});
+  }
+  SECTION("strings: a deep copy") {
+    std::optional<devcol::strings_column> a = devcol::make_strings_column({"ab", "c", std::nullopt, "def"}, s1);
+    s1.synchronize();
+    auto b = a->deep_copy(s2);  // reads a's characters on s2
+    a.reset();                  // freed on s1: it must wait for that read
+    s2.synchronize();
+    CHECK(b.size() == 4);
+  }
   REQUIRE(reports().empty());
 }
 
