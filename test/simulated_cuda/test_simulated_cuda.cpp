@@ -175,6 +175,32 @@ TEST_CASE("the double reports work queued on a destroyed stream, and memory used
   CHECK(any_mentions(rs, "cudaStreamSynchronize on stream", "after cudaStreamDestroy"));
 }
 
+TEST_CASE("the double reports a pool that hands a block freed on one stream to another with no event", "[simulated_cuda]") {
+  // What a stream-unaware pool does: the block returns to its free list on a's free and is handed
+  // out on b at once. The double sees the upstream allocation only, so b's first write races a's.
+  raw_stream a;
+  raw_stream b;
+  void* block = nullptr;
+  REQUIRE(cudaMallocAsync(&block, 512, a.value) == cudaSuccess);  // the pool's upstream memory
+  REQUIRE(cudaMemsetAsync(block, 1, 512, a.value) == cudaSuccess);  // a's user, then "freed" to the pool
+  SECTION("reused on b with no wait: reported") {
+    REQUIRE(cudaMemsetAsync(block, 2, 256, b.value) == cudaSuccess);
+    auto const rs = reports();
+    REQUIRE(rs.size() == 1);
+    CHECK(any_mentions(rs, "race: cudaMemsetAsync on stream", "that cudaMemsetAsync on stream"));
+  }
+  SECTION("reused on b after b waits for a's free: quiet") {
+    raw_event freed;
+    REQUIRE(cudaEventRecord(freed.value, a.value) == cudaSuccess);
+    REQUIRE(cudaStreamWaitEvent(b.value, freed.value, 0) == cudaSuccess);
+    REQUIRE(cudaMemsetAsync(block, 2, 256, b.value) == cudaSuccess);
+    REQUIRE(reports().empty());
+  }
+  REQUIRE(cudaStreamSynchronize(b.value) == cudaSuccess);
+  REQUIRE(cudaFreeAsync(block, a.value) == cudaSuccess);
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("the double stays quiet on work ordered across three streams by events and host waits", "[simulated_cuda]") {
   raw_stream a;
   raw_stream b;
@@ -350,7 +376,7 @@ TEST_CASE("an exported Arrow stream exports safely after its devcol::stream is d
 // Each case is the check the fix must pass; today it fails with the double's report.
 
 TEST_CASE("defect 2: a column's copy-on-write copy on another stream orders the source's free after it",
-          "[simulated_cuda][devcol][.known_defect][.known_defect_2]") {
+          "[devcol][.known_defect][.known_defect_2]") {
   devcol::stream s1;
   devcol::stream s2;
   SECTION("fixed-width: a write's copy") {
@@ -373,7 +399,7 @@ TEST_CASE("defect 2: a column's copy-on-write copy on another stream orders the 
 }
 
 TEST_CASE("defect 3: spilling a column last written on another stream copies after that write",
-          "[simulated_cuda][devcol][.known_defect][.known_defect_3]") {
+          "[devcol][.known_defect][.known_defect_3]") {
   struct spilling : devcol::default_policy {
     using spill = devcol::spillable;
   };
@@ -394,7 +420,7 @@ TEST_CASE("defect 3: spilling a column last written on another stream copies aft
 }
 
 TEST_CASE("defect 5: a DLPack import's deleter runs after devcol's work on the imported memory",
-          "[simulated_cuda][devcol][.known_defect][.known_defect_5]") {
+          "[devcol][.known_defect][.known_defect_5]") {
   // A producer that frees its memory on its own stream when devcol hands the tensor back.
   struct producer {
     raw_stream stream;
@@ -427,7 +453,7 @@ TEST_CASE("defect 5: a DLPack import's deleter runs after devcol's work on the i
 }
 
 TEST_CASE("defect 6: a column made on device 1 is copied and freed with device 1 current",
-          "[simulated_cuda][devcol][.known_defect][.known_defect_6]") {
+          "[devcol][.known_defect][.known_defect_6]") {
   REQUIRE(cudaSetDevice(1) == cudaSuccess);
   {
     devcol::stream s1;  // device 1's
