@@ -443,7 +443,7 @@ TEST_CASE("arrow: import checks untrusted input and releases it on every failure
 TEST_CASE("arrow: import accepts what the specification allows and producers send", "[arrow][validation]") {
   leak_check leaks;
   SECTION("CPU device id -1 or 0, non-zero reserved, a sync_event on a CPU array") {
-    for (i64 id : {-1, 0}) {
+    for ([[maybe_unused]] i64 id : {-1, 0}) {  // a CPU device id: unused by the CUDA backend
       spoiled s;
 #if !DEVCOL_BACKEND_CUDA
       s.array.device_id = id;

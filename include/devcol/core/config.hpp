@@ -5,9 +5,14 @@
  * Exactly one backend is active in a translation unit:
  * - `DEVCOL_BACKEND_CUDA` (1) when compiled as CUDA (`__CUDACC__`, nvcc or clang), or when the
  *   user defines `DEVCOL_FORCE_CUDA_BACKEND` in a plain C++ file of a CUDA program (such a file
- *   may use memory, buffers and columns, but not the Thrust-based ops, which need a CUDA compiler);
+ *   may use the core, memory and buffer layers; columns, ops and interop launch Thrust kernels and
+ *   need a CUDA compiler, except under `DEVCOL_SIMULATED_CUDA` below);
  * - `DEVCOL_BACKEND_HOST` (1) otherwise: "device" memory is aligned host memory and Thrust's
  *   device system is OpenMP (or serial C++ when OpenMP is off).
+ *
+ * `DEVCOL_SIMULATED_CUDA`, with `DEVCOL_FORCE_CUDA_BACKEND` in a plain C++ file, is for devcol's
+ * own tests: the CUDA backend over a test double of the CUDA runtime (linked instead of cudart),
+ * with Thrust's work run by the host system (OpenMP or serial C++) and every layer usable.
  *
  * Everything devcol declares lives in an inline namespace named after the backend, so a program
  * that mixes the two backends across translation units gets a link error, never a silent ODR
@@ -16,6 +21,16 @@
 #pragma once
 
 #include <devcol/core/version.hpp>
+
+#if defined(DEVCOL_SIMULATED_CUDA) && !defined(__CUDACC__) && defined(DEVCOL_FORCE_CUDA_BACKEND)
+#  undef DEVCOL_SIMULATED_CUDA
+#  define DEVCOL_SIMULATED_CUDA 1
+#elif defined(DEVCOL_SIMULATED_CUDA)
+#  error "DEVCOL_SIMULATED_CUDA needs DEVCOL_FORCE_CUDA_BACKEND and a plain C++ compiler"
+#else
+/// 1 when the CUDA backend runs over devcol's simulated CUDA runtime (tests only).
+#  define DEVCOL_SIMULATED_CUDA 0
+#endif
 
 #if defined(__CUDACC__) || defined(DEVCOL_FORCE_CUDA_BACKEND)
 #  define DEVCOL_BACKEND_CUDA 1
@@ -61,8 +76,9 @@
   }                          \
   }
 
-// Thrust's device system follows the backend: on the host backend it must never be CUDA.
-#if DEVCOL_BACKEND_HOST
+// Thrust's device system follows the backend: on the host backend (and the simulated CUDA one,
+// whose kernels run on the host) it must never be CUDA.
+#if DEVCOL_BACKEND_HOST || DEVCOL_SIMULATED_CUDA
 #  if !defined(THRUST_DEVICE_SYSTEM)
 #    if defined(_OPENMP)
 #      define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_OMP

@@ -6,6 +6,7 @@
 
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/detail/retired_streams.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <atomic>
@@ -18,6 +19,13 @@ DEVCOL_NAMESPACE_BEGIN
  *
  * Move-only. CUDA backend: a non-blocking `cudaStream_t` (it does not synchronise with the legacy
  * default stream). Host backend: a fresh stream identity.
+ *
+ * What captured a reference to it may outlive it: memory allocated on it (freed on its stream),
+ * Arrow imports (waited for on release) and exported Arrow streams (which export on it). So the
+ * destructor synchronises the stream before destroying it, and those captures then queue their
+ * work on the default stream instead (still after all of this stream's work: the host waited for
+ * it). Destroying a stream while another thread still queues work on it, itself or by dropping
+ * memory allocated on it, is a race, as in CUDA.
  */
 class stream {
  public:
@@ -25,6 +33,7 @@ class stream {
   stream() {
 #if DEVCOL_BACKEND_CUDA
     DEVCOL_CUDA_TRY(cudaStreamCreateWithFlags(&value_, cudaStreamNonBlocking));
+    detail::retired_streams::global().revive(value_);
 #else
     static std::atomic<stream_ref::value_type> next{1};
     value_ = next.fetch_add(1, std::memory_order_relaxed);
@@ -34,7 +43,7 @@ class stream {
   stream& operator=(stream const&) = delete;
   /// @brief Takes over `other`'s stream; `other` refers to the default stream afterwards.
   stream(stream&& other) noexcept : value_(std::exchange(other.value_, {})) {}
-  /// @brief Destroys this stream, then takes over `other`'s.
+  /// @brief Destroys this stream (synchronising it first), then takes over `other`'s.
   stream& operator=(stream&& other) noexcept {
     if (this != &other) {
       destroy();
@@ -42,6 +51,7 @@ class stream {
     }
     return *this;
   }
+  /// @brief Waits for the queued work, then destroys the stream. Never throws.
   ~stream() { destroy(); }
 
   /// @brief A non-owning reference, valid while this object lives.
@@ -54,9 +64,20 @@ class stream {
   void synchronize() const { ref().synchronize(); }
 
  private:
+  // Synchronises before retiring (so what moves to the default stream follows this one's work),
+  // and once more after (for work queued meanwhile by what had not yet seen the retirement).
   void destroy() noexcept {
 #if DEVCOL_BACKEND_CUDA
-    if (value_ != nullptr) { DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamDestroy(value_)); }
+    if (value_ != nullptr) {
+      DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(value_));
+      try {
+        detail::retired_streams::global().retire(value_);
+      } catch (...) {
+        return;  // out of memory: the stream is left alive (a leak) rather than used after its end
+      }
+      DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(value_));
+      DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamDestroy(value_));
+    }
 #endif
     value_ = {};
   }

@@ -8,6 +8,7 @@
 #include <devcol/column/table.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/detail/retired_streams.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
@@ -102,7 +103,7 @@ struct stream_state {
       }
       state.expect_schema(*batch);
       ArrowDeviceArray exported;
-      export_table_array(*batch, &exported, state.stream);
+      export_table_array(*batch, &exported, live_stream(state.stream));
       if (exported.device_type != state.device_type) {
         exported.array.release(&exported.array);
         DEVCOL_FAIL("stream batch ", state.produced, " is on ", arrow_device_name(exported.device_type),
@@ -231,7 +232,7 @@ class arrow_stream_reader {
                          " (", detail::arrow_device_name(array.device_type), ") is not the stream's ",
                          source_.value.device_type, " (", detail::arrow_device_name(source_.value.device_type), ")");
     detail::check_device_array(&array, field_);
-    basic_table<Policy> out = detail::import_struct<Policy>(field_, guard, stream_);
+    basic_table<Policy> out = detail::import_struct<Policy>(field_, guard, detail::live_stream(stream_));
     ++read_;
     return out;
   }

@@ -6,6 +6,7 @@
 
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/detail/retired_streams.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/default_resource.hpp>
 #include <devcol/memory/resource.hpp>
@@ -93,8 +94,9 @@ class basic_allocation {
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   /// @brief The alignment asked for.
   [[nodiscard]] std::size_t alignment() const noexcept { return alignment_; }
-  /// @brief The stream the memory will be freed on.
-  [[nodiscard]] stream_ref stream() const noexcept { return stream_; }
+  /// @brief The stream the memory will be freed on: the one it was allocated (or last set) on, or
+  /// the default stream once that `devcol::stream` is destroyed (its work is complete by then).
+  [[nodiscard]] stream_ref stream() const noexcept { return ::devcol::detail::live_stream(stream_); }
   /// @brief Frees on `stream` instead: the caller makes sure its work follows every use of the memory.
   void set_stream(stream_ref stream) noexcept { stream_ = stream; }
   /**
@@ -137,7 +139,7 @@ class basic_allocation {
   }
 
   void free() noexcept {
-    if (data_ != nullptr) { resource_.deallocate(data_, size_, alignment_, stream_); }
+    if (data_ != nullptr) { resource_.deallocate(data_, size_, alignment_, stream()); }
     data_ = nullptr;
     size_ = 0;
   }

@@ -32,6 +32,7 @@ void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope;
   T* rows = col.data(access::write, stream);
   detail::executor exec(stream);
+  exec.writes(rows, col.size() * sizeof(T));
   thrust::fill(exec.policy(), rows, rows + col.size(), value);
   if (col.nullable() && col.size() != 0) {
     bitmask_word* words = col.null_mask(access::write, stream);

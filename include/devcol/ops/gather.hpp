@@ -149,9 +149,13 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
   detail::operation_spill_lock<Policy> const spill_scope;
   if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
   auto out = col.template make_like<T>(indices.size(), stream);
+  T* rows = out.data(access::write, stream);
   detail::executor exec(stream);
+  exec.reads(col.data(access::read), col.size() * sizeof(T));
+  exec.reads(indices.data(access::read), indices.size() * sizeof(I));
+  exec.writes(rows, indices.size() * sizeof(T));
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(indices.size()), out.data(access::write, stream),
+                    thrust::counting_iterator<std::size_t>(indices.size()), rows,
                     detail::gather_value<T, I>{{col.view(), {indices.view(), col.size()}}});
   if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
     detail::set_validity(out, detail::gather_valid<T, I>{{col.view(), {indices.view(), col.size()}}}, stream);

@@ -33,8 +33,11 @@ template <fixed_width T, class Policy, class F>
   using R = std::invoke_result_t<F, T>;
   auto out = col.template make_like<R>(col.size(), stream);
   T const* in = col.data(access::read);
+  R* rows = out.data(access::write, stream);
   detail::executor exec(stream);
-  thrust::transform(exec.policy(), in, in + col.size(), out.data(access::write, stream), f);
+  exec.reads(in, col.size() * sizeof(T));
+  exec.writes(rows, col.size() * sizeof(R));
+  thrust::transform(exec.policy(), in, in + col.size(), rows, f);
   detail::copy_validity(col, out, stream);
   return out;
 }
@@ -53,8 +56,13 @@ template <fixed_width A, fixed_width B, class Policy, class F>
   detail::expect_same_size(a.size(), b.size(), "transform");
   auto out = a.template make_like<R>(a.size(), stream);
   A const* x = a.data(access::read);
+  B const* y = b.data(access::read);
+  R* rows = out.data(access::write, stream);
   detail::executor exec(stream);
-  thrust::transform(exec.policy(), x, x + a.size(), b.data(access::read), out.data(access::write, stream), f);
+  exec.reads(x, a.size() * sizeof(A));
+  exec.reads(y, b.size() * sizeof(B));
+  exec.writes(rows, a.size() * sizeof(R));
+  thrust::transform(exec.policy(), x, x + a.size(), y, rows, f);
   if (a.has_nulls() && b.has_nulls()) {
     detail::set_validity(out, detail::both_valid<A, B>{a.view(), b.view()}, stream);
   } else if (a.has_nulls()) {

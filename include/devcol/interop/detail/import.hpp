@@ -15,6 +15,7 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/detail/retired_streams.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
@@ -177,7 +178,7 @@ struct imported_array {
   ~imported_array() {
     if (device.array.release == nullptr) { return; }
 #if DEVCOL_BACKEND_CUDA
-    DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(stream.value()));
+    DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(live_stream(stream).value()));
 #endif
     device.array.release(&device.array);
   }

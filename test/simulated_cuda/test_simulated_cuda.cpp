@@ -1,0 +1,472 @@
+// The simulated CUDA runtime's own tests (it reports what CUDA does not order, and nothing else),
+// and devcol's stream order checked by it: the CUDA backend's synchronisation without a GPU.
+#include "simulated_cuda.hpp"
+
+#include <devcol/devcol.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace sim_test {
+
+using i64 = std::int64_t;
+namespace access = devcol::access;
+
+// The reports since the last call (the double printed each one when it made it).
+std::vector<std::string> reports() { return devcol_sim::take_reports(); }
+bool any_mentions(std::vector<std::string> const& rs, std::string const& a, std::string const& b = {}) {
+  return std::any_of(rs.begin(), rs.end(), [&](std::string const& r) {
+    return r.find(a) != std::string::npos && r.find(b) != std::string::npos;
+  });
+}
+
+// A raw CUDA stream, destroyed at scope exit.
+struct raw_stream {
+  cudaStream_t value{};
+  raw_stream() { REQUIRE(cudaStreamCreateWithFlags(&value, cudaStreamNonBlocking) == cudaSuccess); }
+  raw_stream(raw_stream const&) = delete;
+  raw_stream& operator=(raw_stream const&) = delete;
+  ~raw_stream() { (void)cudaStreamDestroy(value); }
+};
+struct raw_event {
+  cudaEvent_t value{};
+  raw_event() { REQUIRE(cudaEventCreateWithFlags(&value, cudaEventDisableTiming) == cudaSuccess); }
+  raw_event(raw_event const&) = delete;
+  raw_event& operator=(raw_event const&) = delete;
+  ~raw_event() { (void)cudaEventDestroy(value); }
+};
+// Makes `device` current until scope exit.
+struct on_device {
+  int previous = 0;
+  explicit on_device(int device) {
+    REQUIRE(cudaGetDevice(&previous) == cudaSuccess);
+    REQUIRE(cudaSetDevice(device) == cudaSuccess);
+  }
+  on_device(on_device const&) = delete;
+  on_device& operator=(on_device const&) = delete;
+  ~on_device() { (void)cudaSetDevice(previous); }
+};
+
+// --- the double ---------------------------------------------------------------------------------
+
+TEST_CASE("the double reports a free on one stream of memory another stream reads, naming both", "[simulated_cuda]") {
+  raw_stream a;
+  raw_stream b;
+  void* p = nullptr;
+  std::vector<char> host(64);
+  REQUIRE(cudaMallocAsync(&p, 64, a.value) == cudaSuccess);
+  REQUIRE(cudaMemsetAsync(p, 7, 64, a.value) == cudaSuccess);
+  raw_event filled;
+  REQUIRE(cudaEventRecord(filled.value, a.value) == cudaSuccess);
+  REQUIRE(cudaStreamWaitEvent(b.value, filled.value, 0) == cudaSuccess);
+  REQUIRE(cudaMemcpyAsync(host.data(), p, 64, cudaMemcpyDefault, b.value) == cudaSuccess);
+  REQUIRE(reports().empty());  // the read on b follows the fill on a: ordered by the event
+
+  SECTION("freed on a with no edge from b's read: reported") {
+    REQUIRE(cudaFreeAsync(p, a.value) == cudaSuccess);
+    auto const rs = reports();
+    REQUIRE(rs.size() == 1);
+    CHECK(any_mentions(rs, "race: cudaFreeAsync on stream", "that cudaMemcpyAsync on stream"));
+  }
+  SECTION("freed on a after waiting for b: quiet") {
+    raw_event read;
+    REQUIRE(cudaEventRecord(read.value, b.value) == cudaSuccess);
+    REQUIRE(cudaStreamWaitEvent(a.value, read.value, 0) == cudaSuccess);
+    REQUIRE(cudaFreeAsync(p, a.value) == cudaSuccess);
+    REQUIRE(reports().empty());
+  }
+  SECTION("freed on a after the host synchronised b: quiet (the host's order carries to what it queues)") {
+    REQUIRE(cudaStreamSynchronize(b.value) == cudaSuccess);
+    REQUIRE(cudaFreeAsync(p, a.value) == cudaSuccess);
+    REQUIRE(reports().empty());
+  }
+  REQUIRE(cudaStreamSynchronize(b.value) == cudaSuccess);
+}
+
+TEST_CASE("the double reports a host read of memory a stream writes before the host waits for it", "[simulated_cuda]") {
+  raw_stream s;
+  void* p = nullptr;
+  REQUIRE(cudaMallocAsync(&p, 32, s.value) == cudaSuccess);
+  REQUIRE(cudaMemsetAsync(p, 1, 32, s.value) == cudaSuccess);
+  std::vector<char> host(32);
+  REQUIRE(cudaMemcpyAsync(host.data(), p, 32, cudaMemcpyDefault, s.value) == cudaSuccess);
+  devcol_sim::host_read(host.data(), host.size());
+  auto const rs = reports();
+  REQUIRE(rs.size() == 1);
+  CHECK(any_mentions(rs, "race: a host read on the host reads", "that cudaMemcpyAsync on stream"));
+
+  REQUIRE(cudaStreamSynchronize(s.value) == cudaSuccess);
+  devcol_sim::host_read(host.data(), host.size());
+  REQUIRE(reports().empty());
+  CHECK(host[31] == 1);  // the work itself ran
+  REQUIRE(cudaFreeAsync(p, s.value) == cudaSuccess);
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("the double orders by events only the work queued before the record", "[simulated_cuda]") {
+  raw_stream a;
+  raw_stream b;
+  void* p = nullptr;
+  REQUIRE(cudaMallocAsync(&p, 16, a.value) == cudaSuccess);
+  raw_event allocated;
+  REQUIRE(cudaEventRecord(allocated.value, a.value) == cudaSuccess);
+  REQUIRE(cudaMemsetAsync(p, 0, 16, a.value) == cudaSuccess);  // after the record
+  REQUIRE(cudaStreamWaitEvent(b.value, allocated.value, 0) == cudaSuccess);
+  REQUIRE(cudaMemsetAsync(p, 1, 8, b.value) == cudaSuccess);
+  auto const rs = reports();
+  REQUIRE(rs.size() == 1);
+  CHECK(any_mentions(rs, "race: cudaMemsetAsync on stream", "that cudaMemsetAsync on stream"));
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  REQUIRE(cudaFreeAsync(p, a.value) == cudaSuccess);
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("the double fails a call on a stream or event of a device that is not current", "[simulated_cuda]") {
+  int count = 0;
+  REQUIRE(cudaGetDeviceCount(&count) == cudaSuccess);
+  REQUIRE(count >= 2);
+  raw_event on_zero;  // device 0's
+  raw_stream zero;
+  on_device one(1);
+  raw_stream s1;
+  CHECK(cudaEventRecord(on_zero.value, s1.value) == cudaErrorInvalidResourceHandle);
+  CHECK(cudaGetLastError() == cudaErrorInvalidResourceHandle);
+  CHECK(cudaGetLastError() == cudaSuccess);
+  auto rs = reports();
+  REQUIRE(rs.size() == 1);
+  CHECK(any_mentions(rs, "cudaEventRecord of an event of device 0 on stream", "(device 1)"));
+
+  CHECK(cudaMemsetAsync(nullptr, 0, 0, zero.value) == cudaErrorInvalidResourceHandle);
+  (void)cudaGetLastError();
+  rs = reports();
+  REQUIRE(rs.size() == 1);
+  CHECK(any_mentions(rs, "(device 0) while device 1 is current"));
+
+  raw_event on_one;
+  CHECK(cudaEventRecord(on_one.value, s1.value) == cudaSuccess);
+  CHECK(cudaStreamWaitEvent(s1.value, on_zero.value, 0) == cudaSuccess);  // CUDA allows a wait across devices
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("the double reports work queued on a destroyed stream, and memory used after its free", "[simulated_cuda]") {
+  cudaStream_t s{};
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  void* p = nullptr;
+  REQUIRE(cudaMallocAsync(&p, 8, s) == cudaSuccess);
+  REQUIRE(cudaFreeAsync(p, s) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+  CHECK(cudaMemsetAsync(p, 0, 8, nullptr) == cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+  auto rs = reports();
+  REQUIRE(rs.size() == 1);
+  CHECK(any_mentions(rs, "touches memory freed by stream"));
+
+  REQUIRE(cudaStreamDestroy(s) == cudaSuccess);
+  CHECK(cudaStreamSynchronize(s) == cudaErrorInvalidResourceHandle);
+  (void)cudaGetLastError();
+  rs = reports();
+  REQUIRE(rs.size() == 1);
+  CHECK(any_mentions(rs, "cudaStreamSynchronize on stream", "after cudaStreamDestroy"));
+}
+
+TEST_CASE("the double reports a pool that hands a block freed on one stream to another with no event", "[simulated_cuda]") {
+  // What a stream-unaware pool does: the block returns to its free list on a's free and is handed
+  // out on b at once. The double sees the upstream allocation only, so b's first write races a's.
+  raw_stream a;
+  raw_stream b;
+  void* block = nullptr;
+  REQUIRE(cudaMallocAsync(&block, 512, a.value) == cudaSuccess);  // the pool's upstream memory
+  REQUIRE(cudaMemsetAsync(block, 1, 512, a.value) == cudaSuccess);  // a's user, then "freed" to the pool
+  SECTION("reused on b with no wait: reported") {
+    REQUIRE(cudaMemsetAsync(block, 2, 256, b.value) == cudaSuccess);
+    auto const rs = reports();
+    REQUIRE(rs.size() == 1);
+    CHECK(any_mentions(rs, "race: cudaMemsetAsync on stream", "that cudaMemsetAsync on stream"));
+  }
+  SECTION("reused on b after b waits for a's free: quiet") {
+    raw_event freed;
+    REQUIRE(cudaEventRecord(freed.value, a.value) == cudaSuccess);
+    REQUIRE(cudaStreamWaitEvent(b.value, freed.value, 0) == cudaSuccess);
+    REQUIRE(cudaMemsetAsync(block, 2, 256, b.value) == cudaSuccess);
+    REQUIRE(reports().empty());
+  }
+  REQUIRE(cudaStreamSynchronize(b.value) == cudaSuccess);
+  REQUIRE(cudaFreeAsync(block, a.value) == cudaSuccess);
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("the double stays quiet on work ordered across three streams by events and host waits", "[simulated_cuda]") {
+  raw_stream a;
+  raw_stream b;
+  raw_stream c;
+  void* p = nullptr;
+  void* q = nullptr;
+  REQUIRE(cudaMallocAsync(&p, 256, a.value) == cudaSuccess);
+  REQUIRE(cudaMallocAsync(&q, 256, a.value) == cudaSuccess);
+  REQUIRE(cudaMemsetAsync(p, 3, 256, a.value) == cudaSuccess);
+  raw_event e;
+  REQUIRE(cudaEventRecord(e.value, a.value) == cudaSuccess);
+  REQUIRE(cudaStreamWaitEvent(b.value, e.value, 0) == cudaSuccess);
+  REQUIRE(cudaStreamWaitEvent(c.value, e.value, 0) == cudaSuccess);
+  // Two readers of p at once, writers of disjoint halves of q: no conflict.
+  REQUIRE(cudaMemcpyAsync(q, p, 128, cudaMemcpyDefault, b.value) == cudaSuccess);
+  REQUIRE(cudaMemcpyAsync(static_cast<char*>(q) + 128, p, 128, cudaMemcpyDefault, c.value) == cudaSuccess);
+  raw_event eb;
+  raw_event ec;
+  REQUIRE(cudaEventRecord(eb.value, b.value) == cudaSuccess);
+  REQUIRE(cudaEventRecord(ec.value, c.value) == cudaSuccess);
+  REQUIRE(cudaStreamWaitEvent(a.value, eb.value, 0) == cudaSuccess);
+  REQUIRE(cudaStreamWaitEvent(a.value, ec.value, 0) == cudaSuccess);
+  std::vector<unsigned char> host(256);
+  REQUIRE(cudaMemcpyAsync(host.data(), q, 256, cudaMemcpyDefault, a.value) == cudaSuccess);
+  REQUIRE(cudaFreeAsync(p, a.value) == cudaSuccess);
+  REQUIRE(cudaFreeAsync(q, a.value) == cudaSuccess);
+  REQUIRE(cudaEventSynchronize(e.value) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(a.value) == cudaSuccess);
+  devcol_sim::host_read(host.data(), host.size());
+  REQUIRE(reports().empty());
+  CHECK(std::all_of(host.begin(), host.end(), [](unsigned char v) { return v == 3; }));
+  CHECK_FALSE(devcol_sim::is_live_allocation(p));
+}
+
+// --- devcol on the double -----------------------------------------------------------------------
+
+TEST_CASE("devcol's CUDA backend runs on the double: columns, ops, to_host, with no report", "[simulated_cuda][devcol]") {
+  static_assert(DEVCOL_BACKEND_CUDA && DEVCOL_SIMULATED_CUDA, "this file tests the CUDA backend");
+  std::size_t const before = devcol_sim::live_allocations();
+  {
+    devcol::stream s;
+    auto a = devcol::make_column<i64>({1, 2, std::nullopt, 4}, s);
+    CHECK(devcol_sim::is_live_allocation(a.data(access::read)));
+    auto b = devcol::transform(a, [](i64 v) { return v * 10; }, s);
+    devcol::fill(a, i64{5}, s);
+    auto const values = devcol::to_host(b, s);
+    REQUIRE(values == std::vector<std::optional<i64>>{10, 20, std::nullopt, 40});
+    CHECK(devcol::to_host(a, s) == std::vector<std::optional<i64>>{5, 5, 5, 5});
+  }
+  CHECK(devcol_sim::live_allocations() == before);
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("the double reports devcol ops on two streams with no event between them", "[simulated_cuda][devcol]") {
+  devcol::stream s1;
+  devcol::stream s2;
+  auto a = devcol::make_column<i64>({1, 2, 3}, s1);
+  s1.synchronize();
+  devcol::fill(a, i64{9}, s1);  // queued on s1 ...
+  auto b = devcol::transform(a, [](i64 v) { return v + 1; }, s2);  // ... read on s2: no edge
+  auto rs = reports();
+  REQUIRE(!rs.empty());
+  CHECK(any_mentions(rs, "race: a kernel on stream", "that a kernel on stream"));
+
+  devcol::event done;  // the fix: s2 waits for s1's work
+  done.record(s1);
+  done.wait(s2);
+  auto c = devcol::transform(a, [](i64 v) { return v + 1; }, s2);
+  CHECK(devcol::to_host(c, s2) == std::vector<std::optional<i64>>{10, 10, 10});
+  s1.synchronize();
+  s2.synchronize();
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("a deep copy on another stream orders the source's free after the copy", "[simulated_cuda][devcol]") {
+  devcol::stream s1;
+  devcol::stream s2;
+  devcol::buffer<> copy;
+  {
+    devcol::buffer<> source(1024, s1);
+    devcol::fill_bytes(source.data(access::write, s1), 1, 1024, s1);
+    s1.synchronize();
+    copy = source.deep_copy(s2);  // read on s2; `source` is freed on s1 next
+  }
+  s2.synchronize();
+  devcol_sim::host_read(copy.data(access::read), 1);
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("a pool hands a block freed on one stream to another only after an event", "[simulated_cuda][devcol]") {
+  devcol::mr::pool<devcol::mr::cuda_async> pool;
+  devcol::stream s1;
+  devcol::stream s2;
+  void* p = pool.allocate(4096, 256, s1);
+  devcol::fill_bytes(p, 1, 4096, s1);
+  pool.deallocate(p, 4096, 256, s1);
+  void* q = pool.allocate(4096, 256, s2);  // the same block, most likely: then s2 waits for s1
+  devcol::fill_bytes(q, 2, 4096, s2);
+  pool.deallocate(q, 4096, 256, s2);
+  s2.synchronize();
+  s1.synchronize();
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("an Arrow export's sync event orders the consumer after the producer's writes", "[simulated_cuda][devcol]") {
+  devcol::stream producer;
+  devcol::stream consumer;
+  auto col = devcol::make_column<i64>({4, 5, 6}, producer);
+  devcol::fill(col, i64{8}, producer);  // still queued on the producer's stream at export
+  ArrowSchema schema{};
+  ArrowDeviceArray array{};
+  devcol::to_arrow(col, &schema, &array, producer);
+  auto back = devcol::from_arrow<i64>(&schema, &array, consumer);
+  auto doubled = devcol::transform(back, [](i64 v) { return 2 * v; }, consumer);
+  CHECK(devcol::to_host(doubled, consumer) == std::vector<std::optional<i64>>{16, 16, 16});
+  producer.synchronize();
+  REQUIRE(reports().empty());
+}
+
+// --- defect 4: what captured a stream outlives the devcol::stream --------------------------------
+
+TEST_CASE("memory allocated on a devcol::stream is used and freed safely after the stream is destroyed",
+          "[simulated_cuda][devcol][stream_lifetime]") {
+  std::optional<devcol::column<i64>> col;
+  {
+    devcol::stream s;
+    col = devcol::make_column<i64>({1, 2, 3}, s);
+    devcol::fill(*col, i64{4}, s);  // still queued when s goes
+  }
+  CHECK(devcol::to_host(*col) == std::vector<std::optional<i64>>{4, 4, 4});  // the default stream: after s's work
+  auto copy = *col;
+  devcol::fill(copy, i64{5});  // copy-on-write: the copy's order after the source's stream, which is gone
+  col.reset();  // freed on the stream it was allocated on, which is gone
+  CHECK(devcol::to_host(copy) == std::vector<std::optional<i64>>{5, 5, 5});
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("an Arrow import is released safely after its devcol::stream is destroyed",
+          "[simulated_cuda][devcol][stream_lifetime]") {
+  auto col = devcol::make_column<i64>({1, 2, 3});
+  ArrowSchema schema{};
+  ArrowDeviceArray array{};
+  devcol::to_arrow(col, &schema, &array);
+  std::optional<devcol::column<i64>> back;
+  {
+    devcol::stream s;
+    back = devcol::from_arrow<i64>(&schema, &array, s);
+  }
+  CHECK(devcol::to_host(*back) == std::vector<std::optional<i64>>{1, 2, 3});
+  back.reset();  // the release waits for the import's stream, which is gone
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("an exported Arrow stream exports safely after its devcol::stream is destroyed",
+          "[simulated_cuda][devcol][stream_lifetime]") {
+  ArrowDeviceArrayStream out{};
+  {
+    devcol::stream s;
+    std::vector<devcol::table> batches(1);
+    batches[0].add("x", devcol::make_column<i64>({7, 8}, s));
+    devcol::to_arrow_stream(std::move(batches), &out, s);
+  }
+  ArrowDeviceArray array{};
+  REQUIRE(out.get_next(&out, &array) == 0);  // exports (records its sync event) on the stream given, which is gone
+  REQUIRE(array.array.release != nullptr);
+  CHECK(array.array.length == 2);
+  array.array.release(&array.array);
+  out.release(&out);
+  REQUIRE(reports().empty());
+}
+
+// --- known defects: hidden until their fixes land (test/simulated_cuda/CMakeLists.txt) --------------
+// Each case is the check the fix must pass; today it fails with the double's report.
+
+TEST_CASE("defect 2: a column's copy-on-write copy on another stream orders the source's free after it",
+          "[devcol][.known_defect][.known_defect_2]") {
+  devcol::stream s1;
+  devcol::stream s2;
+  SECTION("fixed-width: a write's copy") {
+    std::optional<devcol::column<i64>> a = devcol::make_column<i64>({1, 2, 3, 4}, s1);
+    s1.synchronize();
+    auto b = *a;                 // shares a's memory
+    devcol::fill(b, i64{9}, s2);  // b copies its rows on s2 first: a read of a's memory on s2
+    a.reset();                   // a's memory is freed on s1: it must wait for that read
+    CHECK(devcol::to_host(b, s2) == std::vector<std::optional<i64>>{9, 9, 9, 9});
+  }
+  SECTION("strings: a deep copy") {
+    std::optional<devcol::strings_column> a = devcol::make_strings_column({"ab", "c", std::nullopt, "def"}, s1);
+    s1.synchronize();
+    auto b = a->deep_copy(s2);  // reads a's characters on s2
+    a.reset();                  // freed on s1: it must wait for that read
+    s2.synchronize();
+    CHECK(b.size() == 4);
+  }
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("defect 3: spilling a column last written on another stream copies after that write",
+          "[devcol][.known_defect][.known_defect_3]") {
+  struct spilling : devcol::default_policy {
+    using spill = devcol::spillable;
+  };
+  bool const was_on = devcol::options::set_spill(true);
+  {
+    devcol::stream s1;
+    devcol::stream s2;
+    auto c = devcol::make_column<i64, spilling>({1, 2, 3, 4}, s1);
+    s1.synchronize();
+    devcol::fill(c, i64{6}, s2);  // the last write, on s2 (a spill may come at any time after it)
+    REQUIRE(c.spill() == 4 * sizeof(i64));
+    c.unspill();
+    CHECK(devcol::to_host(c) == std::vector<std::optional<i64>>{6, 6, 6, 6});
+    s2.synchronize();
+  }
+  devcol::options::set_spill(was_on);
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("defect 5: a DLPack import's deleter runs after devcol's work on the imported memory",
+          "[devcol][.known_defect][.known_defect_5]") {
+  // A producer that frees its memory on its own stream when devcol hands the tensor back.
+  struct producer {
+    raw_stream stream;
+    std::int64_t shape[1]{4};
+    DLManagedTensorVersioned tensor{};
+    producer() {
+      void* p = nullptr;
+      REQUIRE(cudaMallocAsync(&p, 4 * sizeof(i64), stream.value) == cudaSuccess);
+      REQUIRE(cudaMemsetAsync(p, 0, 4 * sizeof(i64), stream.value) == cudaSuccess);
+      REQUIRE(cudaStreamSynchronize(stream.value) == cudaSuccess);  // ready when handed over
+      tensor.version = {1, 0};
+      tensor.manager_ctx = &stream.value;
+      tensor.dl_tensor.data = p;
+      tensor.dl_tensor.device = {kDLCUDA, 0};
+      tensor.dl_tensor.ndim = 1;
+      tensor.dl_tensor.dtype = {kDLInt, 64, 1};
+      tensor.dl_tensor.shape = shape;
+      tensor.deleter = [](DLManagedTensorVersioned* t) {
+        (void)cudaFreeAsync(t->dl_tensor.data, *static_cast<cudaStream_t*>(t->manager_ctx));
+      };
+    }
+  } p;
+  devcol::stream s;
+  {
+    auto col = devcol::from_dlpack<i64>(&p.tensor, s);
+    auto plus_one = devcol::transform(col, [](i64 v) { return v + 1; }, s);  // reads the producer's memory on s
+  }  // the deleter runs here: the producer frees on its stream
+  s.synchronize();
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("defect 6: a column made on device 1 is copied and freed with device 1 current",
+          "[devcol][.known_defect][.known_defect_6]") {
+  REQUIRE(cudaSetDevice(1) == cudaSuccess);
+  {
+    devcol::stream s1;  // device 1's
+    std::optional<devcol::column<i64>> col = devcol::make_column<i64>({1, 2, 3}, s1);
+    s1.synchronize();
+    REQUIRE(cudaSetDevice(0) == cudaSuccess);  // the caller moves on to device 0
+    auto copy = col->deep_copy();              // rule 21: devcol makes device 1 current for the copy...
+    col.reset();                               // ... and for the free
+    CHECK(devcol::to_host(copy) == std::vector<std::optional<i64>>{1, 2, 3});
+    REQUIRE(cudaSetDevice(1) == cudaSuccess);  // s1 is destroyed on its device
+  }
+  REQUIRE(cudaSetDevice(0) == cudaSuccess);
+  REQUIRE(reports().empty());
+}
+
+}  // namespace sim_test
