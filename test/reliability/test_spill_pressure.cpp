@@ -1,0 +1,361 @@
+// The spill-pressure sweep, the twin of the allocation-failure sweep: every allocating operation of
+// every column kind runs on spillable columns (a) under a device limit so small that every
+// allocation spills something, and (b) under on-demand spilling through a limiting resource. Each
+// result must equal, row for row and bit for bit, the result of the same operation without
+// pressure; or, under (b), the operation raises devcol::out_of_memory and leaves its inputs as they
+// were. Nothing may leak (mr::tracking) and no operation may pin what it reads for good (rule 20).
+#include "../support.hpp"
+
+#include <devcol/interop/arrow_stream.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace devcol_test::spill_pressure {
+
+namespace access = devcol::access;
+
+struct spilling : devcol::default_policy {
+  using spill = devcol::spillable;
+};
+template <class T>
+using col = devcol::column<T, spilling>;
+using any = devcol::any_column<spilling>;
+
+/// Device-callable functor for transform (a lambda would need nvcc's extended lambdas).
+struct twice {
+  DEVCOL_HOST_DEVICE std::int64_t operator()(std::int64_t v) const noexcept { return 2 * v; }
+};
+
+/// Every row of a column of any kind as text: fixed-width values by their bytes (so -0.0, NaN
+/// payloads and denormals compare exactly), other kinds as host values; then the null count and size.
+template <class C>
+std::string rows_of(C const& c) {
+  std::ostringstream out;
+  if constexpr (requires { c.data(access::read); typename C::value_type; }) {
+    for (auto const& row : devcol::to_host(c)) {
+      if (!row) {
+        out << "null;";
+        continue;
+      }
+      unsigned char bytes[sizeof(*row)];
+      std::memcpy(bytes, &*row, sizeof bytes);
+      for (unsigned char b : bytes) { out << static_cast<unsigned>(b) << '.'; }
+      out << ';';
+    }
+  } else {
+    for (auto const& row : devcol::to_host_values(c)) { out << row << ';'; }
+  }
+  out << " nulls " << devcol::null_count(any(c)) << " size " << devcol::size(any(c));
+  return out.str();
+}
+inline std::string rows_of(any const& c) {
+  return std::visit([](auto const& k) { return rows_of(k); }, c);
+}
+
+/// The inputs, every kind, with nulls and at offsets that are not a multiple of 8; made fresh for
+/// each run, with no pressure on.
+struct inputs {
+  static constexpr std::size_t rows = 300;
+  col<std::int64_t> a;       ///< nullable, sliced
+  col<std::int64_t> shared;  ///< shares a's memory (copy-on-write)
+  col<double> f;             ///< NaN, +-inf, +-0.0, a denormal, nulls
+  col<bool> keep;            ///< nullable flags
+  col<std::int32_t> idx;     ///< in-bounds indices, one null
+  devcol::basic_strings_column<std::int32_t, spilling> s;
+  devcol::basic_list_column<std::int32_t, spilling> lists;
+  devcol::struct_column<spilling> structs;
+  devcol::dictionary_column<spilling> dict;
+  devcol::decimal_column<std::int64_t, spilling> dec;
+  devcol::fixed_size_binary_column<spilling> bin;
+
+  inputs() {
+    std::vector<std::optional<std::int64_t>> iv(rows + 5);
+    std::vector<std::optional<double>> fv(rows);
+    std::vector<std::optional<bool>> kv(rows);
+    std::vector<std::optional<std::int32_t>> xv(rows / 2);
+    std::vector<std::optional<std::string>> text(rows), three(rows);
+    std::vector<std::optional<std::int64_t>> unscaled(rows);
+    std::vector<std::int32_t> codes(rows), offsets(rows + 1, 0);
+    std::vector<bool> valid(rows);
+    double const specials[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                               -std::numeric_limits<double>::infinity(), -0.0, 0.0, 4.9e-324};
+    for (std::size_t i = 0; i < iv.size(); ++i) {
+      if (i % 4 != 1) { iv[i] = static_cast<std::int64_t>((i * 37) % 101) - 50; }
+    }
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (i % 5 != 2) { fv[i] = i % 7 < 6 ? specials[i % 7] : static_cast<double>(i) * 0.25 - 30; }
+      if (i % 7 != 3) { kv[i] = i % 3 == 0; }
+      if (i % 6 != 4) { text[i] = std::string(i % 5, static_cast<char>('a' + i % 26)); }
+      if (i % 7 != 2) { three[i] = std::string{static_cast<char>('A' + i % 26), 'x', static_cast<char>('0' + i % 10)}; }
+      if (i % 5 != 1) { unscaled[i] = static_cast<std::int64_t>(i * 1234) - 30000; }
+      codes[i] = static_cast<std::int32_t>(i % 4);
+      valid[i] = i % 9 != 5;
+      offsets[i + 1] = offsets[i] + static_cast<std::int32_t>(i % 3);
+    }
+    for (std::size_t i = 0; i < xv.size(); ++i) {
+      if (i != 4) { xv[i] = static_cast<std::int32_t>((i * 17) % rows); }
+    }
+    a = devcol::make_column<std::int64_t, spilling>(iv).slice(3, 3 + rows);
+    shared = a;
+    f = devcol::make_column<double, spilling>(fv);
+    keep = devcol::make_column<bool, spilling>(kv);
+    idx = devcol::make_column<std::int32_t, spilling>(xv);
+    s = devcol::make_strings_column<std::int32_t, spilling>(text);
+    auto child = devcol::sequence<std::int64_t, spilling>(static_cast<std::size_t>(offsets.back()), -7, 3);
+    lists = devcol::make_list_column<std::int32_t, spilling>(offsets, any(child), valid);
+    structs = devcol::make_struct_column<spilling>({{"x", any(devcol::sequence<std::int32_t, spilling>(rows, 1, 2))},
+                                                    {"name", any(s)}},
+                                                   valid);
+    dict = devcol::make_dictionary_column<spilling>(
+        devcol::make_column<std::int32_t, spilling>(std::vector<std::int32_t>(codes)),
+        any(devcol::make_strings_column<std::int32_t, spilling>(std::vector<std::string>{"red", "", "green", "blue"})));
+    dec = devcol::make_decimal_column<std::int64_t, spilling>(unscaled, 12, 2);
+    bin = devcol::make_fixed_size_binary_column<spilling>(three, 3);
+  }
+
+  /// Every kind, for the operations that take any kind.
+  [[nodiscard]] std::vector<any> all() const { return {any(a), any(f), any(s), any(lists), any(structs), any(dict), any(dec), any(bin)}; }
+
+  /// What the inputs hold, read back (under a lock: reading must not pin them).
+  [[nodiscard]] std::string snapshot() const {
+    std::string out;
+    for (auto const& c : all()) { out += rows_of(c) + '\n'; }
+    out += rows_of(shared) + '\n' + rows_of(keep) + '\n' + rows_of(idx);
+    return out;
+  }
+  /// Whether every input can still be spilled (none was exposed or pinned for good by an operation).
+  [[nodiscard]] bool all_spillable() {
+    bool ok = true;
+    for (auto* c : {&a, &shared}) { ok = ok && (c->spill() > 0 || c->is_spilled()); }
+    ok = ok && (f.spill() > 0 || f.is_spilled());
+    ok = ok && (s.spill() > 0 || s.is_spilled());
+    ok = ok && (bin.spill() > 0 || bin.is_spilled());
+    return ok;
+  }
+};
+
+/// An operation: what it produced (or what it wrote), as text.
+struct operation {
+  char const* name;
+  std::function<std::string(inputs&)> run;
+};
+
+/// Exports with to_arrow then imports with any_from_arrow, and reads the import back.
+template <class C>
+std::string arrow_round_trip(C const& c) {
+  ArrowSchema schema{};
+  ArrowDeviceArray array{};
+  devcol::to_arrow(c, &schema, &array);
+  return rows_of(devcol::any_from_arrow<spilling>(&schema, &array));
+}
+
+std::vector<operation> const& operations() {
+  static std::vector<operation> const ops = {
+      {"deep_copy", [](inputs& in) { return rows_of(in.a.deep_copy()); }},
+      {"copy-on-write write", [](inputs& in) {
+         devcol_test::assign(in.shared, 5, {std::int64_t{-1}, std::int64_t{-2}});
+         return rows_of(in.shared) + rows_of(in.a);
+       }},
+      {"slice (nullable)", [](inputs& in) { return rows_of(in.a.slice(7, 250)); }},
+      {"gather", [](inputs& in) { return rows_of(devcol::gather(in.a, in.idx)); }},
+      {"gather nullify", [](inputs& in) {
+         return rows_of(devcol::gather(in.f, in.idx, {}, devcol::out_of_bounds::nullify));
+       }},
+      {"scatter", [](inputs& in) {
+         auto target = in.a;
+         devcol::scatter(devcol::gather(in.a, in.idx), in.idx, target);
+         return rows_of(target);
+       }},
+      {"filter", [](inputs& in) { return rows_of(devcol::filter(in.f, in.keep)); }},
+      {"concatenate", [](inputs& in) { return rows_of(devcol::concatenate(std::vector<col<std::int64_t>>{in.a, in.shared})); }},
+      {"sort", [](inputs& in) { return rows_of(devcol::sort(in.a, devcol::order::descending)); }},
+      {"argsort", [](inputs& in) { return rows_of(devcol::argsort(in.a)); }},
+      {"inclusive_scan", [](inputs& in) { return rows_of(devcol::inclusive_scan(in.a, devcol::scan_op::sum)); }},
+      {"cast<double>", [](inputs& in) { return rows_of(devcol::cast<double>(in.a)); }},
+      {"cast<std::int32_t> of floats", [](inputs& in) { return rows_of(devcol::cast<std::int32_t>(in.f)); }},
+      {"transform", [](inputs& in) { return rows_of(devcol::transform(in.a, twice{})); }},
+      {"compare", [](inputs& in) { return rows_of(devcol::compare(in.a, devcol::cmp::less, in.shared)); }},
+      {"fill_null", [](inputs& in) { return rows_of(devcol::fill_null(in.a, std::int64_t{0})); }},
+      {"sum and minmax", [](inputs& in) {
+         auto const mm = devcol::minmax(in.a);
+         return std::to_string(*devcol::sum(in.a)) + ' ' + std::to_string(mm->first) + ' ' + std::to_string(mm->second);
+       }},
+      {"strings sort", [](inputs& in) { return rows_of(devcol::sort(in.s)); }},
+      {"strings length", [](inputs& in) { return rows_of(devcol::length(in.s)); }},
+      {"strings chars(write) on a copy", [](inputs& in) {
+         auto copy = in.s;
+         {
+           devcol::spill_lock const lock;
+           (void)copy.chars(access::write);
+         }
+         return rows_of(copy);
+       }},
+      {"gather (every kind)", [](inputs& in) {
+         std::string out;
+         for (auto const& c : in.all()) { out += rows_of(devcol::gather(c, in.idx)); }
+         return out;
+       }},
+      {"filter (every kind)", [](inputs& in) {
+         std::string out;
+         for (auto const& c : in.all()) { out += rows_of(devcol::filter(c, in.keep)); }
+         return out;
+       }},
+      {"concatenate (every kind)", [](inputs& in) {
+         std::string out;
+         for (auto const& c : in.all()) { out += rows_of(devcol::concatenate(std::vector<any>{c, c})); }
+         return out;
+       }},
+      {"deep_copy (every kind)", [](inputs& in) {
+         std::string out;
+         for (auto const& c : in.all()) { out += rows_of(devcol::deep_copy(c, {})); }
+         return out;
+       }},
+      {"Arrow export and import (every kind)", [](inputs& in) {
+         std::string out;
+         for (auto const& c : in.all()) { out += arrow_round_trip(c); }
+         return out;
+       }},
+      {"Arrow stream of a table", [](inputs& in) {
+         devcol::basic_table<spilling> tbl;
+         tbl.add("a", in.a).add("s", in.s).add("lists", in.lists);
+         ArrowDeviceArrayStream stream{};
+         devcol::to_arrow_stream(std::vector<devcol::basic_table<spilling>>{tbl, tbl}, &stream);
+         std::string out;
+         for (auto const& t : devcol::tables_from_arrow<spilling>(&stream)) {
+           for (std::size_t i = 0; i < t.num_columns(); ++i) { out += rows_of(t[i]); }
+         }
+         return out;
+       }},
+      {"unspill", [](inputs& in) {
+         (void)in.f.spill();
+         in.f.unspill();
+         return rows_of(in.f);
+       }},
+  };
+  return ops;
+}
+
+/// Spilling on, with `device_limit` (0: none), for one run; the options as they were afterwards.
+class pressure {
+ public:
+  explicit pressure(bool on, std::size_t device_limit)
+      : spill_(devcol::options::set_spill(on)),
+        on_demand_(devcol::options::set_spill_on_demand(true)),
+        limit_(devcol::options::set_spill_device_limit(device_limit)) {}
+  pressure(pressure const&) = delete;
+  pressure& operator=(pressure const&) = delete;
+  ~pressure() {
+    devcol::options::set_spill(spill_);
+    devcol::options::set_spill_on_demand(on_demand_);
+    devcol::options::set_spill_device_limit(limit_);
+  }
+
+ private:
+  bool spill_;
+  bool on_demand_;
+  std::size_t limit_;
+};
+
+/// The thread's default resource: at most `limit` bytes, spilling on demand past it, over the leak check.
+class pressured_device {
+ public:
+  using resource = mr::on_oom<mr::limiting<mr::resource_handle>>;
+  pressured_device(leak_check const& leaks, std::size_t limit)
+      : handle_(mr::make_resource_handle<resource>("limited", devcol::spill_manager::on_demand_callback(), std::in_place,
+                                                    limit, leaks.handle())),
+        scope_(handle_) {}
+
+ private:
+  mr::resource_handle handle_;
+  mr::scoped_default scope_;
+};
+
+
+TEST_CASE("spill-pressure sweep: under a device limit that every allocation passes, every operation of every kind "
+          "gives the unpressured result and pins nothing for good",
+          "[reliability][spill_pressure][rule20]") {
+  std::size_t checked = 0;
+  for (auto const& op : operations()) {
+    INFO("operation: " << op.name);
+    std::string expected;
+    {
+      devcol_test::leak_check leaks;
+      pressure const none(false, 0);
+      inputs in;
+      expected = op.run(in);
+    }
+    devcol_test::leak_check leaks;
+    pressure const tight(true, 1);  // one byte: every spillable allocation spills all it may
+    inputs in;
+    std::string const before = in.snapshot();
+    CHECK(op.run(in) == expected);
+    if (std::string(op.name) != "copy-on-write write") {
+      CHECK(in.snapshot() == before);
+    }
+    CHECK(in.all_spillable());
+    ++checked;
+  }
+  std::cout << "spill-pressure sweep (device limit): " << checked << " operations over every kind, all identical\n";
+  CHECK(checked == operations().size());
+}
+
+TEST_CASE("spill-pressure sweep: under on-demand spilling with a limiting resource, every operation gives the "
+          "unpressured result or raises out_of_memory with its inputs unchanged",
+          "[reliability][spill_pressure][rule17]") {
+  std::size_t cases = 0;
+  std::size_t refused = 0;
+  for (auto const& op : operations()) {
+    INFO("operation: " << op.name);
+    std::string expected;
+    std::size_t needed = 0;  // the inputs' bytes
+    {
+      devcol_test::leak_check leaks;
+      pressure const none(false, 0);
+      inputs in;
+      needed = leaks.tracker().outstanding_bytes();
+      expected = op.run(in);
+    }
+    // From half the inputs' size (an operation may find no room) to twice it.
+    for (std::size_t limit : {needed / 2, needed + needed / 16, needed + needed / 4, 2 * needed}) {
+      INFO("limit " << limit << " bytes, inputs " << needed);
+      devcol_test::leak_check leaks;
+      pressure const on(true, 0);
+      std::string before;
+      std::optional<inputs> in;
+      {
+        pressure const none(false, 0);
+        in.emplace();
+        before = in->snapshot();
+      }
+      bool raised = false;
+      {
+        pressured_device const device(leaks, limit);
+        try {
+          CHECK(op.run(*in) == expected);
+        } catch (devcol::out_of_memory const&) {
+          raised = true;
+        }
+      }
+      if (raised) {  // read back with no limit: the inputs are as they were
+        ++refused;
+        CHECK(in->snapshot() == before);
+      }
+      ++cases;
+    }
+  }
+  std::cout << "spill-pressure sweep (on demand): " << cases << " (operation, limit) cases, " << refused
+            << " raised out_of_memory with inputs unchanged, the rest identical\n";
+  CHECK(cases == 4 * operations().size());
+}
+
+}  // namespace devcol_test::spill_pressure
