@@ -2,12 +2,19 @@
  * @file reduce.hpp
  * @brief Reductions, nulls skipped: `sum`, `product`, `min`, `max`, `mean`, `count`, `any`, `all`.
  *
- * Each reduces in one pass over the values (`minmax` gives both extremes in one) (and the mask, with nulls) and returns its result to
- * the host: it synchronises `stream`. The result is empty (`std::nullopt`) when no row is valid.
- * Result types: `sum` and `product` accumulate integers in 64 bits of the same signedness
- * (`std::int64_t` / `std::uint64_t`; `bool` counts as unsigned) and floating point in `double`;
- * `min` and `max` return the element type; `mean` returns `double`. NaNs: the order of min/max
- * with NaN is unspecified; sums propagate them.
+ * Each reduces in one pass over the values (and the mask, with nulls; `minmax` finds both extremes
+ * in the one pass) and returns its result to the host: it synchronises `stream`. The result is
+ * empty (`std::nullopt`) when no row is valid. Result types: `sum` and `product` accumulate integers
+ * in 64 bits of the same signedness (`std::int64_t` / `std::uint64_t`; `bool` counts as unsigned)
+ * and floating point in `double`; `min` and `max` return the element type; `mean` returns `double`.
+ *
+ * Floating point follows Arrow compute (`min`, `max`, `min_max`, `sum`, `mean`, `product`):
+ * `min`, `max` and `minmax` skip NaN as they skip nulls, and give NaN only when every valid row is
+ * NaN; -0.0 and 0.0 are equal, so either may come back when both are extremes; infinities and
+ * denormals are ordinary values. `sum`, `mean` and `product` propagate NaN (and give NaN for
+ * +infinity plus -infinity, or zero times infinity); their rounding depends on the order in which
+ * the backend combines rows, which differs from Arrow's, so they agree with Arrow within the usual
+ * bound for floating-point summation (not bit for bit).
  */
 #pragma once
 
@@ -18,6 +25,7 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/floating_point.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/functional.h>
@@ -44,13 +52,17 @@ struct multiplies_op {
   template <class T>
   DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a * b; }
 };
+/// The lesser of two values, skipping NaN as C's fmin does: NaN only when both are. Commutative
+/// and associative (up to which of -0.0 and 0.0 it keeps), as a parallel reduction needs; a bare
+/// `b < a ? b : a` is neither once NaN is present, which gave a wrong minimum.
 struct min_op {
   template <class T>
-  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return b < a ? b : a; }
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return (b < a || is_nan(a)) ? b : a; }
 };
+/// The greater of two values, skipping NaN as C's fmax does.
 struct max_op {
   template <class T>
-  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a < b ? b : a; }
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return (a < b || is_nan(a)) ? b : a; }
 };
 
 /// The identity of min: +infinity for floating point (a finite maximum would beat an infinite row).
@@ -73,6 +85,26 @@ DEVCOL_HOST_DEVICE constexpr T lowest() noexcept {
     return -::cuda::std::numeric_limits<T>::infinity();
   } else {
     return ::cuda::std::numeric_limits<T>::lowest();
+  }
+}
+
+/// The identity of min_op in a reduction: NaN for floating point, which min_op skips, so that a
+/// column whose valid rows are all NaN reduces to NaN (Arrow's `min`); highest() otherwise.
+template <class T>
+DEVCOL_HOST_DEVICE constexpr T min_identity() noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    return ::cuda::std::numeric_limits<T>::quiet_NaN();
+  } else {
+    return highest<T>();
+  }
+}
+/// The identity of max_op in a reduction: NaN for floating point, lowest() otherwise.
+template <class T>
+DEVCOL_HOST_DEVICE constexpr T max_identity() noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    return ::cuda::std::numeric_limits<T>::quiet_NaN();
+  } else {
+    return lowest<T>();
   }
 }
 
@@ -112,52 +144,55 @@ template <class T>
 struct valid_to_extremes {
   column_view<T> view;
   DEVCOL_HOST_DEVICE extremes<T> operator()(std::size_t i) const noexcept {
-    return view.is_valid(i) ? extremes<T>{view[i], view[i]} : extremes<T>{highest<T>(), lowest<T>()};
+    return view.is_valid(i) ? extremes<T>{view[i], view[i]} : extremes<T>{min_identity<T>(), max_identity<T>()};
   }
 };
 struct merge_extremes {
   template <class T>
   DEVCOL_HOST_DEVICE extremes<T> operator()(extremes<T> const& a, extremes<T> const& b) const noexcept {
-    return {b.lo < a.lo ? b.lo : a.lo, a.hi < b.hi ? b.hi : a.hi};
+    return {min_op{}(a.lo, b.lo), max_op{}(a.hi, b.hi)};
   }
 };
 
 }  // namespace detail
 
-/// @brief The sum of the valid rows, as sum_type_t<T>. Synchronises `stream`.
+/// @brief The sum of the valid rows, as sum_type_t<T>; floating point propagates NaN. Synchronises `stream`.
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> sum(column<T, Policy> const& col, stream_ref stream = {}) {
   return detail::reduce_valid(col, sum_type_t<T>{0}, thrust::plus<sum_type_t<T>>{}, stream);
 }
 
-/// @brief The product of the valid rows, as sum_type_t<T>. Synchronises `stream`.
+/// @brief The product of the valid rows, as sum_type_t<T>; floating point propagates NaN. Synchronises `stream`.
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> product(column<T, Policy> const& col, stream_ref stream = {}) {
   return detail::reduce_valid(col, sum_type_t<T>{1}, detail::multiplies_op{}, stream);
 }
 
-/// @brief The least valid row. Synchronises `stream`.
+/// @brief The least valid row; floating point skips NaN, NaN only when every valid row is NaN
+/// (Arrow's `min`). Synchronises `stream`.
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> min(column<T, Policy> const& col, stream_ref stream = {}) {
-  return detail::reduce_valid(col, detail::highest<T>(), detail::min_op{}, stream);
+  return detail::reduce_valid(col, detail::min_identity<T>(), detail::min_op{}, stream);
 }
 
-/// @brief The greatest valid row. Synchronises `stream`.
+/// @brief The greatest valid row; floating point skips NaN, NaN only when every valid row is NaN
+/// (Arrow's `max`). Synchronises `stream`.
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> max(column<T, Policy> const& col, stream_ref stream = {}) {
-  return detail::reduce_valid(col, detail::lowest<T>(), detail::max_op{}, stream);
+  return detail::reduce_valid(col, detail::max_identity<T>(), detail::max_op{}, stream);
 }
 
 /**
- * @brief The least and the greatest valid rows in one pass (Arrow's `min_max`). Synchronises `stream`.
+ * @brief The least and the greatest valid rows in one pass (Arrow's `min_max`), each as min() and
+ * max() give it. Synchronises `stream`.
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<std::pair<T, T>> minmax(column<T, Policy> const& col, stream_ref stream = {}) {
   if (col.size() == col.null_count()) { return std::nullopt; }
   detail::executor exec(stream);
-  detail::extremes<T> const init{detail::highest<T>(), detail::lowest<T>()};
+  detail::extremes<T> const init{detail::min_identity<T>(), detail::max_identity<T>()};
   detail::extremes<T> found{};
   if (!col.has_nulls()) {
     T const* first = col.data(access::read);
@@ -171,7 +206,7 @@ template <fixed_width T, class Policy>
   return std::pair<T, T>{found.lo, found.hi};
 }
 
-/// @brief The mean of the valid rows, in double. Synchronises `stream`.
+/// @brief The mean of the valid rows, in double; floating point propagates NaN. Synchronises `stream`.
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<double> mean(column<T, Policy> const& col, stream_ref stream = {}) {
