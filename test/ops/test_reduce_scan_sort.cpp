@@ -212,6 +212,19 @@ TEMPLATE_TEST_CASE("min, max and minmax of floats skip NaN, and give NaN only wh
   CHECK(std::isnan(devcol::minmax(all_nan).value().first));
   CHECK(std::isnan(devcol::minmax(all_nan).value().second));
   CHECK_FALSE(devcol::min(devcol::make_column<T>({std::nullopt, std::nullopt})).has_value());
+  // Infinite extremes beside NaN: +infinity is the least number there is, not a column of NaN.
+  for (bool nulls : {false, true}) {
+    model<T> rows{nan_v<T>, inf_v<T>, negative_nan<T>()};
+    if (nulls) { rows.push_back(std::nullopt); }
+    auto const infinite = devcol::make_column<T>(rows);
+    CHECK(devcol::min(infinite) == inf_v<T>);
+    CHECK(devcol::max(infinite) == inf_v<T>);
+    CHECK(devcol::minmax(infinite) == std::optional<std::pair<T, T>>({inf_v<T>, inf_v<T>}));
+    rows[1] = -inf_v<T>;
+    auto const negative = devcol::make_column<T>(rows);
+    CHECK(devcol::min(negative) == -inf_v<T>);
+    CHECK(devcol::max(negative) == -inf_v<T>);
+  }
   auto const specials = devcol::make_column<T>(
       {nan_v<T>, -inf_v<T>, std::numeric_limits<T>::denorm_min(), nan_v<T>, inf_v<T>, -T{0}});
   CHECK(devcol::min(specials) == -inf_v<T>);

@@ -30,6 +30,7 @@
 
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/logical.h>
 #include <thrust/transform_reduce.h>
 
 #include <cuda/std/limits>
@@ -52,17 +53,17 @@ struct multiplies_op {
   template <class T>
   DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a * b; }
 };
-/// The lesser of two values, skipping NaN as C's fmin does: NaN only when both are. Commutative
-/// and associative (up to which of -0.0 and 0.0 it keeps), as a parallel reduction needs; a bare
-/// `b < a ? b : a` is neither once NaN is present, which gave a wrong minimum.
+/// The lesser of two values. Not an order with NaN (a reduction that met one would depend on how
+/// it combined rows): floating-point callers turn NaN rows into the identity first (number_or),
+/// which keeps this one compare on the reduction's dependency chain.
 struct min_op {
   template <class T>
-  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return (b < a || is_nan(a)) ? b : a; }
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return b < a ? b : a; }
 };
-/// The greater of two values, skipping NaN as C's fmax does.
+/// The greater of two values (NaN as for min_op).
 struct max_op {
   template <class T>
-  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return (a < b || is_nan(a)) ? b : a; }
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a < b ? b : a; }
 };
 
 /// The identity of min: +infinity for floating point (a finite maximum would beat an infinite row).
@@ -88,25 +89,28 @@ DEVCOL_HOST_DEVICE constexpr T lowest() noexcept {
   }
 }
 
-/// The identity of min_op in a reduction: NaN for floating point, which min_op skips, so that a
-/// column whose valid rows are all NaN reduces to NaN (Arrow's `min`); highest() otherwise.
+/// `v`, or `identity` where it is NaN: what min and max of floating point combine, so that they skip NaN.
 template <class T>
-DEVCOL_HOST_DEVICE constexpr T min_identity() noexcept {
-  if constexpr (std::is_floating_point_v<T>) {
-    return ::cuda::std::numeric_limits<T>::quiet_NaN();
-  } else {
-    return highest<T>();
-  }
-}
-/// The identity of max_op in a reduction: NaN for floating point, lowest() otherwise.
+struct number_or {
+  T identity;
+  DEVCOL_HOST_DEVICE T operator()(T v) const noexcept { return is_nan(v) ? identity : v; }
+};
+/// Row `i`, or `identity` where it is null or NaN.
 template <class T>
-DEVCOL_HOST_DEVICE constexpr T max_identity() noexcept {
-  if constexpr (std::is_floating_point_v<T>) {
-    return ::cuda::std::numeric_limits<T>::quiet_NaN();
-  } else {
-    return lowest<T>();
+struct number_or_identity {
+  column_view<T> view;
+  T identity;
+  DEVCOL_HOST_DEVICE T operator()(std::size_t i) const noexcept {
+    return view.is_valid(i) && !is_nan(view[i]) ? view[i] : identity;
   }
-}
+};
+/// Whether row `i` is valid and equal to `value`.
+template <class T>
+struct valid_and_equal {
+  column_view<T> view;
+  T value;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_valid(i) && view[i] == value; }
+};
 
 /// A value as `Acc`.
 template <class Acc>
@@ -130,21 +134,55 @@ std::optional<Acc> reduce_valid(column<T, Policy> const& col, Acc identity, Op o
                                   value_or_identity<T, Acc>{col.view(), identity}, identity, op);
 }
 
+/**
+ * The least (`op` min_op, `identity` highest()) or greatest valid row, floating point skipping NaN
+ * as Arrow does; empty when no row is valid. One pass; for floating point a second one only when
+ * the first found no number past the identity (±infinity), to tell a column whose numbers are all
+ * that infinity from one that has only NaN (whose result is NaN).
+ */
+template <class T, class Policy, class Op>
+std::optional<T> extreme(column<T, Policy> const& col, T identity, Op op, stream_ref stream) {
+  if constexpr (!std::is_floating_point_v<T>) {
+    return reduce_valid(col, identity, op, stream);
+  } else {
+    if (col.size() == col.null_count()) { return std::nullopt; }
+    executor exec(stream);
+    auto const rows = thrust::counting_iterator<std::size_t>(0);
+    T found = identity;
+    if (!col.has_nulls()) {
+      T const* first = col.data(access::read);
+      found = thrust::transform_reduce(exec.policy(), first, first + col.size(), number_or<T>{identity}, identity, op);
+    } else {
+      found = thrust::transform_reduce(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
+                                       number_or_identity<T>{col.view(), identity}, identity, op);
+    }
+    if (found != identity ||
+        thrust::any_of(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
+                       valid_and_equal<T>{col.view(), identity})) {
+      return found;
+    }
+    return ::cuda::std::numeric_limits<T>::quiet_NaN();
+  }
+}
+
 /// Both extremes at once.
 template <class T>
 struct extremes {
   T lo;
   T hi;
 };
+/// A row as both extremes; NaN as the identities, so that minmax skips it.
 template <class T>
 struct to_extremes {
-  DEVCOL_HOST_DEVICE extremes<T> operator()(T const& v) const noexcept { return {v, v}; }
+  DEVCOL_HOST_DEVICE extremes<T> operator()(T const& v) const noexcept {
+    return is_nan(v) ? extremes<T>{highest<T>(), lowest<T>()} : extremes<T>{v, v};
+  }
 };
 template <class T>
 struct valid_to_extremes {
   column_view<T> view;
   DEVCOL_HOST_DEVICE extremes<T> operator()(std::size_t i) const noexcept {
-    return view.is_valid(i) ? extremes<T>{view[i], view[i]} : extremes<T>{min_identity<T>(), max_identity<T>()};
+    return view.is_valid(i) ? to_extremes<T>{}(view[i]) : extremes<T>{highest<T>(), lowest<T>()};
   }
 };
 struct merge_extremes {
@@ -171,17 +209,17 @@ template <fixed_width T, class Policy>
 }
 
 /// @brief The least valid row; floating point skips NaN, NaN only when every valid row is NaN
-/// (Arrow's `min`). Synchronises `stream`.
+/// (Arrow's `min`). One pass (floating point: two when the result is +infinity). Synchronises `stream`.
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> min(column<T, Policy> const& col, stream_ref stream = {}) {
-  return detail::reduce_valid(col, detail::min_identity<T>(), detail::min_op{}, stream);
+  return detail::extreme(col, detail::highest<T>(), detail::min_op{}, stream);
 }
 
 /// @brief The greatest valid row; floating point skips NaN, NaN only when every valid row is NaN
-/// (Arrow's `max`). Synchronises `stream`.
+/// (Arrow's `max`). One pass (floating point: two when the result is -infinity). Synchronises `stream`.
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> max(column<T, Policy> const& col, stream_ref stream = {}) {
-  return detail::reduce_valid(col, detail::max_identity<T>(), detail::max_op{}, stream);
+  return detail::extreme(col, detail::lowest<T>(), detail::max_op{}, stream);
 }
 
 /**
@@ -192,7 +230,7 @@ template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<std::pair<T, T>> minmax(column<T, Policy> const& col, stream_ref stream = {}) {
   if (col.size() == col.null_count()) { return std::nullopt; }
   detail::executor exec(stream);
-  detail::extremes<T> const init{detail::min_identity<T>(), detail::max_identity<T>()};
+  detail::extremes<T> const init{detail::highest<T>(), detail::lowest<T>()};
   detail::extremes<T> found{};
   if (!col.has_nulls()) {
     T const* first = col.data(access::read);
@@ -202,6 +240,11 @@ template <fixed_width T, class Policy>
     found = thrust::transform_reduce(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                                      thrust::counting_iterator<std::size_t>(col.size()),
                                      detail::valid_to_extremes<T>{col.view()}, init, detail::merge_extremes{});
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (found.hi < found.lo) {  // the identities: no valid row is a number
+      return std::pair<T, T>{::cuda::std::numeric_limits<T>::quiet_NaN(), ::cuda::std::numeric_limits<T>::quiet_NaN()};
+    }
   }
   return std::pair<T, T>{found.lo, found.hi};
 }

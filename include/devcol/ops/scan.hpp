@@ -19,7 +19,6 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
-#include <devcol/ops/detail/floating_point.hpp>
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/reduce.hpp>
 
@@ -37,18 +36,8 @@ enum class scan_op { sum, min, max };
 
 namespace detail {
 
-/// Row `i`, or `identity` where it is null or NaN: what a floating-point running min or max reads,
-/// so that it skips NaN as Arrow's cumulative_min / cumulative_max do.
-template <class T>
-struct number_or_identity {
-  column_view<T> view;
-  T identity;
-  DEVCOL_HOST_DEVICE T operator()(std::size_t i) const noexcept {
-    return view.is_valid(i) && !is_nan(view[i]) ? view[i] : identity;
-  }
-};
-
-/// Scans the rows of `col` with `op` from `identity`. `SkipNan`: NaN rows count as the identity.
+/// Scans the rows of `col` with `op` from `identity`. `SkipNan`: NaN rows count as the identity (as
+/// Arrow's cumulative_min / cumulative_max skip them), through number_or_identity.
 template <bool SkipNan, class T, class Policy, class Op>
 column<T, Policy> run_scan(column<T, Policy> const& col, Op op, T identity, bool inclusive, stream_ref stream) {
   auto out = col.template make_like<T>(col.size(), stream);

@@ -24,6 +24,8 @@
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/gather.hpp>
 
+#include <thrust/binary_search.h>
+#include <thrust/copy.h>
 #include <thrust/functional.h>
 #include <thrust/gather.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -119,6 +121,38 @@ ordered_key<T> float_sort_key(order direction, null_order nulls) noexcept {
   return {ordered_key<T>::nan_key_for(direction == order::descending, nulls == null_order::last)};
 }
 
+/// Copies the rows of `in` that `pred` picks, in row order, over the run of `sorted` (keys sorted
+/// in `direction`) that equals `key`, in `out`. Finds the run with a binary search (synchronises).
+template <class T, class K, class Pred>
+void place_run(executor& exec, T const* in, std::size_t n, K const* sorted, K key, Pred pred, T* out, order direction) {
+  auto const run = direction == order::ascending
+                       ? thrust::equal_range(exec.policy(), sorted, sorted + n, key, sort_comparator<K, false>{})
+                       : thrust::equal_range(exec.policy(), sorted, sorted + n, key, sort_comparator<K, true>{});
+  if (run.first != run.second) { thrust::copy_if(exec.policy(), in, in + n, out + (run.first - sorted), pred); }
+}
+
+/**
+ * Sorts the `n` floats at `in` into `out` (no nulls): sorts their ordered_key integers alone (in
+ * `keys`, n of them) and turns them back into values, then, since one key stands for both zeros
+ * and one for every NaN, copies the zero rows and the NaN rows over their runs in row order (so
+ * -0.0 keeps its sign and place, NaN its payload). Half the data a sort of (key, value) pairs moves.
+ */
+template <class T>
+void sort_floats(executor& exec, T const* in, std::size_t n, T* out, float_bits_t<T>* keys, order direction,
+                 null_order nulls) {
+  using K = float_bits_t<T>;
+  ordered_key<T> const encode = float_sort_key<T>(direction, nulls);
+  thrust::transform(exec.policy(), in, in + n, keys, encode);
+  if (direction == order::ascending) {
+    thrust::sort(exec.policy(), keys, keys + n, sort_comparator<K, false>{});
+  } else {
+    thrust::sort(exec.policy(), keys, keys + n, sort_comparator<K, true>{});
+  }
+  thrust::transform(exec.policy(), keys, keys + n, out, ordered_value<T>{encode.nan_key});
+  place_run(exec, in, n, keys, encode(T{0}), is_zero{}, out, direction);
+  place_run(exec, in, n, keys, encode.nan_key, is_nan_value{}, out, direction);
+}
+
 /**
  * The start of every argsort, whatever the column kind: writes the row numbers 0..n-1 at `first`
  * and, when `null_count` rows are null, stably moves the null rows' numbers first or last as
@@ -173,9 +207,10 @@ template <fixed_width T, class Policy>
 
 /**
  * @brief `col` in order, stable, nulls first or last, floating point as the file's comment says.
- * Without nulls: a copy then one sort of the values in place (floating point: sorted by their
- * ordered_key integers, a scratch column from `col`'s resource, so that -0.0 keeps its sign and
- * its row order); with nulls, argsort then gather. No synchronisation without nulls.
+ * Without nulls: a copy then one sort of the values in place, no synchronisation; floating point
+ * sorts its ordered_key integers instead (a scratch column from `col`'s resource) and places its
+ * zero and NaN rows after (see detail::sort_floats: two binary searches, which synchronise
+ * `stream`). With nulls, argsort then gather.
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> sort(column<T, Policy> const& col, order direction = order::ascending,
@@ -185,17 +220,18 @@ template <fixed_width T, class Policy>
   }
   auto out = col.template make_like<T>(col.size(), stream);
   T* first = out.data(access::write, stream);
-  copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
   detail::executor exec(stream);
   if constexpr (std::is_floating_point_v<T>) {
     auto keys = col.template make_like<detail::sort_key_t<T>>(col.size(), stream);
-    auto* key = keys.data(access::write, stream);
-    thrust::transform(exec.policy(), first, first + col.size(), key, detail::float_sort_key<T>(direction, nulls));
-    detail::sort_by_keys(exec, key, col.size(), first, direction);
-  } else if (direction == order::ascending) {
-    thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, false>{});
+    detail::sort_floats(exec, col.data(access::read), col.size(), first, keys.data(access::write, stream), direction,
+                        nulls);
   } else {
-    thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, true>{});
+    copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
+    if (direction == order::ascending) {
+      thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, false>{});
+    } else {
+      thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, true>{});
+    }
   }
   return out;
 }

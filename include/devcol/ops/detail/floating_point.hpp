@@ -64,5 +64,32 @@ struct ordered_key {
   }
 };
 
+/**
+ * @brief The value an ordered_key stands for: the inverse of ordered_key but for the keys that stand
+ * for several values, `nan_key` (any NaN: the quiet NaN comes back) and the zeros' (0.0 comes back).
+ */
+template <class T>
+struct ordered_value {
+  using key_type = float_bits_t<T>;
+  key_type nan_key;
+  DEVCOL_HOST_DEVICE T operator()(key_type key) const noexcept {
+    if (key == nan_key) { return ::cuda::std::numeric_limits<T>::quiet_NaN(); }
+    constexpr key_type sign_bit = ordered_key<T>::sign_bit;
+    return ::cuda::std::bit_cast<T>((key & sign_bit) != 0 ? static_cast<key_type>(key & ~sign_bit)
+                                                          : static_cast<key_type>(~key));
+  }
+};
+
+/// Whether a value is 0.0 or -0.0.
+struct is_zero {
+  template <class T>
+  DEVCOL_HOST_DEVICE bool operator()(T v) const noexcept { return v == T{0}; }
+};
+/// Whether a value is NaN, as a functor.
+struct is_nan_value {
+  template <class T>
+  DEVCOL_HOST_DEVICE bool operator()(T v) const noexcept { return is_nan(v); }
+};
+
 }  // namespace detail
 DEVCOL_NAMESPACE_END
