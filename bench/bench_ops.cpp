@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -31,8 +32,9 @@ struct dataset {
   devcol::column<i64> y;
   devcol::column<std::int32_t> indices;  // random, in range
   devcol::column<bool> keep;             // about half true
+  devcol::column<double> fx;             // x as double, 1% NaN and 1% -0.0: the float paths of min/max and sort
 #if defined(DEVCOL_BENCH_WITH_ARROW)
-  std::shared_ptr<arrow::Array> ax, ay, aindices, akeep;
+  std::shared_ptr<arrow::Array> ax, ay, aindices, akeep, afx;
 #endif
 };
 
@@ -52,17 +54,21 @@ dataset const& data(std::size_t n) {
     std::vector<i64> y(n);
     std::vector<std::int32_t> idx(n);
     std::vector<bool> keep(n);
+    std::vector<double> fx(n);
     for (std::size_t i = 0; i < n; ++i) {
       x[i] = static_cast<i64>(rng() % 1000000);
       y[i] = static_cast<i64>(rng() % 1000);
       idx[i] = static_cast<std::int32_t>(rng() % n);
       keep[i] = (rng() & 1U) != 0;
+      std::uint64_t const kind = rng() % 100;
+      fx[i] = kind == 0 ? std::numeric_limits<double>::quiet_NaN() : kind == 1 ? -0.0 : static_cast<double>(x[i]) - 5e5;
     }
     auto d = std::make_unique<dataset>();
     d->x = devcol::make_column<i64>(x);
     d->y = devcol::make_column<i64>(y);
     d->indices = devcol::make_column<std::int32_t>(idx);
     d->keep = devcol::make_column<bool>(keep);
+    d->fx = devcol::make_column<double>(fx);
 #if defined(DEVCOL_BENCH_WITH_ARROW)
     auto wrap = [n](void const* p, std::size_t width, std::shared_ptr<arrow::DataType> type) {
       auto buffer = std::make_shared<arrow::Buffer>(static_cast<std::uint8_t const*>(p), static_cast<std::int64_t>(n * width));
@@ -71,6 +77,7 @@ dataset const& data(std::size_t n) {
     d->ax = wrap(d->x.data(devcol::access::read), 8, arrow::int64());
     d->ay = wrap(d->y.data(devcol::access::read), 8, arrow::int64());
     d->aindices = wrap(d->indices.data(devcol::access::read), 4, arrow::int32());
+    d->afx = wrap(d->fx.data(devcol::access::read), 8, arrow::float64());
     arrow::BooleanBuilder flags;  // Arrow packs booleans: built from the same flags
     (void)flags.AppendValues(keep);
     d->akeep = *flags.Finish();
@@ -132,6 +139,10 @@ DEVCOL_OP_BENCH(inclusive_scan, 16, devcol::inclusive_scan(d.x, devcol::scan_op:
 DEVCOL_OP_BENCH(sort, 16, devcol::sort(d.x));
 DEVCOL_OP_BENCH(argsort, 16, devcol::argsort(d.x));
 DEVCOL_OP_BENCH(is_sorted, 8, devcol::is_sorted(d.x));
+DEVCOL_OP_BENCH(min_double_nan, 8, devcol::min(d.fx));
+DEVCOL_OP_BENCH(minmax_double_nan, 8, devcol::minmax(d.fx));
+DEVCOL_OP_BENCH(sort_double_nan, 16, devcol::sort(d.fx));
+DEVCOL_OP_BENCH(argsort_double_nan, 16, devcol::argsort(d.fx));
 
 void devcol_fill(benchmark::State& state) {
   auto target = devcol::sequence<i64>(static_cast<std::size_t>(state.range(0)));
@@ -159,6 +170,8 @@ ARROW_OP_BENCH(cast_to_double, 16, cp::Cast(d.ax, arrow::float64()));
 ARROW_OP_BENCH(take, 20, cp::Take(d.ax, d.aindices));
 ARROW_OP_BENCH(filter, 13, cp::Filter(d.ax, d.akeep));
 ARROW_OP_BENCH(sort_indices, 16, cp::SortIndices(*d.ax));
+ARROW_OP_BENCH(min_max_double_nan, 8, cp::MinMax(d.afx));
+ARROW_OP_BENCH(sort_indices_double_nan, 16, cp::SortIndices(*d.afx));
 #endif
 
 }  // namespace

@@ -165,3 +165,203 @@ TEST_CASE("sort and argsort as the issue writes them, on a million rows", "[ops]
   auto c = devcol::inclusive_scan(devcol::sequence<std::int64_t>(1000, 0, 1), devcol::scan_op::sum);
   CHECK(devcol::max(c) == 499500);
 }
+
+// Floating point as Arrow compute has it (the expected orders are pyarrow's sort_indices results).
+namespace devcol_test::ops {
+template <class T>
+constexpr T nan_v = std::numeric_limits<T>::quiet_NaN();
+template <class T>
+constexpr T inf_v = std::numeric_limits<T>::infinity();
+/// A NaN with its sign bit set: bit patterns that a bit-wise radix sort would put before -infinity.
+template <class T>
+T negative_nan() {
+  return std::copysign(nan_v<T>, T{-1});
+}
+}  // namespace devcol_test::ops
+
+TEMPLATE_TEST_CASE("min, max and minmax of floats skip NaN, and give NaN only when every valid row is NaN",
+                   "[ops][reduce][float]", float, double) {
+  devcol_test::leak_check leaks;
+  using T = TestType;
+  // The issue's shape: 63 rows, 10 null, NaN among them (first and last rows included, so that
+  // every way of combining partial results meets one).
+  std::mt19937_64 rng(2026);
+  for (bool nulls : {false, true}) {
+    model<T> rows(63);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      rows[i] = static_cast<T>(std::uniform_real_distribution<double>(-1e6, 1e6)(rng));
+      if (i % 9 == 0 || i == 62) { rows[i] = i % 2 == 0 ? nan_v<T> : negative_nan<T>(); }
+      if (nulls && i % 6 == 5) { rows[i] = std::nullopt; }
+    }
+    T lo = inf_v<T>;
+    T hi = -inf_v<T>;
+    for (auto const& v : rows) {
+      if (v && !std::isnan(*v)) {
+        lo = std::min(lo, *v);
+        hi = std::max(hi, *v);
+      }
+    }
+    auto const col = devcol::make_column<T>(rows).slice(0, 63);
+    CHECK(devcol::min(col) == lo);
+    CHECK(devcol::max(col) == hi);
+    CHECK(devcol::minmax(col) == std::optional<std::pair<T, T>>({lo, hi}));
+  }
+  auto const all_nan = devcol::make_column<T>({nan_v<T>, std::nullopt, negative_nan<T>()});
+  CHECK(std::isnan(devcol::min(all_nan).value()));
+  CHECK(std::isnan(devcol::max(all_nan).value()));
+  CHECK(std::isnan(devcol::minmax(all_nan).value().first));
+  CHECK(std::isnan(devcol::minmax(all_nan).value().second));
+  CHECK_FALSE(devcol::min(devcol::make_column<T>({std::nullopt, std::nullopt})).has_value());
+  // Infinite extremes beside NaN: +infinity is the least number there is, not a column of NaN.
+  for (bool nulls : {false, true}) {
+    model<T> rows{nan_v<T>, inf_v<T>, negative_nan<T>()};
+    if (nulls) { rows.push_back(std::nullopt); }
+    auto const infinite = devcol::make_column<T>(rows);
+    CHECK(devcol::min(infinite) == inf_v<T>);
+    CHECK(devcol::max(infinite) == inf_v<T>);
+    CHECK(devcol::minmax(infinite) == std::optional<std::pair<T, T>>({inf_v<T>, inf_v<T>}));
+    rows[1] = -inf_v<T>;
+    auto const negative = devcol::make_column<T>(rows);
+    CHECK(devcol::min(negative) == -inf_v<T>);
+    CHECK(devcol::max(negative) == -inf_v<T>);
+  }
+  auto const specials = devcol::make_column<T>(
+      {nan_v<T>, -inf_v<T>, std::numeric_limits<T>::denorm_min(), nan_v<T>, inf_v<T>, -T{0}});
+  CHECK(devcol::min(specials) == -inf_v<T>);
+  CHECK(devcol::max(specials) == inf_v<T>);
+  auto const denormals = devcol::make_column<T>({nan_v<T>, std::numeric_limits<T>::denorm_min(), -T{0}, T{0}});
+  CHECK(devcol::max(denormals) == std::numeric_limits<T>::denorm_min());
+  CHECK(devcol::min(denormals) == T{0});  // -0.0 or 0.0: equal
+}
+
+TEMPLATE_TEST_CASE("sum, mean and product of floats propagate NaN", "[ops][reduce][float]", float, double) {
+  devcol_test::leak_check leaks;
+  using T = TestType;
+  auto const col = devcol::make_column<T>({T{1}, nan_v<T>, std::nullopt, T{2}});
+  CHECK(std::isnan(devcol::sum(col).value()));
+  CHECK(std::isnan(devcol::mean(col).value()));
+  CHECK(std::isnan(devcol::product(col).value()));
+  CHECK(std::isnan(devcol::sum(devcol::make_column<T>({inf_v<T>, -inf_v<T>})).value()));
+  CHECK(std::isnan(devcol::product(devcol::make_column<T>({inf_v<T>, T{0}})).value()));
+}
+
+TEMPLATE_TEST_CASE("scans of floats: a running sum propagates NaN, a running min or max skips it as Arrow's",
+                   "[ops][scan][float]", float, double) {
+  devcol_test::leak_check leaks;
+  using T = TestType;
+  // pyarrow: cumulative_min([nan, 1, null, -1, nan, 3], skip_nulls=True) == [inf, 1, null, -1, -1, -1]
+  auto const col = devcol::make_column<T>({nan_v<T>, T{1}, std::nullopt, T{-1}, negative_nan<T>(), T{3}});
+  CHECK(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::min)) ==
+        model<T>{inf_v<T>, T{1}, std::nullopt, T{-1}, T{-1}, T{-1}});
+  CHECK(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::max)) ==
+        model<T>{-inf_v<T>, T{1}, std::nullopt, T{1}, T{1}, T{3}});
+  CHECK(devcol::to_host(devcol::exclusive_scan(col, devcol::scan_op::min)) ==
+        model<T>{inf_v<T>, inf_v<T>, std::nullopt, T{1}, T{-1}, T{-1}});
+  auto const sums = devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::sum));
+  REQUIRE(sums.size() == 6);
+  CHECK_FALSE(sums[2].has_value());
+  for (std::size_t i : {0, 1, 3, 4, 5}) { CHECK(std::isnan(sums[i].value())); }
+  // Without nulls, a leading number: the running min skips a NaN in the middle.
+  auto const plain = devcol::make_column<T>({T{2}, nan_v<T>, T{1}});
+  CHECK(devcol::to_host(devcol::inclusive_scan(plain, devcol::scan_op::min)) == model<T>{T{2}, T{2}, T{1}});
+}
+
+TEMPLATE_TEST_CASE("argsort and sort of floats put NaN beside the nulls, for every order and null placement",
+                   "[ops][sort][float]", float, double) {
+  devcol_test::leak_check leaks;
+  using T = TestType;
+  using devcol::null_order;
+  using devcol::order;
+  T const tiny = std::numeric_limits<T>::denorm_min();
+  model<T> const rows{T{2}, nan_v<T>, std::nullopt, -T{0}, T{0}, T{-1}, negative_nan<T>(), std::nullopt,
+                      -T{0}, inf_v<T>, -inf_v<T>, tiny};
+  auto const col = devcol::make_column<T>(rows);
+  struct expectation {
+    order direction;
+    null_order nulls;
+    std::vector<std::int64_t> indices;  // pyarrow.compute.array_sort_indices(order=..., null_placement=...)
+  };
+  for (auto const& e : {expectation{order::ascending, null_order::last, {10, 5, 3, 4, 8, 11, 0, 9, 1, 6, 2, 7}},
+                        expectation{order::ascending, null_order::first, {2, 7, 1, 6, 10, 5, 3, 4, 8, 11, 0, 9}},
+                        expectation{order::descending, null_order::last, {9, 0, 11, 3, 4, 8, 5, 10, 1, 6, 2, 7}},
+                        expectation{order::descending, null_order::first, {2, 7, 1, 6, 9, 0, 11, 3, 4, 8, 5, 10}}}) {
+    INFO("descending " << (e.direction == order::descending) << ", nulls first " << (e.nulls == null_order::first));
+    CHECK(devcol_test::host_values(devcol::argsort(col, e.direction, {}, e.nulls)) == e.indices);
+    auto const sorted = devcol::sort(col, e.direction, {}, e.nulls);
+    CHECK(devcol::is_sorted(sorted, e.direction, {}, e.nulls));
+    CHECK_FALSE(devcol::is_sorted(col, e.direction, {}, e.nulls));
+    auto const got = devcol::to_host(sorted);
+    REQUIRE(got.size() == rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      auto const& want = rows[static_cast<std::size_t>(e.indices[i])];
+      REQUIRE(got[i].has_value() == want.has_value());
+      if (want) {  // bit for bit: -0.0 keeps its sign, NaN stays NaN
+        CHECK(std::isnan(*got[i]) == std::isnan(*want));
+        if (!std::isnan(*want)) { CHECK((*got[i] == *want && std::signbit(*got[i]) == std::signbit(*want))); }
+      }
+    }
+    // The same without nulls (sort then sorts the values in place, not through argsort).
+    model<T> valid_rows;
+    for (auto const& v : rows) {
+      if (v) { valid_rows.push_back(v); }
+    }
+    auto const no_nulls = devcol::make_column<T>(valid_rows);
+    auto const order_of_valid = devcol_test::host_values(devcol::argsort(no_nulls, e.direction, {}, e.nulls));
+    auto const sorted_valid = devcol::to_host(devcol::sort(no_nulls, e.direction, {}, e.nulls));
+    for (std::size_t i = 0; i < valid_rows.size(); ++i) {
+      T const want = *valid_rows[static_cast<std::size_t>(order_of_valid[i])];
+      T const got_value = *sorted_valid[i];
+      CHECK((std::isnan(want) ? std::isnan(got_value) : got_value == want && std::signbit(got_value) == std::signbit(want)));
+    }
+    bool const nan_last = e.nulls == null_order::last;
+    for (std::size_t i = 0; i < 2; ++i) {  // the two NaN rows, in row order, at the end named by `nulls`
+      CHECK(std::isnan(*sorted_valid[nan_last ? valid_rows.size() - 2 + i : i]));
+      CHECK(order_of_valid[nan_last ? valid_rows.size() - 2 + i : i] == (i == 0 ? 1 : 5));
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("-0.0 and 0.0 tie in sort and argsort: they keep their row order", "[ops][sort][float]", float,
+                   double) {
+  devcol_test::leak_check leaks;
+  using T = TestType;
+  auto const col = devcol::make_column<T>({T{0}, -T{0}, T{1}, -T{0}, T{0}, T{-1}});
+  std::vector<std::int64_t> const ascending{5, 0, 1, 3, 4, 2};
+  std::vector<std::int64_t> const descending{2, 0, 1, 3, 4, 5};
+  for (auto nulls : {devcol::null_order::last, devcol::null_order::first}) {
+    CHECK(devcol_test::host_values(devcol::argsort(col, devcol::order::ascending, {}, nulls)) == ascending);
+    CHECK(devcol_test::host_values(devcol::argsort(col, devcol::order::descending, {}, nulls)) == descending);
+    auto const sorted = devcol_test::host_values(devcol::sort(col, devcol::order::ascending, {}, nulls));
+    std::vector<bool> signs;
+    for (T v : sorted) { signs.push_back(std::signbit(v)); }
+    CHECK(signs == std::vector<bool>{true, false, true, true, false, false});  // -1, 0, -0, -0, 0, 1
+  }
+  CHECK(devcol::is_sorted(devcol::make_column<T>({-T{0}, T{0}, -T{0}})));
+  CHECK(devcol::is_sorted(devcol::make_column<T>({T{0}, -T{0}, T{0}}), devcol::order::descending));
+}
+
+TEMPLATE_TEST_CASE("is_sorted of floats expects NaN beside the nulls", "[ops][sort][float]", float, double) {
+  using T = TestType;
+  using devcol::null_order;
+  using devcol::order;
+  auto const last = devcol::make_column<T>({-inf_v<T>, T{1}, inf_v<T>, nan_v<T>, negative_nan<T>(), std::nullopt});
+  CHECK(devcol::is_sorted(last, order::ascending, {}, null_order::last));
+  CHECK_FALSE(devcol::is_sorted(last, order::ascending, {}, null_order::first));
+  CHECK_FALSE(devcol::is_sorted(last, order::descending, {}, null_order::last));
+  auto const first = devcol::make_column<T>({std::nullopt, nan_v<T>, inf_v<T>, T{1}, -T{0}, T{0}});
+  CHECK(devcol::is_sorted(first, order::descending, {}, null_order::first));
+  CHECK_FALSE(devcol::is_sorted(first, order::descending, {}, null_order::last));
+  CHECK_FALSE(devcol::is_sorted(devcol::make_column<T>({T{1}, nan_v<T>, T{2}})));
+  CHECK_FALSE(devcol::is_sorted(devcol::make_column<T>({nan_v<T>, std::nullopt}), order::ascending, {}, null_order::first));
+}
+
+TEMPLATE_TEST_CASE("compare of floats is IEEE: NaN unequal to everything, -0.0 equal to 0.0", "[ops][compare][float]",
+                   float, double) {
+  using T = TestType;
+  auto const col = devcol::make_column<T>({nan_v<T>, -T{0}, inf_v<T>, std::numeric_limits<T>::denorm_min()});
+  CHECK(devcol::to_host(devcol::compare(col, devcol::cmp::equal, nan_v<T>)) == model<bool>{false, false, false, false});
+  CHECK(devcol::to_host(devcol::compare(col, devcol::cmp::not_equal, nan_v<T>)) == model<bool>{true, true, true, true});
+  CHECK(devcol::to_host(devcol::compare(col, devcol::cmp::equal, T{0})) == model<bool>{false, true, false, false});
+  CHECK(devcol::to_host(devcol::compare(col, devcol::cmp::greater, T{0})) == model<bool>{false, false, true, true});
+  CHECK(devcol::to_host(devcol::compare(col, devcol::cmp::less_equal, col)) == model<bool>{false, true, true, true});
+}

@@ -1,6 +1,11 @@
 /**
  * @file compare.hpp
  * @brief `devcol::compare`: a column against a scalar or another column, to a bool column.
+ *
+ * Floating point compares as IEEE 754 does, as Arrow compute's `equal`, `less`, ... do: NaN is
+ * unequal to everything, itself included (`not_equal` is true, every other comparison false);
+ * -0.0 equals 0.0; infinities and denormals compare by value. (sort() orders NaN instead: it needs
+ * a total order, comparisons do not.)
  */
 #pragma once
 

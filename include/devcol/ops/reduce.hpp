@@ -2,12 +2,19 @@
  * @file reduce.hpp
  * @brief Reductions, nulls skipped: `sum`, `product`, `min`, `max`, `mean`, `count`, `any`, `all`.
  *
- * Each reduces in one pass over the values (`minmax` gives both extremes in one) (and the mask, with nulls) and returns its result to
- * the host: it synchronises `stream`. The result is empty (`std::nullopt`) when no row is valid.
- * Result types: `sum` and `product` accumulate integers in 64 bits of the same signedness
- * (`std::int64_t` / `std::uint64_t`; `bool` counts as unsigned) and floating point in `double`;
- * `min` and `max` return the element type; `mean` returns `double`. NaNs: the order of min/max
- * with NaN is unspecified; sums propagate them.
+ * Each reduces in one pass over the values (and the mask, with nulls; `minmax` finds both extremes
+ * in the one pass) and returns its result to the host: it synchronises `stream`. The result is
+ * empty (`std::nullopt`) when no row is valid. Result types: `sum` and `product` accumulate integers
+ * in 64 bits of the same signedness (`std::int64_t` / `std::uint64_t`; `bool` counts as unsigned)
+ * and floating point in `double`; `min` and `max` return the element type; `mean` returns `double`.
+ *
+ * Floating point follows Arrow compute (`min`, `max`, `min_max`, `sum`, `mean`, `product`):
+ * `min`, `max` and `minmax` skip NaN as they skip nulls, and give NaN only when every valid row is
+ * NaN; -0.0 and 0.0 are equal, so either may come back when both are extremes; infinities and
+ * denormals are ordinary values. `sum`, `mean` and `product` propagate NaN (and give NaN for
+ * +infinity plus -infinity, or zero times infinity); their rounding depends on the order in which
+ * the backend combines rows, which differs from Arrow's, so they agree with Arrow within the usual
+ * bound for floating-point summation (not bit for bit).
  */
 #pragma once
 
@@ -18,10 +25,12 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/floating_point.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/logical.h>
 #include <thrust/transform_reduce.h>
 
 #include <cuda/std/limits>
@@ -44,10 +53,14 @@ struct multiplies_op {
   template <class T>
   DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a * b; }
 };
+/// The lesser of two values. Not an order with NaN (a reduction that met one would depend on how
+/// it combined rows): floating-point callers turn NaN rows into the identity first (number_or),
+/// which keeps this one compare on the reduction's dependency chain.
 struct min_op {
   template <class T>
   DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return b < a ? b : a; }
 };
+/// The greater of two values (NaN as for min_op).
 struct max_op {
   template <class T>
   DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a < b ? b : a; }
@@ -76,6 +89,29 @@ DEVCOL_HOST_DEVICE constexpr T lowest() noexcept {
   }
 }
 
+/// `v`, or `identity` where it is NaN: what min and max of floating point combine, so that they skip NaN.
+template <class T>
+struct number_or {
+  T identity;
+  DEVCOL_HOST_DEVICE T operator()(T v) const noexcept { return is_nan(v) ? identity : v; }
+};
+/// Row `i`, or `identity` where it is null or NaN.
+template <class T>
+struct number_or_identity {
+  column_view<T> view;
+  T identity;
+  DEVCOL_HOST_DEVICE T operator()(std::size_t i) const noexcept {
+    return view.is_valid(i) && !is_nan(view[i]) ? view[i] : identity;
+  }
+};
+/// Whether row `i` is valid and equal to `value`.
+template <class T>
+struct valid_and_equal {
+  column_view<T> view;
+  T value;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_valid(i) && view[i] == value; }
+};
+
 /// A value as `Acc`.
 template <class Acc>
 struct convert {
@@ -98,60 +134,97 @@ std::optional<Acc> reduce_valid(column<T, Policy> const& col, Acc identity, Op o
                                   value_or_identity<T, Acc>{col.view(), identity}, identity, op);
 }
 
+/**
+ * The least (`op` min_op, `identity` highest()) or greatest valid row, floating point skipping NaN
+ * as Arrow does; empty when no row is valid. One pass; for floating point a second one only when
+ * the first found no number past the identity (±infinity), to tell a column whose numbers are all
+ * that infinity from one that has only NaN (whose result is NaN).
+ */
+template <class T, class Policy, class Op>
+std::optional<T> extreme(column<T, Policy> const& col, T identity, Op op, stream_ref stream) {
+  if constexpr (!std::is_floating_point_v<T>) {
+    return reduce_valid(col, identity, op, stream);
+  } else {
+    if (col.size() == col.null_count()) { return std::nullopt; }
+    executor exec(stream);
+    auto const rows = thrust::counting_iterator<std::size_t>(0);
+    T found = identity;
+    if (!col.has_nulls()) {
+      T const* first = col.data(access::read);
+      found = thrust::transform_reduce(exec.policy(), first, first + col.size(), number_or<T>{identity}, identity, op);
+    } else {
+      found = thrust::transform_reduce(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
+                                       number_or_identity<T>{col.view(), identity}, identity, op);
+    }
+    if (found != identity ||
+        thrust::any_of(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
+                       valid_and_equal<T>{col.view(), identity})) {
+      return found;
+    }
+    return ::cuda::std::numeric_limits<T>::quiet_NaN();
+  }
+}
+
 /// Both extremes at once.
 template <class T>
 struct extremes {
   T lo;
   T hi;
 };
+/// A row as both extremes; NaN as the identities, so that minmax skips it.
 template <class T>
 struct to_extremes {
-  DEVCOL_HOST_DEVICE extremes<T> operator()(T const& v) const noexcept { return {v, v}; }
+  DEVCOL_HOST_DEVICE extremes<T> operator()(T const& v) const noexcept {
+    return is_nan(v) ? extremes<T>{highest<T>(), lowest<T>()} : extremes<T>{v, v};
+  }
 };
 template <class T>
 struct valid_to_extremes {
   column_view<T> view;
   DEVCOL_HOST_DEVICE extremes<T> operator()(std::size_t i) const noexcept {
-    return view.is_valid(i) ? extremes<T>{view[i], view[i]} : extremes<T>{highest<T>(), lowest<T>()};
+    return view.is_valid(i) ? to_extremes<T>{}(view[i]) : extremes<T>{highest<T>(), lowest<T>()};
   }
 };
 struct merge_extremes {
   template <class T>
   DEVCOL_HOST_DEVICE extremes<T> operator()(extremes<T> const& a, extremes<T> const& b) const noexcept {
-    return {b.lo < a.lo ? b.lo : a.lo, a.hi < b.hi ? b.hi : a.hi};
+    return {min_op{}(a.lo, b.lo), max_op{}(a.hi, b.hi)};
   }
 };
 
 }  // namespace detail
 
-/// @brief The sum of the valid rows, as sum_type_t<T>. Synchronises `stream`.
+/// @brief The sum of the valid rows, as sum_type_t<T>; floating point propagates NaN. Synchronises `stream`.
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> sum(column<T, Policy> const& col, stream_ref stream = {}) {
   return detail::reduce_valid(col, sum_type_t<T>{0}, thrust::plus<sum_type_t<T>>{}, stream);
 }
 
-/// @brief The product of the valid rows, as sum_type_t<T>. Synchronises `stream`.
+/// @brief The product of the valid rows, as sum_type_t<T>; floating point propagates NaN. Synchronises `stream`.
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> product(column<T, Policy> const& col, stream_ref stream = {}) {
   return detail::reduce_valid(col, sum_type_t<T>{1}, detail::multiplies_op{}, stream);
 }
 
-/// @brief The least valid row. Synchronises `stream`.
+/// @brief The least valid row; floating point skips NaN, NaN only when every valid row is NaN
+/// (Arrow's `min`). One pass (floating point: two when the result is +infinity). Synchronises `stream`.
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> min(column<T, Policy> const& col, stream_ref stream = {}) {
-  return detail::reduce_valid(col, detail::highest<T>(), detail::min_op{}, stream);
+  return detail::extreme(col, detail::highest<T>(), detail::min_op{}, stream);
 }
 
-/// @brief The greatest valid row. Synchronises `stream`.
+/// @brief The greatest valid row; floating point skips NaN, NaN only when every valid row is NaN
+/// (Arrow's `max`). One pass (floating point: two when the result is -infinity). Synchronises `stream`.
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> max(column<T, Policy> const& col, stream_ref stream = {}) {
-  return detail::reduce_valid(col, detail::lowest<T>(), detail::max_op{}, stream);
+  return detail::extreme(col, detail::lowest<T>(), detail::max_op{}, stream);
 }
 
 /**
- * @brief The least and the greatest valid rows in one pass (Arrow's `min_max`). Synchronises `stream`.
+ * @brief The least and the greatest valid rows in one pass (Arrow's `min_max`), each as min() and
+ * max() give it. Synchronises `stream`.
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<std::pair<T, T>> minmax(column<T, Policy> const& col, stream_ref stream = {}) {
@@ -168,10 +241,15 @@ template <fixed_width T, class Policy>
                                      thrust::counting_iterator<std::size_t>(col.size()),
                                      detail::valid_to_extremes<T>{col.view()}, init, detail::merge_extremes{});
   }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (found.hi < found.lo) {  // the identities: no valid row is a number
+      return std::pair<T, T>{::cuda::std::numeric_limits<T>::quiet_NaN(), ::cuda::std::numeric_limits<T>::quiet_NaN()};
+    }
+  }
   return std::pair<T, T>{found.lo, found.hi};
 }
 
-/// @brief The mean of the valid rows, in double. Synchronises `stream`.
+/// @brief The mean of the valid rows, in double; floating point propagates NaN. Synchronises `stream`.
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<double> mean(column<T, Policy> const& col, stream_ref stream = {}) {

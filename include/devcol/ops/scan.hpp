@@ -1,11 +1,20 @@
 /**
  * @file scan.hpp
  * @brief Scans: `inclusive_scan` and `exclusive_scan` with sum, min or max.
+ *
+ * Floating point follows Arrow compute's `cumulative_sum`, `cumulative_min` and `cumulative_max`
+ * with `skip_nulls=True`: a running sum propagates NaN from its row on; a running min or max skips
+ * NaN rows as it skips nulls, so the rows before the first number hold the identity (+infinity for
+ * min, -infinity for max, as Arrow gives; the min() reduction of the same rows gives NaN instead,
+ * also as Arrow does). A NaN row is not null: its result is the running value.
+ * -0.0 and 0.0 are equal (either may be kept). Sums accumulate in `T` and their rounding depends on
+ * the order in which the backend combines rows, which differs from Arrow's sequential one.
  */
 #pragma once
 
 #include <devcol/buffer/access.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
@@ -27,7 +36,9 @@ enum class scan_op { sum, min, max };
 
 namespace detail {
 
-template <class T, class Policy, class Op>
+/// Scans the rows of `col` with `op` from `identity`. `SkipNan`: NaN rows count as the identity (as
+/// Arrow's cumulative_min / cumulative_max skip them), through number_or_identity.
+template <bool SkipNan, class T, class Policy, class Op>
 column<T, Policy> run_scan(column<T, Policy> const& col, Op op, T identity, bool inclusive, stream_ref stream) {
   auto out = col.template make_like<T>(col.size(), stream);
   T* result = out.data(access::write, stream);
@@ -40,31 +51,37 @@ column<T, Policy> run_scan(column<T, Policy> const& col, Op op, T identity, bool
       thrust::exclusive_scan(exec.policy(), first, last, result, identity, op);
     }
   };
-  if (!col.has_nulls()) {
+  auto const rows = thrust::counting_iterator<std::size_t>(0);
+  if constexpr (SkipNan) {
+    scan_range(thrust::make_transform_iterator(rows, number_or_identity<T>{col.view(), identity}));
+  } else if (!col.has_nulls()) {
     scan_range(col.data(access::read));  // over the values alone
     return out;
+  } else {
+    scan_range(thrust::make_transform_iterator(rows, value_or_identity<T, T>{col.view(), identity}));
   }
-  scan_range(thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                             value_or_identity<T, T>{col.view(), identity}));
   copy_validity(col, out, stream);
   return out;
 }
 
 template <class T, class Policy>
 column<T, Policy> scan(column<T, Policy> const& col, scan_op op, bool inclusive, stream_ref stream) {
+  constexpr bool skip_nan = std::is_floating_point_v<T>;
   switch (op) {
-    case scan_op::min: return run_scan(col, min_op{}, highest<T>(), inclusive, stream);
-    case scan_op::max: return run_scan(col, max_op{}, lowest<T>(), inclusive, stream);
+    case scan_op::min: return run_scan<skip_nan>(col, min_op{}, highest<T>(), inclusive, stream);
+    case scan_op::max: return run_scan<skip_nan>(col, max_op{}, lowest<T>(), inclusive, stream);
     case scan_op::sum: break;
   }
-  return run_scan(col, thrust::plus<T>{}, T{0}, inclusive, stream);
+  return run_scan<false>(col, thrust::plus<T>{}, T{0}, inclusive, stream);
 }
 }  // namespace detail
 
 /**
  * @brief Running `op` over the rows, each result including its own row: one pass. Nulls are skipped
- * (they do not reset or poison the running value) and stay null in the result (pandas' skipna).
- * Accumulates in `T` (as libcudf), so a long integer sum can wrap. No synchronisation.
+ * (they do not reset or poison the running value) and stay null in the result (pandas' skipna,
+ * Arrow's skip_nulls). Floating point: see the file's comment (NaN propagates through a sum and is
+ * skipped by min and max). Accumulates in `T` (as libcudf), so a long integer sum can wrap. No
+ * synchronisation.
  */
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)

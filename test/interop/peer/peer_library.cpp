@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -618,5 +619,222 @@ DEVCOL_PEER_API int devcol_peer_import_strings(int large, ArrowSchema* schema, A
       append_strings(json, devcol::from_arrow<devcol::strings_column>(schema, array));
     }
     return json;
+  });
+}
+
+// --- devcol's ops on pyarrow's columns, for test_pyarrow_float_semantics.py --------------------------
+//
+// Each takes over an array that pyarrow exported (float32, float64, int32 or int64, named by `type`),
+// runs one devcol op on it and gives the result back: a column as an Arrow export into
+// `result_schema` / `result_array` (which pyarrow imports), scalars as JSON, where floats are JSON
+// numbers, NaN, Infinity or -Infinity (Python's json reads all of them; a float always has a '.' or
+// an exponent, so -0.0 keeps its sign).
+
+namespace {
+
+/// Calls f(std::type_identity<T>{}) for the value type named `name`.
+template <class F>
+void with_op_type(std::string_view name, F&& f) {
+  if (name == "float32") {
+    f(std::type_identity<float>{});
+  } else if (name == "float64") {
+    f(std::type_identity<double>{});
+  } else if (name == "int32") {
+    f(std::type_identity<std::int32_t>{});
+  } else if (name == "int64") {
+    f(std::type_identity<std::int64_t>{});
+  } else {
+    DEVCOL_FAIL("devcol_peer: no op test type named '", name, "'");
+  }
+}
+
+std::string_view text(char const* s) { return s != nullptr ? std::string_view(s) : std::string_view(); }
+
+devcol::order direction_of(int descending) { return descending != 0 ? devcol::order::descending : devcol::order::ascending; }
+devcol::null_order nulls_of(int nulls_first) { return nulls_first != 0 ? devcol::null_order::first : devcol::null_order::last; }
+
+devcol::cmp cmp_named(std::string_view name) {
+  constexpr std::pair<std::string_view, devcol::cmp> names[] = {
+      {"equal", devcol::cmp::equal},           {"not_equal", devcol::cmp::not_equal},
+      {"less", devcol::cmp::less},             {"less_equal", devcol::cmp::less_equal},
+      {"greater", devcol::cmp::greater},       {"greater_equal", devcol::cmp::greater_equal}};
+  for (auto const& [n, op] : names) {
+    if (n == name) { return op; }
+  }
+  DEVCOL_FAIL("devcol_peer: no comparison named '", name, "'");
+}
+
+devcol::scan_op scan_named(std::string_view name) {
+  if (name == "sum") { return devcol::scan_op::sum; }
+  if (name == "min") { return devcol::scan_op::min; }
+  DEVCOL_EXPECTS(name == "max", "devcol_peer: no scan named '", name, "'");
+  return devcol::scan_op::max;
+}
+
+/// Releases the structs an entry point was given if it fails before from_arrow() took them over
+/// (which marks them released), so that a refused call leaks nothing either.
+struct release_unless_taken {
+  ArrowSchema* schema;
+  ArrowDeviceArray* array;
+  release_unless_taken(ArrowSchema* s, ArrowDeviceArray* a) noexcept : schema(s), array(a) {}
+  release_unless_taken(release_unless_taken const&) = delete;
+  release_unless_taken& operator=(release_unless_taken const&) = delete;
+  ~release_unless_taken() {
+    if (array != nullptr && array->array.release != nullptr) { array->array.release(&array->array); }
+    if (schema != nullptr && schema->release != nullptr) { schema->release(schema); }
+  }
+};
+
+/// A number as JSON that Python reads back exactly (see the section's comment).
+template <class V>
+void append_number(std::string& out, V v) {
+  if constexpr (std::is_floating_point_v<V>) {
+    auto const d = static_cast<double>(v);
+    if (d != d) {
+      out += "NaN";
+      return;
+    }
+    if (d == std::numeric_limits<double>::infinity() || d == -std::numeric_limits<double>::infinity()) {
+      out += d > 0 ? "Infinity" : "-Infinity";
+      return;
+    }
+    std::size_t const start = out.size();
+    append_value(out, d);
+    if (out.find_first_of(".e", start) == std::string::npos) { out += ".0"; }
+  } else {
+    append_value(out, v);
+  }
+}
+
+template <class V>
+void append_optional(std::string& out, std::optional<V> const& v) {
+  if (v) {
+    append_number(out, *v);
+  } else {
+    out += "null";
+  }
+}
+
+}  // namespace
+
+/// Reduces the array: {"count": n, "min": x, "max": x, "minmax": [lo, hi], "sum": x, "mean": x,
+/// "product": x}, null where devcol finds no valid row.
+DEVCOL_PEER_API int devcol_peer_reduce(char const* type, ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                       std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    std::string json;
+    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+      auto const col = devcol::from_arrow<T>(schema, array);
+      json += "{\"count\": " + std::to_string(devcol::count(col)) + ", \"min\": ";
+      append_optional(json, devcol::min(col));
+      json += ", \"max\": ";
+      append_optional(json, devcol::max(col));
+      json += ", \"minmax\": ";
+      if (auto const both = devcol::minmax(col)) {
+        json += '[';
+        append_number(json, both->first);
+        json += ", ";
+        append_number(json, both->second);
+        json += ']';
+      } else {
+        json += "null";
+      }
+      json += ", \"sum\": ";
+      append_optional(json, devcol::sum(col));
+      json += ", \"mean\": ";
+      append_optional(json, devcol::mean(col));
+      json += ", \"product\": ";
+      append_optional(json, devcol::product(col));
+      json += '}';
+    });
+    return json;
+  });
+}
+
+/// Exports the inclusive scan ("sum", "min" or "max") of the array.
+DEVCOL_PEER_API int devcol_peer_inclusive_scan(char const* type, char const* op, ArrowSchema* schema,
+                                               ArrowDeviceArray* array, ArrowSchema* result_schema,
+                                               ArrowDeviceArray* result_array, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    devcol::scan_op const scan = scan_named(text(op));
+    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+      devcol::to_arrow(devcol::inclusive_scan(devcol::from_arrow<T>(schema, array), scan), result_schema,
+                       result_array, {}, "scan");
+    });
+    return std::string("{}");
+  });
+}
+
+/// Exports sort (`indices` 0) or argsort (`indices` 1) of the array, in the order and null placement given.
+DEVCOL_PEER_API int devcol_peer_sort(char const* type, int indices, int descending, int nulls_first,
+                                     ArrowSchema* schema, ArrowDeviceArray* array, ArrowSchema* result_schema,
+                                     ArrowDeviceArray* result_array, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+      auto const col = devcol::from_arrow<T>(schema, array);
+      if (indices != 0) {
+        devcol::to_arrow(devcol::argsort(col, direction_of(descending), {}, nulls_of(nulls_first)), result_schema,
+                         result_array, {}, "indices");
+      } else {
+        devcol::to_arrow(devcol::sort(col, direction_of(descending), {}, nulls_of(nulls_first)), result_schema,
+                         result_array, {}, "sorted");
+      }
+    });
+    return std::string("{}");
+  });
+}
+
+/// Whether the array is sorted, for each order and null placement:
+/// {"is_sorted": [ascending nulls last, ascending nulls first, descending nulls last, descending nulls first]}.
+DEVCOL_PEER_API int devcol_peer_is_sorted(char const* type, ArrowSchema* schema, ArrowDeviceArray* array, char* out,
+                                          std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    std::string json = "{\"is_sorted\": [";
+    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+      auto const col = devcol::from_arrow<T>(schema, array);
+      for (int k = 0; k < 4; ++k) {
+        if (k != 0) { json += ", "; }
+        json += devcol::is_sorted(col, direction_of(k / 2), {}, nulls_of(k % 2)) ? "true" : "false";
+      }
+    });
+    return json + "]}";
+  });
+}
+
+/// Exports `row cmp scalar` (the scalar converted to the array's type: the test passes values that
+/// the type holds exactly).
+DEVCOL_PEER_API int devcol_peer_compare_scalar(char const* type, char const* cmp, double scalar, ArrowSchema* schema,
+                                               ArrowDeviceArray* array, ArrowSchema* result_schema,
+                                               ArrowDeviceArray* result_array, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    devcol::cmp const op = cmp_named(text(cmp));
+    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+      devcol::to_arrow(devcol::compare(devcol::from_arrow<T>(schema, array), op, static_cast<T>(scalar)),
+                       result_schema, result_array, {}, "compared");
+    });
+    return std::string("{}");
+  });
+}
+
+/// Exports `a_row cmp b_row` of two arrays of the same type and length (taking all four structs over).
+DEVCOL_PEER_API int devcol_peer_compare_columns(char const* type, char const* cmp, ArrowSchema* schema_a,
+                                                ArrowDeviceArray* array_a, ArrowSchema* schema_b,
+                                                ArrowDeviceArray* array_b, ArrowSchema* result_schema,
+                                                ArrowDeviceArray* result_array, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input_a{schema_a, array_a};
+    release_unless_taken const input_b{schema_b, array_b};
+    devcol::cmp const op = cmp_named(text(cmp));
+    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+      auto const a = devcol::from_arrow<T>(schema_a, array_a);
+      devcol::to_arrow(devcol::compare(a, op, devcol::from_arrow<T>(schema_b, array_b)), result_schema, result_array,
+                       {}, "compared");
+    });
+    return std::string("{}");
   });
 }
