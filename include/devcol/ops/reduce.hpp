@@ -198,6 +198,7 @@ struct merge_extremes {
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> sum(column<T, Policy> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return detail::reduce_valid(col, sum_type_t<T>{0}, thrust::plus<sum_type_t<T>>{}, stream);
 }
 
@@ -205,6 +206,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> product(column<T, Policy> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return detail::reduce_valid(col, sum_type_t<T>{1}, detail::multiplies_op{}, stream);
 }
 
@@ -212,6 +214,7 @@ template <fixed_width T, class Policy>
 /// (Arrow's `min`). One pass (floating point: two when the result is +infinity). Synchronises `stream`.
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> min(column<T, Policy> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return detail::extreme(col, detail::highest<T>(), detail::min_op{}, stream);
 }
 
@@ -219,6 +222,7 @@ template <fixed_width T, class Policy>
 /// (Arrow's `max`). One pass (floating point: two when the result is -infinity). Synchronises `stream`.
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> max(column<T, Policy> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return detail::extreme(col, detail::lowest<T>(), detail::max_op{}, stream);
 }
 
@@ -228,6 +232,7 @@ template <fixed_width T, class Policy>
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<std::pair<T, T>> minmax(column<T, Policy> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   if (col.size() == col.null_count()) { return std::nullopt; }
   detail::executor exec(stream);
   detail::extremes<T> const init{detail::highest<T>(), detail::lowest<T>()};
@@ -253,6 +258,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<double> mean(column<T, Policy> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   auto const total = detail::reduce_valid(col, 0.0, thrust::plus<double>{}, stream);
   if (!total) { return std::nullopt; }
   return *total / static_cast<double>(col.size() - col.null_count());
@@ -268,6 +274,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<bool> any(column<T, Policy> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return detail::reduce_valid(col, false, thrust::logical_or<bool>{}, stream);
 }
 
@@ -275,6 +282,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<bool> all(column<T, Policy> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope;
   return detail::reduce_valid(col, true, thrust::logical_and<bool>{}, stream);
 }
 
