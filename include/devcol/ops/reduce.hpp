@@ -3,7 +3,8 @@
  * @brief Reductions, nulls skipped: `sum`, `product`, `min`, `max`, `mean`, `count`, `any`, `all`.
  *
  * Each reduces in one pass over the values (and the mask, with nulls; `minmax` finds both extremes
- * in the one pass) and returns its result to the host: it synchronises `stream`. The result is
+ * in the one pass; floating-point `min` and `max` make a second only when the first ends on an
+ * infinity) and returns its result to the host: it synchronises `stream`. The result is
  * empty (`std::nullopt`) when no row is valid. Result types: `sum` and `product` accumulate integers
  * in 64 bits of the same signedness (`std::int64_t` / `std::uint64_t`; `bool` counts as unsigned)
  * and floating point in `double`; `min` and `max` return the element type; `mean` returns `double`.
