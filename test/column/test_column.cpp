@@ -215,7 +215,7 @@ TEST_CASE("bitmask_and and bitmask_or combine masks at different offsets", "[col
   CHECK(devcol::count_unset_bits(static_cast<devcol::bitmask_word const*>(both.data(devcol::access::read)), 0, bits, {}) == bits - set);
 }
 
-TEST_CASE("a moved-from column is empty; views see rows, validity and offsets", "[column]") {
+TEST_CASE("a moved-from column is empty, views see rows, validity and offsets", "[column]") {
   devcol_test::leak_check leaks;
   auto a = devcol::make_column<i64>({5, std::nullopt, 7, 8});
   auto b = std::move(a);

@@ -131,7 +131,7 @@ TEST_CASE("rule 15: a shared owner spills once for all its handles", "[spill][ru
   CHECK(a.data(access::read) == b.data(access::read));
 }
 
-TEST_CASE("rule 15: a copy of a spilled buffer shares the host copy; a write to it copies on the host side",
+TEST_CASE("rule 15: a copy of a spilled buffer shares the host copy, a write to it copies on the host side",
           "[spill][rule15]") {
   devcol_test::leak_check leaks;
   spill_options const opts(true, 0, 1);
@@ -157,7 +157,7 @@ TEST_CASE("rule 15: a copy of a spilled buffer shares the host copy; a write to 
   CHECK(host_values(b) == iota(rows, 0));
 }
 
-TEST_CASE("rule 15: a locked, borrowed or empty owner is not spilled; size 0 is not tracked", "[spill][rule15]") {
+TEST_CASE("rule 15: a locked, borrowed or empty owner is not spilled, size 0 is not tracked", "[spill][rule15]") {
   devcol_test::leak_check leaks;
   spill_options const opts(true);
   auto& manager = devcol::spill_manager::global();
@@ -306,7 +306,7 @@ TEST_CASE("rule 18: an unspill that spills on demand never spills the owner bein
   CHECK(host_values(a) == iota(rows, 0));
 }
 
-TEST_CASE("rule 19: level 1 statistics count the bytes moved exactly; level 0 counts nothing", "[spill][rule19]") {
+TEST_CASE("rule 19: level 1 statistics count the bytes moved exactly, level 0 counts nothing", "[spill][rule19]") {
   devcol_test::leak_check leaks;
   auto& manager = devcol::spill_manager::global();
   {
