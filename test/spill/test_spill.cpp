@@ -115,6 +115,25 @@ TEST_CASE("rule 15: spilling frees the device memory and round-trips bit-exactly
   CHECK(std::memcmp(back.data(), values.data(), column_bytes) == 0);
 }
 
+TEST_CASE("rule 15: an owner aligned beyond 256 bytes spills and comes back aligned and intact", "[spill][rule15]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  constexpr std::size_t alignment = 4096;  // past CUDA's guarantee: the host copy must honour it too
+  namespace mr = devcol::mr;
+  auto const over = mr::make_resource_handle<mr::aligned<mr::resource_handle>>("aligned 4 KiB", alignment, leaks.handle());
+  devcol::buffer<spilling> b(column_bytes, {}, alignment, over);
+  devcol::fill_bytes(b.data(access::write), 0xA5, column_bytes, {});
+  CHECK(b.spill() == column_bytes);
+  CHECK(b.is_spilled());
+  b.unspill();
+  CHECK_FALSE(b.is_spilled());
+  CHECK(mr::is_aligned(b.data(access::read), alignment));
+  std::vector<unsigned char> back(column_bytes);
+  devcol::copy_bytes(back.data(), b.data(access::read), column_bytes, {});
+  devcol::stream_ref{}.synchronize();
+  CHECK(std::all_of(back.begin(), back.end(), [](unsigned char v) { return v == 0xA5; }));
+}
+
 TEST_CASE("rule 15: a shared owner spills once for all its handles", "[spill][rule15]") {
   devcol_test::leak_check leaks;
   spill_options const opts(true, 0, 1);
