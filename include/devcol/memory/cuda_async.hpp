@@ -20,7 +20,8 @@ namespace mr {
  * Stream-ordered, no host synchronisation: the memory is usable by work queued on the allocating
  * stream after the call, and is reused only once the work queued on the deallocating stream
  * before the free has run. The default device resource of the CUDA backend (RMM's
- * `cuda_async_memory_resource`).
+ * `cuda_async_memory_resource`). Called without a stream (CCCL's synchronous `cuda::mr::resource`
+ * contract), allocate and deallocate synchronise the default stream before they return.
  * Honours alignments up to 256 bytes; stateless, all instances compare equal.
  */
 class cuda_async : public detail::cuda_leaf<cuda_async> {
@@ -30,6 +31,7 @@ class cuda_async : public detail::cuda_leaf<cuda_async> {
  private:
   friend class detail::cuda_leaf<cuda_async>;
   static constexpr char const* name = "cudaMallocAsync";
+  static constexpr bool stream_ordered = true;
   static cudaError_t cuda_allocate(void** ptr, std::size_t bytes, cudaStream_t s) { return cudaMallocAsync(ptr, bytes, s); }
   static cudaError_t cuda_free(void* ptr, cudaStream_t s) { return cudaFreeAsync(ptr, s); }
 };
