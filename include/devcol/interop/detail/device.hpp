@@ -132,5 +132,20 @@ inline void wait_for_producer(void* sync_event, ArrowDeviceType type, stream_ref
 #endif
 }
 
+/**
+ * @brief Before a producer's memory is handed back (an Arrow `release`, a DLPack `deleter`), which
+ * may free it at once: waits for the work devcol queued on `stream`, the import's stream, over
+ * that memory (copies, kernels, and through events the work of other streams that read it). A
+ * host synchronisation on CUDA, nothing on the host backend. Never throws (a failure is asserted
+ * in debug builds): it runs in destructors.
+ */
+inline void wait_before_hand_back(stream_ref stream) noexcept {
+#if DEVCOL_BACKEND_CUDA
+  DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(stream.value()));
+#else
+  (void)stream;
+#endif
+}
+
 }  // namespace detail
 DEVCOL_NAMESPACE_END
