@@ -161,9 +161,11 @@ void policies(devcol::stream_ref s) {
   mr::scoped_default use{mr::make_resource_handle<mr::tracking<mr::pool<mr::cuda_device>>>("tracked pool")};
   (void)devcol::make_column<std::int16_t>({1, 2}, s);
   mr::pinned_host pinned;
+  pinned.deallocate(pinned.allocate(100, 4096), 100, 4096);
+  mr::cuda_async async;  // synchronous, as CCCL's cuda::mr::resource
+  async.deallocate(async.allocate(100), 100);
   mr::managed managed;
-  (void)pinned;
-  (void)managed;
+  managed.deallocate(managed.allocate(100, 64, s), 100, 64, s);
 }
 
 }  // namespace
