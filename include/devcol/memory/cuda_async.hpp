@@ -26,12 +26,14 @@ namespace mr {
  */
 class cuda_async : public detail::cuda_leaf<cuda_async> {
  public:
+  /// Stream-ordered: its calls without a stream synchronise the default stream (see cuda_leaf).
+  static constexpr bool stream_ordered = true;
+
   friend constexpr void get_property(cuda_async const&, device_accessible) noexcept {}
 
  private:
   friend class detail::cuda_leaf<cuda_async>;
   static constexpr char const* name = "cudaMallocAsync";
-  static constexpr bool stream_ordered = true;
   static cudaError_t cuda_allocate(void** ptr, std::size_t bytes, cudaStream_t s) { return cudaMallocAsync(ptr, bytes, s); }
   static cudaError_t cuda_free(void* ptr, cudaStream_t s) { return cudaFreeAsync(ptr, s); }
 };
