@@ -147,21 +147,24 @@ def main():
         "| op | rows | devcol | Thrust | CuPy | PyTorch |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
+    shown = set()
     for op in OPS:
         for n in SIZES:
-            row = [op, f"2^{n.bit_length() - 1}",
-                   fmt(ours.get(f"devcol_{op}/{n}/real_time")), fmt(ours.get(f"thrust_{op}/{n}/real_time"))]
+            names = (f"devcol_{op}/{n}/real_time", f"thrust_{op}/{n}/real_time")
+            shown.update(names)
+            row = [op, f"2^{n.bit_length() - 1}", fmt(ours.get(names[0])), fmt(ours.get(names[1]))]
             for name in ("cupy", "torch"):
                 row.append(fmt(peers[name].get((op, n))) if isinstance(peers[name], dict) else "—")
             lines.append("| " + " | ".join(row) + " |")
     for n in SIZES:
+        shown.add(f"memcpy_baseline/{n}/real_time")
         copy = ours.get(f"memcpy_baseline/{n}/real_time")
         if copy is not None:
             lines.append(f"| device-to-device copy (baseline) | 2^{n.bit_length() - 1} | {fmt(copy)} | | | |")
     for name, label in (("cupy", "CuPy"), ("torch", "PyTorch")):
         if not isinstance(peers[name], dict):
             lines.append(f"\n{label}: {peers[name]}.")
-    others = {k: v for k, v in ours.items() if not k.startswith(("devcol_", "thrust_", "memcpy_baseline"))}
+    others = {k: v for k, v in ours.items() if k not in shown}
     if others:
         lines += ["", "### Other GPU benchmarks (medians, milliseconds)", "", "| benchmark | time |", "| --- | ---: |"]
         lines += [f"| `{k}` | {fmt(v)} |" for k, v in sorted(others.items())]
