@@ -130,7 +130,7 @@ TEST_CASE("rule 5: the last handle frees the allocation once, through the resour
   CHECK(leaks.tracker().unknown_deallocations() == 0);  // the current default never saw the free
 }
 
-TEST_CASE("rule 6: the cuDF copy chain s2 = s1; s3 = s2 holds, pointers checked", "[cow][rule6]") {
+TEST_CASE("rule 6: the cuDF copy chain s2 = s1, s3 = s2 holds, pointers checked", "[cow][rule6]") {
   devcol_test::leak_check leaks;
   auto s1 = devcol::make_column<i64>({1, 2, 3, 4});
   devcol::column<i64> s2 = s1;  // s1.copy(deep=False)

@@ -140,7 +140,7 @@ TEST_CASE("strings rule 5: the last handle frees each buffer once, through the r
   CHECK(leaks.tracker().unknown_deallocations() == 0);
 }
 
-TEST_CASE("strings rule 6: the cuDF copy chain s2 = s1; s3 = s2 holds, pointers checked", "[strings][cow][rule6]") {
+TEST_CASE("strings rule 6: the cuDF copy chain s2 = s1, s3 = s2 holds, pointers checked", "[strings][cow][rule6]") {
   devcol_test::leak_check leaks;
   auto s1 = devcol::make_strings_column({"aa", "bb", "cc"});
   devcol::strings_column s2 = s1;
@@ -181,7 +181,7 @@ TEST_CASE("strings rule 7: deep_copy always owns fresh memory", "[strings][cow][
   CHECK(c.chars(access::write) == fresh);
 }
 
-TEMPLATE_TEST_CASE("strings rule 8: slices are flat, keep their owner alive; deep copies own only their rows",
+TEMPLATE_TEST_CASE("strings rule 8: slices are flat, keep their owner alive, deep copies own only their rows",
                    "[strings][cow][rule8]", devcol::strings_column, devcol::large_strings_column) {
   using O = typename TestType::offset_type;
   devcol_test::leak_check leaks;

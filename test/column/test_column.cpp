@@ -1,10 +1,12 @@
 // Columns: types and formats, factories, host round trips, views, null masks, printing, bad input.
 #include "../support.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <random>
 #include <sstream>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -215,7 +217,7 @@ TEST_CASE("bitmask_and and bitmask_or combine masks at different offsets", "[col
   CHECK(devcol::count_unset_bits(static_cast<devcol::bitmask_word const*>(both.data(devcol::access::read)), 0, bits, {}) == bits - set);
 }
 
-TEST_CASE("a moved-from column is empty; views see rows, validity and offsets", "[column]") {
+TEST_CASE("a moved-from column is empty, views see rows, validity and offsets", "[column]") {
   devcol_test::leak_check leaks;
   auto a = devcol::make_column<i64>({5, std::nullopt, 7, 8});
   auto b = std::move(a);
@@ -271,3 +273,44 @@ TEST_CASE("a buffer tells the name of the resource that made it", "[column][reso
   CHECK(b.resource_name().find("devcol::mr::statistics<devcol::mr::pool<") == 0);
   CHECK(devcol::mr::shared_instance<pooled::resource>().report().bytes.current >= 16);
 }
+
+#if DEVCOL_BACKEND_CUDA && !defined(DEVCOL_SIMULATED_CUDA)  // a held host function cannot run in the double, where work runs at once
+namespace devcol_test::columns {
+/// A host function that holds its stream until `open` is set: what the stream queues after it waits.
+inline void CUDART_CB hold_until_open(void* open) {
+  while (!static_cast<std::atomic<bool>*>(open)->load()) {}
+}
+}  // namespace devcol_test::columns
+
+TEST_CASE("rule 21: a deep copy made on another stream is read before the original's stream frees and reuses it",
+          "[column][rule21][cuda]") {
+  using namespace devcol_test::columns;
+  devcol::stream a;  // the original's stream: it frees the memory
+  devcol::stream b;  // the copy's
+  std::size_t const n = 1 << 20;
+  std::vector<std::optional<i64>> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 7 != 3) { values[i] = static_cast<i64>(i); }
+  }
+  std::vector<std::optional<std::string>> text(1000);
+  for (std::size_t i = 0; i < text.size(); ++i) { text[i] = std::string(3, static_cast<char>('a' + i % 26)); }
+  auto original = devcol::make_column<i64>(values, a);
+  auto binary = devcol::make_fixed_size_binary_column(text, 3, a);
+  a.synchronize();
+  std::atomic<bool> open{false};
+  DEVCOL_CUDA_TRY(cudaLaunchHostFunc(b.value(), &hold_until_open, &open));
+  // Queued behind the held host function: none of these copies has read anything yet.
+  auto copy = original.deep_copy(b);
+  auto binary_copy = binary.deep_copy(b);
+  original = devcol::column<i64>{};  // the last handles: frees on a
+  binary = devcol::fixed_size_binary_column<>{};
+  // Memory freed on a is reused first by a's next allocations: overwrite whatever they get.
+  auto reuse = devcol::full<i64>(2 * n, i64{-1}, a);
+  auto reuse_binary = devcol::full<std::uint8_t>(4096, std::uint8_t{0xFF}, a);
+  open = true;
+  b.synchronize();
+  a.synchronize();
+  CHECK(devcol::to_host(copy) == values);
+  CHECK(devcol::to_host(binary_copy) == text);
+}
+#endif

@@ -222,7 +222,7 @@ TEST_CASE("fixed-size binary columns round-trip host -> device -> host, whole an
   }
 }
 
-TEST_CASE("fixed-size binary names its format and type; a row of the wrong length names the row", "[fixed_size_binary]") {
+TEST_CASE("fixed-size binary names its format and type, a row of the wrong length names the row", "[fixed_size_binary]") {
   auto const col = devcol::make_fixed_size_binary_column({"ab", std::nullopt, "cd"}, 2);
   CHECK(col.arrow_format() == "w:2");
   CHECK(col.type_name() == "fixed_size_binary[2]");

@@ -86,7 +86,7 @@ TEST_CASE("list columns follow copy-on-write rules 1-4 and 7-8", "[nested][list]
   CHECK(!fresh.is_shared());
 }
 
-TEST_CASE("a struct column has named children; its offset applies to them and slicing is O(1)", "[nested][struct]") {
+TEST_CASE("a struct column has named children, its offset applies to them and slicing is O(1)", "[nested][struct]") {
   devcol_test::leak_check leaks;
   for (std::size_t n : {0, 1, 65, 1000}) {
     std::vector<std::optional<std::int64_t>> b;
@@ -220,7 +220,7 @@ TEST_CASE("nested factories refuse bad input, naming the value", "[nested][error
   CHECK_THROWS_WITH(st.child(3), Catch::Contains("field index 3 is out of range for 1 fields"));
 }
 
-TEST_CASE("a table holds every column kind; get<kind> by name names both types when wrong", "[nested][table]") {
+TEST_CASE("a table holds every column kind, get<kind> by name names both types when wrong", "[nested][table]") {
   devcol_test::leak_check leaks;
   devcol::table t;
   t.add("id", devcol::sequence<std::int64_t>(3))

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-TEST_CASE("a table holds named columns of mixed types; select by name and index, add, drop", "[table]") {
+TEST_CASE("a table holds named columns of mixed types, select by name and index, add, drop", "[table]") {
   devcol_test::leak_check leaks;
   devcol::table t;
   t.add("id", devcol::sequence<std::int64_t>(4))

@@ -165,7 +165,7 @@ TEST_CASE("arrow: fixed-size binary round-trips devcol -> Arrow -> devcol, slice
   }
 }
 
-TEST_CASE("arrow: an export holds its columns' memory; a write through devcol copies first", "[arrow][decimal]") {
+TEST_CASE("arrow: an export holds its columns' memory, a write through devcol copies first", "[arrow][decimal]") {
   leak_check leaks;
   auto col = devcol::make_decimal_column<std::int64_t>(std::vector<std::int64_t>{1, 2, 3}, 10, 1);
   auto bin = devcol::make_fixed_size_binary_column({"ab", "cd", "ef"}, 2);

@@ -249,7 +249,7 @@ struct runtime_sharing_policy : devcol::default_policy {
   using sharing = devcol::runtime_sharing;
 };
 
-TEST_CASE("a nested column copies on write only if all of it does; an export snapshots it otherwise (review 5)",
+TEST_CASE("a nested column copies on write only if all of it does, an export snapshots it otherwise (review 5)",
           "[nested][arrow][cow]") {
   devcol_test::leak_check leaks;
   using list_type = devcol::basic_list_column<std::int32_t, runtime_sharing_policy>;

@@ -293,7 +293,7 @@ TEMPLATE_TEST_CASE("arrow strings: structure checks before any buffer is read", 
   }
 }
 
-TEST_CASE("arrow strings: null_count -1 is counted; misaligned offsets are copied", "[strings][arrow]") {
+TEST_CASE("arrow strings: null_count -1 is counted, misaligned offsets are copied", "[strings][arrow]") {
   leak_check leaks;
   auto const col = devcol::make_strings_column<std::int64_t>(model_of(40, true)).slice(5, 37);
   exported e;
@@ -335,4 +335,39 @@ TEST_CASE("arrow strings: null_count -1 is counted; misaligned offsets are copie
   }
   CHECK(releases == 1);
 #endif
+}
+
+TEMPLATE_TEST_CASE("arrow strings: misaligned offsets are realigned before they are checked, on either backend",
+                   "[strings][arrow][review]", std::int32_t, std::int64_t) {
+  // A producer whose offsets start 2 bytes into its device allocation: checking them in place would
+  // read them misaligned (a fault on a GPU; UBSan's alignment check on the host). The importer must
+  // copy them to aligned memory first, as the list importer does, and check the copy.
+  using O = TestType;
+  using C = devcol::basic_strings_column<O>;
+  leak_check leaks;
+  auto const col = devcol::make_strings_column<O>(model_of(40, true)).slice(5, 37);
+  exported e;
+  devcol::to_arrow(col, &e.schema, &e.array);
+  std::size_t const count = static_cast<std::size_t>(e.array.array.offset + e.array.array.length) + 1;
+  devcol::buffer<devcol::default_policy> producer(count * sizeof(O) + sizeof(O));
+  auto* shifted = static_cast<std::byte*>(producer.data(devcol::access::write)) + 2;
+  devcol::copy_bytes(shifted, e.array.array.buffers[1], count * sizeof(O), {});
+  devcol::stream_ref{}.synchronize();
+  REQUIRE(reinterpret_cast<std::uintptr_t>(shifted) % alignof(O) != 0);
+  e.array.array.buffers[1] = shifted;  // the export's buffer list is its own to change
+  {
+    auto const back = devcol::from_arrow<C>(&e.schema, &e.array);
+    CHECK(reinterpret_cast<std::uintptr_t>(back.offsets(devcol::access::read)) % alignof(O) == 0);
+    CHECK(back.offset() == 0);  // only the rows' offsets were copied
+    CHECK(devcol::to_host(back) == slice_of(model_of(40, true), 5, 37));
+  }
+  // And bad offsets in a misaligned buffer are still caught, from the aligned copy.
+  exported bad;
+  devcol::to_arrow(col, &bad.schema, &bad.array);
+  devcol::copy_bytes(shifted, bad.array.array.buffers[1], count * sizeof(O), {});
+  O const negative = -1;
+  devcol::copy_bytes(shifted + static_cast<std::size_t>(bad.array.array.offset) * sizeof(O), &negative, sizeof(O), {});
+  devcol::stream_ref{}.synchronize();
+  bad.array.array.buffers[1] = shifted;
+  CHECK_THAT(arrow_error_of([&] { (void)devcol::from_arrow<C>(&bad.schema, &bad.array); }), Contains("negative"));
 }

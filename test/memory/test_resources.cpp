@@ -179,10 +179,9 @@ TEST_CASE("host_aligned refuses sizes that would wrap around instead of returnin
 }
 
 #if DEVCOL_BACKEND_CUDA
-using devcol_test_cuda_leaves =
-    std::tuple<devcol::mr::cuda_device, devcol::mr::cuda_async, devcol::mr::pinned_host, devcol::mr::managed>;
+using devcol_test_cuda_leaves = std::tuple<devcol::mr::cuda_device, devcol::mr::cuda_async, devcol::mr::managed>;
 
-TEMPLATE_LIST_TEST_CASE("CUDA leaf resources honour alignments up to 256 and reject larger ones", "[memory][cuda]",
+TEMPLATE_LIST_TEST_CASE("CUDA device leaf resources honour alignments up to 256 and reject larger ones", "[memory][cuda]",
                         devcol_test_cuda_leaves) {
   TestType r;
   for (std::size_t const alignment : devcol_test::alignments) {
@@ -198,6 +197,20 @@ TEMPLATE_LIST_TEST_CASE("CUDA leaf resources honour alignments up to 256 and rej
   void* p = over.allocate(1000, 64);
   CHECK(devcol::mr::is_aligned(p, 4096));
   over.deallocate(p, 1000, 64);
+}
+
+TEST_CASE("pinned_host honours every power-of-two alignment up to 2 MiB, any instance frees it", "[memory][cuda]") {
+  // Spilled owners keep their alignment on the host: one aligned beyond 256 bytes must spill too.
+  devcol::mr::pinned_host r;
+  for (std::size_t alignment = 1; alignment <= devcol::mr::pinned_host::max_alignment; alignment *= 2) {
+    INFO("alignment " << alignment);
+    void* p = r.allocate(1000, alignment);
+    CHECK(devcol::mr::is_aligned(p, alignment));
+    devcol::mr::pinned_host{}.deallocate(p, 1000, alignment);
+  }
+  CHECK(devcol::mr::pinned_host::max_alignment == std::size_t{1} << 21);
+  CHECK_THROWS_AS(r.allocate(1000, 3), devcol::logic_error);
+  CHECK_THROWS_AS(r.allocate(1000, devcol::mr::pinned_host::max_alignment * 2), devcol::logic_error);
 }
 
 TEST_CASE("cudaMalloc failure becomes devcol::out_of_memory with the size", "[memory][cuda]") {

@@ -68,7 +68,7 @@ TEMPLATE_TEST_CASE("gather of nested columns matches the host reference, nulls a
   }
 }
 
-TEST_CASE("gather of lists: out of bounds throws or nullifies; int32 indices; empty lists", "[nested][ops][gather]") {
+TEST_CASE("gather of lists: out of bounds throws or nullifies, int32 indices, empty lists", "[nested][ops][gather]") {
   devcol_test::leak_check leaks;
   auto const [list, model] = int_lists(65);
   CHECK_THROWS_WITH(devcol::gather(list, devcol::make_column<std::int32_t>({1, 65})),

@@ -27,7 +27,7 @@ void check_close(std::optional<A> const& got, std::optional<B> const& expected) 
 }
 }  // namespace devcol_test::ops
 
-TEMPLATE_TEST_CASE("reductions skip nulls; empty or all-null gives nullopt", "[ops][reduce]", std::int8_t, std::uint16_t,
+TEMPLATE_TEST_CASE("reductions skip nulls, empty or all-null gives nullopt", "[ops][reduce]", std::int8_t, std::uint16_t,
                    std::int32_t, std::int64_t, float, double) {
   devcol_test::leak_check leaks;
   using S = devcol::sum_type_t<TestType>;
@@ -80,7 +80,7 @@ TEST_CASE("reductions as the issue writes them, on a million rows", "[ops][reduc
   check_close(devcol::sum(big), std::optional<double>(std::accumulate(v.begin(), v.end(), 0.0)));
 }
 
-TEMPLATE_TEST_CASE("scans: inclusive and exclusive sum, min, max; nulls skipped and kept null", "[ops][scan]",
+TEMPLATE_TEST_CASE("scans: inclusive and exclusive sum, min, max, nulls skipped and kept null", "[ops][scan]",
                    std::int32_t, std::int64_t, double) {
   devcol_test::leak_check leaks;
   for (std::size_t n : sizes) {
@@ -116,7 +116,7 @@ TEMPLATE_TEST_CASE("scans: inclusive and exclusive sum, min, max; nulls skipped 
   }
 }
 
-TEMPLATE_TEST_CASE("sort and argsort: stable, both orders, nulls first or last; is_sorted", "[ops][sort]", std::int8_t,
+TEMPLATE_TEST_CASE("sort and argsort: stable, both orders, nulls first or last, is_sorted", "[ops][sort]", std::int8_t,
                    std::uint32_t, std::int64_t, double, devcol::timestamp_ns) {
   devcol_test::leak_check leaks;
   for (std::size_t n : sizes) {

@@ -90,7 +90,7 @@ TEST_CASE("filter as the issue writes it", "[ops][filter]") {
   CHECK(devcol_test::host_values(f) == std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
 }
 
-TEMPLATE_TEST_CASE("concatenate: values and masks at any offsets; null counts add up", "[ops][concatenate]", std::int16_t,
+TEMPLATE_TEST_CASE("concatenate: values and masks at any offsets, null counts add up", "[ops][concatenate]", std::int16_t,
                    double) {
   devcol_test::leak_check leaks;
   std::vector<devcol::column<TestType>> parts;

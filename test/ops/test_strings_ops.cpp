@@ -153,7 +153,7 @@ TEMPLATE_TEST_CASE("strings gather: rows, nulls from source and indices, out-of-
   }
 }
 
-TEST_CASE("strings gather without nulls allocates no mask; of an empty column without buffers", "[strings][ops][gather]") {
+TEST_CASE("strings gather without nulls allocates no mask, of an empty column without buffers", "[strings][ops][gather]") {
   devcol_test::leak_check leaks;
   auto const s = devcol::make_strings_column({"alpha", "", "gamma"});
   auto const g = devcol::gather(s, devcol::make_column<std::int64_t>({2, 2, 1, 0}));

@@ -158,6 +158,29 @@ class buffer {
    */
   [[nodiscard]] buffer deep_copy(stream_ref stream = {}) const { return copy_range(0, size_, stream, keep_mode::in_force); }
 
+  /**
+   * @brief Declares that the work queued so far on `stream` reads this allocation: the allocation
+   * is freed (and may be written in place) in order on its own stream(), so when `stream` is
+   * another one, that stream is made to wait for what `stream` has queued (an event recorded on
+   * `stream`, waited on by stream()), or the last handle could free memory a copy has yet to read.
+   * Call it after queuing a copy or kernel that reads this buffer on a stream of the caller's.
+   *
+   * Cost: nothing on the host backend, for an empty handle or on the allocation's own stream;
+   * else one event, never a host synchronisation.
+   * @throws devcol::cuda_error if CUDA fails to create, record or wait on the event
+   */
+  void read_on(stream_ref stream) const {
+#if DEVCOL_BACKEND_CUDA
+    if (owner_ != nullptr && stream != owner_->stream()) {
+      event read;
+      read.record(stream);
+      read.wait(owner_->stream());
+    }
+#else
+    (void)stream;
+#endif
+  }
+
   /// @brief The bytes, read-only: never copies, never exposes (rules 2 and 13). Null when empty.
   /// Spillable: unspills first (rule 16; it may throw then). Taken under a `devcol::spill_lock`,
   /// the bytes stay on the device until the lock ends; taken outside every lock, they stay on the
@@ -329,15 +352,7 @@ class buffer {
     std::byte const* const source = this->begin() + begin;
     buffer fresh(size, stream, owner_->alignment(), owner_->resource());
     copy_bytes(fresh.begin(), source, size, stream);
-#if DEVCOL_BACKEND_CUDA
-    // The source is freed (and may be written in place) on its own stream: order that stream
-    // after the copy, or the last handle could free memory the copy has yet to read.
-    if (stream != owner_->stream()) {
-      event copied;
-      copied.record(stream);
-      copied.wait(owner_->stream());
-    }
-#endif
+    read_on(stream);
     return fresh;
   }
 

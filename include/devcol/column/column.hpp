@@ -365,6 +365,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     } else {
       out.data_ = buffer_type(byte_size(rows), stream, mr::default_alignment, data_.resource());
       copy_bytes(out.data_.data(access::write, stream), data(access::read) + begin, byte_size(rows), stream);
+      data_.read_on(stream);
     }
     out.mask_ = detail::copy_mask_bits(mask_, offset_ + begin, offset_ + end, stream);
     out.size_ = rows;

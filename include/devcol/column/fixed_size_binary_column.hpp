@@ -201,6 +201,7 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
     if (bytes != 0) {
       out.data_ = buffer_type(bytes, stream, mr::default_alignment, data_.resource());
       copy_bytes(out.data_.data(access::write, stream), data(access::read) + offset_ * width_, bytes, stream);
+      data_.read_on(stream);
     }
     this->copy_rows_mask(out, stream);
     return out;

@@ -187,6 +187,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
     out.size_ = size_;
     if (offsets_.empty()) { return out; }  // 0 rows (see the constructor)
     out.offsets_ = detail::rebased_offsets<O, buffer_type>(offsets(access::read), size_, first, stream, offsets_.resource());
+    offsets_.read_on(stream);
     this->copy_rows_mask(out, stream);
     return out;
   }

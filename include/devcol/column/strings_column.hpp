@@ -258,6 +258,8 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
     out.offsets_ = detail::rebased_offsets<O, buffer_type>(offsets(access::read), size_, first, stream, offsets_.resource());
     out.chars_ = buffer_type(last - first, stream, mr::default_alignment, chars_.resource());
     copy_bytes(out.chars_.data(access::write, stream), chars(access::read) + first, last - first, stream);
+    offsets_.read_on(stream);
+    chars_.read_on(stream);
     this->copy_rows_mask(out, stream);
     return out;
   }

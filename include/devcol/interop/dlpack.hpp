@@ -59,11 +59,14 @@ struct dlpack_export {
 /// Hands a tensor back to its producer when the last devcol handle on its memory goes.
 struct dlpack_import {
   DLManagedTensorVersioned* tensor;
-  explicit dlpack_import(DLManagedTensorVersioned* t) noexcept : tensor(t) {}
+  stream_ref stream;  ///< the import's: the work devcol queues there is waited for before the deleter
+  dlpack_import(DLManagedTensorVersioned* t, stream_ref s) noexcept : tensor(t), stream(s) {}
   dlpack_import(dlpack_import const&) = delete;
   dlpack_import& operator=(dlpack_import const&) = delete;
   ~dlpack_import() {
-    if (tensor->deleter != nullptr) { tensor->deleter(tensor); }
+    if (tensor->deleter == nullptr) { return; }
+    wait_before_hand_back(stream);
+    tensor->deleter(tensor);
   }
 };
 
@@ -106,7 +109,9 @@ template <fixed_width T, buffer_policy Policy>
 /**
  * @brief Imports a one-dimensional, contiguous DLPack tensor as a column without a mask, taking
  * ownership: the column borrows the memory (never written by devcol: writes copy first) and the
- * producer's `deleter` is called exactly once, when the last handle goes, or at once on failure.
+ * producer's `deleter` is called exactly once, when the last handle goes (on CUDA after `stream`
+ * has finished the work devcol queued over the memory: one host synchronisation, as for an Arrow
+ * import's `release`), or at once on failure.
  * Unless the tensor is flagged read-only, its producer may still write it, so it counts as exposed:
  * copies of the column are deep (rule 12) and an Arrow export snapshots it.
  * Checked first: NULL tensor or data, a major version other than 1, `ndim` not 1, a dtype that is
@@ -121,7 +126,7 @@ template <fixed_width T, buffer_policy Policy = default_policy>
   DEVCOL_DLPACK_EXPECTS(tensor != nullptr, "from_dlpack: the tensor is NULL");
   std::shared_ptr<detail::dlpack_import> keep;  // from its making on, the deleter runs exactly once
   try {
-    keep = std::make_shared<detail::dlpack_import>(tensor);
+    keep = std::make_shared<detail::dlpack_import>(tensor, stream);
   } catch (...) {
     if (tensor->deleter != nullptr) { tensor->deleter(tensor); }
     throw;

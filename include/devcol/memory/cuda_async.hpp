@@ -20,11 +20,15 @@ namespace mr {
  * Stream-ordered, no host synchronisation: the memory is usable by work queued on the allocating
  * stream after the call, and is reused only once the work queued on the deallocating stream
  * before the free has run. The default device resource of the CUDA backend (RMM's
- * `cuda_async_memory_resource`).
+ * `cuda_async_memory_resource`). Called without a stream (CCCL's synchronous `cuda::mr::resource`
+ * contract), allocate and deallocate synchronise the default stream before they return.
  * Honours alignments up to 256 bytes; stateless, all instances compare equal.
  */
 class cuda_async : public detail::cuda_leaf<cuda_async> {
  public:
+  /// Stream-ordered: its calls without a stream synchronise the default stream (see cuda_leaf).
+  static constexpr bool stream_ordered = true;
+
   friend constexpr void get_property(cuda_async const&, device_accessible) noexcept {}
 
  private:

@@ -71,6 +71,7 @@ template <class Buffer>
   Buffer out(bytes, stream, mr::default_alignment, mask.resource());
   copy_bitmask(static_cast<bitmask_word const*>(mask.data(access::read)), begin, end,
                static_cast<bitmask_word*>(out.data(access::write, stream)), bytes, stream);
+  mask.read_on(stream);
   return out;
 }
 

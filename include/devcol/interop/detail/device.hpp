@@ -7,6 +7,7 @@
 
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/detail/retired_streams.hpp>
 #include <devcol/core/error.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
@@ -128,6 +129,21 @@ inline void wait_for_producer(void* sync_event, ArrowDeviceType type, stream_ref
 #else
   (void)sync_event;
   (void)type;
+  (void)stream;
+#endif
+}
+
+/**
+ * @brief Before a producer's memory is handed back (an Arrow `release`, a DLPack `deleter`), which
+ * may free it at once: waits for the work devcol queued on `stream`, the import's stream, over
+ * that memory (copies, kernels, and through events the work of other streams that read it). A
+ * host synchronisation on CUDA, nothing on the host backend. Never throws (a failure is asserted
+ * in debug builds): it runs in destructors.
+ */
+inline void wait_before_hand_back(stream_ref stream) noexcept {
+#if DEVCOL_BACKEND_CUDA
+  DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(live_stream(stream).value()));  // the stream may be gone
+#else
   (void)stream;
 #endif
 }

@@ -177,9 +177,7 @@ struct imported_array {
   imported_array& operator=(imported_array const&) = delete;
   ~imported_array() {
     if (device.array.release == nullptr) { return; }
-#if DEVCOL_BACKEND_CUDA
-    DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(live_stream(stream).value()));
-#endif
+    wait_before_hand_back(stream);
     device.array.release(&device.array);
   }
 };

@@ -59,10 +59,9 @@ void check_strings(ArrowArray const& array, arrow_field const& field, std::strin
 /**
  * @brief Rows [offset, offset + length) of a checked strings array as a column over its memory:
  * the offsets and data borrowed (kept alive by `keep`), the validity as import_bits takes it.
- * The offsets' content is checked first (check_offsets: one kernel, one copy; synchronises
- * `stream`): first not negative, none decreasing, and a NULL data buffer only if there are no bytes.
- * Offsets misaligned for `O` are copied (only the rows'), and the validity bits then shifted to
- * match. A NULL offsets buffer (no rows) gives an empty column. `null_count` -1 is counted (one
+ * Offsets misaligned for `O` are first copied (only the rows'; the validity bits are then shifted
+ * to match); then their content is checked (check_offsets: one kernel, one copy; synchronises
+ * `stream`): first not negative, none decreasing, and a NULL data buffer only if there are no bytes. A NULL offsets buffer (no rows) gives an empty column. `null_count` -1 is counted (one
  * pass; synchronises).
  * @throws devcol::arrow_error naming the field and value, what allocation throws
  */
@@ -75,9 +74,8 @@ basic_strings_column<O, Policy> import_strings(ArrowArray const& array, arrow_fi
   auto const rows = static_cast<std::size_t>(array.length);
   if (array.buffers[1] == nullptr) { return basic_strings_column<O, Policy>{}; }  // no rows (checked)
   auto const* offsets = static_cast<O const*>(array.buffers[1]);
-  std::int64_t const hi = check_offsets(offsets + first, rows + 1, first, std::nullopt, path, stream).second;
-  DEVCOL_ARROW_EXPECTS(hi == 0 || array.buffers[2] != nullptr, path, ".buffers[2] (data) is NULL for the ", hi,
-                       " bytes the offsets reach");
+  // Realigned before anything reads them, as the list importer does: the check's kernel must not
+  // read an O at a misaligned address (a fault on a GPU).
   bool const shift = reinterpret_cast<std::uintptr_t>(offsets) % alignof(O) != 0;
   buffer_type offsets_buffer;
   if (shift) {  // misaligned: copy the rows' offsets (still absolute positions in the data)
@@ -86,6 +84,10 @@ basic_strings_column<O, Policy> import_strings(ArrowArray const& array, arrow_fi
   } else {
     offsets_buffer = buffer_type::borrow(offsets, (first + rows + 1) * sizeof(O), keep, stream);
   }
+  auto const* rows_offsets = static_cast<O const*>(offsets_buffer.data(access::read)) + (shift ? 0 : first);
+  std::int64_t const hi = check_offsets(rows_offsets, rows + 1, first, std::nullopt, path, stream).second;
+  DEVCOL_ARROW_EXPECTS(hi == 0 || array.buffers[2] != nullptr, path, ".buffers[2] (data) is NULL for the ", hi,
+                       " bytes the offsets reach");
   buffer_type chars;
   if (hi != 0) { chars = buffer_type::borrow(array.buffers[2], static_cast<std::size_t>(hi), keep, stream); }
   auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);

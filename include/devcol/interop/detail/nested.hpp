@@ -414,6 +414,16 @@ struct_column<Policy> import_struct_column(ArrowArray const& array, arrow_field 
                                static_cast<std::size_t>(array.length), nulls, static_cast<std::size_t>(array.offset));
 }
 
+/// Whether a valid dictionary index falls outside the `n` dictionary values (a named functor, so
+/// that consumers need no extended lambdas).
+struct index_outside_dictionary {
+  column_view<std::int32_t> indices;
+  std::size_t n;
+  [[nodiscard]] DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
+    return indices.is_valid(i) && (indices[i] < 0 || static_cast<std::size_t>(indices[i]) >= n);
+  }
+};
+
 /// A checked dictionary array: its indices (checked to lie within the values: one pass, which
 /// synchronises) over its values imported whole.
 template <buffer_policy Policy>
@@ -427,12 +437,9 @@ dictionary_column<Policy> import_dictionary(ArrowArray const& array, arrow_field
   auto values = import_any<Policy>(*array.dictionary, field.dictionary.front(), keep, stream, path + ".dictionary");
   std::size_t const n = devcol::size(values);
   executor exec(stream);
-  auto const view = indices.view();
   std::size_t const row = *thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                                            thrust::counting_iterator<std::size_t>(indices.size()),
-                                           [view, n] DEVCOL_HOST_DEVICE(std::size_t i) {
-                                             return view.is_valid(i) && (view[i] < 0 || static_cast<std::size_t>(view[i]) >= n);
-                                           });
+                                           index_outside_dictionary{indices.view(), n});
   if (row != indices.size()) {
     std::int32_t index = 0;
     copy_bytes(&index, indices.data(access::read) + row, sizeof(index), stream);
