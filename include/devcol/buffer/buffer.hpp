@@ -343,7 +343,7 @@ class buffer {
   [[nodiscard]] buffer copy_range(std::size_t begin, std::size_t size, stream_ref stream, keep_mode mode) const {
     if (owner_ == nullptr) { return buffer{}; }
     std::optional<detail::keep_sharing_mode<Policy>> kept;
-    if (mode == keep_mode::of_source) { kept.emplace(owner_->copy_on_write()); }
+    if (mode == keep_mode::of_source) { (void)kept.emplace(owner_->copy_on_write()); }
     detail::operation_spill_lock<Policy> const lock;
     if constexpr (spillable) {
       // A spilled allocation is copied on the host side and stays spilled (cuDF's behaviour).

@@ -355,7 +355,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
                                  keep_mode mode) const {
     detail::operation_spill_lock<Policy> const spill_scope;
     std::optional<detail::keep_sharing_mode<Policy>> kept;
-    if (mode == keep_mode::of_source) { kept.emplace(copy_on_write()); }
+    if (mode == keep_mode::of_source) { (void)kept.emplace(copy_on_write()); }
     column out;
     std::size_t const rows = end - begin;
     if constexpr (Policy::spill::enabled) {
