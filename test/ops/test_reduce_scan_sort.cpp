@@ -321,7 +321,7 @@ TEMPLATE_TEST_CASE("argsort and sort of floats put NaN beside the nulls, for eve
   }
 }
 
-TEMPLATE_TEST_CASE("-0.0 and 0.0 tie in sort and argsort: they keep their row order", "[ops][sort][float]", float,
+TEMPLATE_TEST_CASE("sort and argsort tie -0.0 and 0.0: they keep their row order", "[ops][sort][float]", float,
                    double) {
   devcol_test::leak_check leaks;
   using T = TestType;
