@@ -391,16 +391,23 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
   }
 
   // Registers a new spillable owner (size 0 ones are not tracked). Made under a spill lock (an
-  // operation's result, a copy a write makes), it is held by that lock from birth, so the soft
-  // limit's spilling right after this allocation cannot move it before its first use.
+  // operation's result, a copy a write makes), it is held by that lock from birth: its lock count
+  // is raised before the registry can hand it to another thread's on-demand spilling, so neither
+  // that nor the soft limit's spilling right after this allocation can move it before its first use.
   void track() {
     this->bytes_ = memory_.size();
     this->alignment_ = memory_.alignment();
     if (this->bytes_ == 0) { return; }
-    bool const locked = spill_lock_frame::active();
-    if (locked) { spill_lock_frame::current().reserve_one(); }
-    enlist(this->bytes_);
-    if (locked) { hold_in_lock(); }
+    if (!spill_lock_frame::active()) {
+      enlist(this->bytes_);
+      return;
+    }
+    auto& frame = spill_lock_frame::current();
+    frame.reserve_one();
+    this->lock_count.store(1, std::memory_order_relaxed);  // published by the registry's mutex
+    this->pins.fetch_add(1, std::memory_order_relaxed);
+    enlist(this->bytes_);  // should it throw, the constructor fails and nothing refers to this owner
+    frame.record(this);
   }
 
   // Records this owner in the thread's outermost spill lock unless it holds it already: raises its
