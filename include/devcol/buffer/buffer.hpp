@@ -344,7 +344,7 @@ class buffer {
     if (owner_ == nullptr) { return buffer{}; }
     std::optional<detail::keep_sharing_mode<Policy>> kept;
     if (mode == keep_mode::of_source) { (void)kept.emplace(owner_->copy_on_write()); }
-    detail::operation_spill_lock<Policy> const lock;
+    detail::operation_spill_lock<Policy> const lock{stream};
     if constexpr (spillable) {
       // A spilled allocation is copied on the host side and stays spilled (cuDF's behaviour).
       if (owner_type* copy = owner_->spilled_copy(offset_ + begin, size)) { return buffer{copy, 0, size}; }

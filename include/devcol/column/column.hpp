@@ -151,7 +151,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     std::size_t const nulls = this->nulls_in_rows(begin, end, stream);
     return must_copy_to_share() ? copy_rows(begin, end, nulls, stream, keep_mode::of_source) : slice_of(begin, end, nulls);
   }
@@ -163,7 +163,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
    */
   [[nodiscard]] std::vector<column> slice(std::span<std::pair<std::size_t, std::size_t> const> ranges,
                                           stream_ref stream = {}) const {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     std::vector<std::pair<std::size_t, std::size_t>> bits;
     bits.reserve(ranges.size());
     for (auto const& [begin, end] : ranges) {
@@ -353,7 +353,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   // Fresh buffers holding rows [begin, end), which have `nulls` nulls, at offset 0.
   [[nodiscard]] column copy_rows(std::size_t begin, std::size_t end, std::size_t nulls, stream_ref stream,
                                  keep_mode mode) const {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     std::optional<detail::keep_sharing_mode<Policy>> kept;
     if (mode == keep_mode::of_source) { (void)kept.emplace(copy_on_write()); }
     column out;

@@ -75,7 +75,7 @@ class dictionary_column {
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] dictionary_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     return dictionary_column(indices_.slice(begin, end, stream), *values_);
   }
   /**
@@ -84,7 +84,7 @@ class dictionary_column {
    * @throws what allocation and copying throw
    */
   [[nodiscard]] dictionary_column deep_copy(stream_ref stream = {}) const {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     return dictionary_column(indices_.deep_copy(stream), devcol::deep_copy(*values_, stream));
   }
 

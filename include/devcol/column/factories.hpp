@@ -52,7 +52,7 @@ template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::inp
   requires std::convertible_to<std::ranges::range_value_t<Range>, T> ||
            detail::is_optional_of<std::ranges::range_value_t<Range>, T>
 [[nodiscard]] column<T, Policy> make_column(Range const& values, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   using value = std::ranges::range_value_t<Range>;
   std::size_t const size = static_cast<std::size_t>(std::ranges::distance(values));
   auto staged = std::make_unique_for_overwrite<T[]>(size);  // not std::vector: vector<bool> has no data()
@@ -90,14 +90,14 @@ template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::inp
 /// @brief make_column from a braced list of values: `make_column<std::int64_t>({1, 2, 3})`.
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> make_column(std::initializer_list<T> values, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return make_column<T, Policy>(std::views::all(values), stream);
 }
 
 /// @brief make_column from a braced list with nulls: `make_column<double>({1.0, std::nullopt})`.
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> make_column(std::initializer_list<std::optional<T>> values, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return make_column<T, Policy>(std::views::all(values), stream);
 }
 
@@ -108,7 +108,7 @@ template <fixed_width T, buffer_policy Policy = default_policy>
 template <fixed_width T, buffer_policy Policy = default_policy>
   requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)
 [[nodiscard]] column<T, Policy> sequence(std::size_t size, T start = T{0}, T step = T{1}, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   column<T, Policy> out(size, stream);
   T* first = out.data(access::write, stream);
   detail::executor exec(stream);
@@ -122,7 +122,7 @@ template <fixed_width T, buffer_policy Policy = default_policy>
  */
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> full(std::size_t size, std::optional<T> value, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   column<T, Policy> out(size, stream, value ? mask_state::unallocated : mask_state::all_null);
   T* first = out.data(access::write, stream);
   detail::executor exec(stream);
@@ -143,7 +143,7 @@ template <decimal_rep Rep, buffer_policy Policy = default_policy, std::ranges::i
            detail::is_optional_of<std::ranges::range_value_t<Range>, Rep>
 [[nodiscard]] decimal_column<Rep, Policy> make_decimal_column(Range const& values, int precision, int scale,
                                                               stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::check_decimal_precision<Rep>("make_decimal_column", precision);
   return decimal_column<Rep, Policy>(make_column<Rep, Policy>(values, stream), precision, scale);
 }
@@ -219,7 +219,7 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, 
   requires std::convertible_to<std::ranges::range_value_t<Range>, std::string_view> ||
            detail::is_optional_string<std::ranges::range_value_t<Range>>
 [[nodiscard]] basic_strings_column<O, Policy> make_strings_column(Range const& values, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
   std::vector<O> offsets{0};
   std::string chars;
@@ -243,7 +243,7 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, 
 template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
 [[nodiscard]] basic_strings_column<O, Policy> make_strings_column(
     std::initializer_list<std::optional<std::string_view>> values, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   // Through a vector: clang 14 cannot form libstdc++ 12's ref_view over this initializer_list.
   return make_strings_column<O, Policy>(std::vector<std::optional<std::string_view>>(values), stream);
 }
@@ -261,7 +261,7 @@ template <buffer_policy Policy = default_policy, std::ranges::input_range Range>
            detail::is_optional_string<std::ranges::range_value_t<Range>>
 [[nodiscard]] fixed_size_binary_column<Policy> make_fixed_size_binary_column(Range const& values, std::size_t width,
                                                                              stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   using buffer_type = typename fixed_size_binary_column<Policy>::buffer_type;
   std::string bytes;
   auto [valid, nulls, row] = detail::stage_string_rows(
@@ -282,7 +282,7 @@ template <buffer_policy Policy = default_policy, std::ranges::input_range Range>
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] fixed_size_binary_column<Policy> make_fixed_size_binary_column(
     std::initializer_list<std::optional<std::string_view>> values, std::size_t width, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   // Through a vector: clang 14 cannot form libstdc++ 12's ref_view over this initializer_list.
   return make_fixed_size_binary_column<Policy>(std::vector<std::optional<std::string_view>>(values), width, stream);
 }

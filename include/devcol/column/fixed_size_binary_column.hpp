@@ -194,7 +194,7 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
    * @throws what allocation and copying throw
    */
   [[nodiscard]] fixed_size_binary_column deep_copy(stream_ref stream = {}) const {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     fixed_size_binary_column out;
     out.width_ = width_;
     std::size_t const bytes = width_ * size_;

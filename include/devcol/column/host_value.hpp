@@ -227,42 +227,42 @@ void print_rows(std::ostream& out, any_column<Policy> const& col) {
  */
 template <buffer_policy Policy>
 std::vector<host_value> to_host_values(any_column<Policy> const& col, stream_ref stream) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return std::visit([&](auto const& c) { return detail::host_values_of(c, stream); }, col);
 }
 /// @brief to_host_values() of one column kind.
 template <class C>
   requires column_kind<C>
 [[nodiscard]] std::vector<host_value> to_host_values(C const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<typename C::policy> const spill_scope;
+  detail::operation_spill_lock<typename C::policy> const spill_scope{stream};
   return detail::host_values_of(col, stream);
 }
 
 /// @brief Prints `list<int64>[[1, 2], null, []]`, the first 20 rows. Copies to the host on the default stream.
 template <arrow_offset O, class Policy>
 std::ostream& operator<<(std::ostream& out, basic_list_column<O, Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
   detail::print_rows(out, any_column<Policy>(col));
   return out;
 }
 /// @brief Prints `struct<a: int64, b: string>[{a: 1, b: "x"}, null]`, the first 20 rows.
 template <class Policy>
 std::ostream& operator<<(std::ostream& out, struct_column<Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
   detail::print_rows(out, any_column<Policy>(col));
   return out;
 }
 /// @brief Prints `dictionary<values=string, indices=int32>["a", null, "a"]`, the first 20 rows.
 template <class Policy>
 std::ostream& operator<<(std::ostream& out, dictionary_column<Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
   detail::print_rows(out, any_column<Policy>(col));
   return out;
 }
 /// @brief Prints any column as its kind prints (fixed-width and strings as to_host.hpp prints them).
 template <buffer_policy Policy>
 std::ostream& operator<<(std::ostream& out, any_column<Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
   std::visit([&](auto const& c) { out << c; }, col);
   return out;
 }

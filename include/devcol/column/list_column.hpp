@@ -180,7 +180,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
    * @throws what allocation and copying throw
    */
   [[nodiscard]] basic_list_column deep_copy(stream_ref stream = {}) const {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     basic_list_column out;
     auto const [first, last] = child_range(stream);
     *out.child_ = devcol::deep_copy(devcol::slice(*child_, first, last, stream), stream);

@@ -74,7 +74,7 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
                                                             std::type_identity_t<any_column<Policy>> child,
                                                             std::vector<bool> const& valid = {},
                                                             stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   DEVCOL_EXPECTS(!offsets.empty(), "make_list_column: no offsets (a column of n rows has n + 1)");
   std::size_t const rows = offsets.size() - 1;
   std::size_t const child_rows = devcol::size(child);
@@ -102,7 +102,7 @@ template <buffer_policy Policy = default_policy>
 [[nodiscard]] basic_list_column<std::int64_t, Policy> make_large_list_column(
     std::vector<std::int64_t> const& offsets, std::type_identity_t<any_column<Policy>> child,
     std::vector<bool> const& valid = {}, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return make_list_column<std::int64_t, Policy>(offsets, std::move(child), valid, stream);
 }
 
@@ -117,7 +117,7 @@ template <buffer_policy Policy = default_policy>
 [[nodiscard]] struct_column<Policy> make_struct_column(
     std::vector<std::pair<std::string, std::type_identity_t<any_column<Policy>>>> fields,
     std::vector<bool> const& valid = {}, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const rows = fields.empty() ? valid.size() : devcol::size(fields.front().second);
   std::vector<std::string> names;
   std::vector<any_column<Policy>> children;
@@ -147,7 +147,7 @@ template <buffer_policy Policy = default_policy>
 [[nodiscard]] dictionary_column<Policy> make_dictionary_column(column<std::int32_t, Policy> indices,
                                                                std::type_identity_t<any_column<Policy>> values,
                                                                stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const n = devcol::size(values);
   detail::executor exec(stream);
   std::size_t const row =

@@ -248,7 +248,7 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
    * @throws what allocation and copying throw
    */
   [[nodiscard]] basic_strings_column deep_copy(stream_ref stream = {}) const {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     basic_strings_column out;
     if (offsets_.empty()) {
       out.size_ = size_;  // 0 rows (see the constructor)

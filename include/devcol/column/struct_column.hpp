@@ -124,7 +124,7 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
    * @throws what allocation and copying throw
    */
   [[nodiscard]] struct_column deep_copy(stream_ref stream = {}) const {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     struct_column out;
     out.names_ = names_;
     out.children_.reserve(children_.size());

@@ -48,7 +48,7 @@ inline std::vector<bitmask_word> mask_words_to_host(bitmask_word const* mask, st
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] std::vector<std::optional<T>> to_host(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const size = col.size();
   auto values = std::make_unique_for_overwrite<T[]>(size);
   copy_bytes(values.get(), col.data(access::read), size * sizeof(T), stream);
@@ -72,7 +72,7 @@ template <fixed_width T, class Policy>
 template <arrow_offset O, class Policy>
 [[nodiscard]] std::vector<std::optional<std::string>> to_host(basic_strings_column<O, Policy> const& col,
                                                               stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const size = col.size();
   std::vector<std::optional<std::string>> rows(size);
   if (size == 0) { return rows; }
@@ -100,7 +100,7 @@ template <arrow_offset O, class Policy>
  */
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] std::vector<std::optional<Rep>> to_host(decimal_column<Rep, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return to_host(col.values(), stream);
 }
 
@@ -113,7 +113,7 @@ template <decimal_rep Rep, class Policy>
 template <class Policy>
 [[nodiscard]] std::vector<std::optional<std::string>> to_host(fixed_size_binary_column<Policy> const& col,
                                                               stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const size = col.size();
   std::size_t const width = col.width();
   std::vector<std::optional<std::string>> rows(size);
@@ -179,7 +179,7 @@ void print_value(std::ostream& out, T const& v) {
  */
 template <fixed_width T, class Policy>
 std::ostream& operator<<(std::ostream& out, column<T, Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
   constexpr std::size_t shown = 20;
   auto const head = to_host(col.slice(0, std::min(col.size(), shown)));
   out << "column<" << type_name_v<T> << ">[";
@@ -201,7 +201,7 @@ std::ostream& operator<<(std::ostream& out, column<T, Policy> const& col) {
  */
 template <arrow_offset O, class Policy>
 std::ostream& operator<<(std::ostream& out, basic_strings_column<O, Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
   constexpr std::size_t shown = 20;
   auto const head = to_host(col.slice(0, std::min(col.size(), shown)));
   out << (sizeof(O) == 4 ? "strings[" : "large_strings[");
@@ -223,7 +223,7 @@ std::ostream& operator<<(std::ostream& out, basic_strings_column<O, Policy> cons
  */
 template <decimal_rep Rep, class Policy>
 std::ostream& operator<<(std::ostream& out, decimal_column<Rep, Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
   constexpr std::size_t shown = 20;
   auto const head = to_host(col.slice(0, std::min(col.size(), shown)));
   out << col.type_name() << '[';
@@ -241,7 +241,7 @@ std::ostream& operator<<(std::ostream& out, decimal_column<Rep, Policy> const& c
  */
 template <class Policy>
 std::ostream& operator<<(std::ostream& out, fixed_size_binary_column<Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
   constexpr std::size_t shown = 20;
   constexpr char hex[] = "0123456789abcdef";
   auto const head = to_host(col.slice(0, std::min(col.size(), shown)));

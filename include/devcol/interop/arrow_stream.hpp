@@ -95,7 +95,7 @@ struct stream_state {
   static int get_next(ArrowDeviceArrayStream* self, ArrowDeviceArray* out) noexcept {
     auto& state = of(self);
     return state.guarded([&] {
-      operation_spill_lock<Policy> const spill_scope;  // the user's `next` runs under it too
+      operation_spill_lock<Policy> const spill_scope{live_stream(state.stream)};  // the user's `next` runs under it too
       std::optional<basic_table<Policy>> batch = state.next();
       if (!batch) {
         *out = ArrowDeviceArray{};  // the end: a released array
@@ -139,7 +139,7 @@ struct stream_state {
 template <buffer_policy Policy>
 void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, ArrowDeviceArrayStream* out,
                      stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   DEVCOL_EXPECTS(out != nullptr, "to_arrow_stream: the ArrowDeviceArrayStream to export into is null");
   DEVCOL_EXPECTS(next != nullptr, "to_arrow_stream: no table source");
   ArrowDeviceType const type = schema.num_columns() == 0
@@ -162,7 +162,7 @@ void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, Arro
  */
 template <buffer_policy Policy>
 void to_arrow_stream(std::vector<basic_table<Policy>> batches, ArrowDeviceArrayStream* out, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   DEVCOL_EXPECTS(!batches.empty(), "to_arrow_stream: no batches to take the schema from; pass a schema table");
   basic_table<Policy> schema = batches.front();
   auto queue = std::make_shared<std::vector<basic_table<Policy>>>(std::move(batches));
@@ -219,7 +219,7 @@ class arrow_stream_reader {
    * is on another device type than the stream's, or fails table_from_arrow()'s checks
    */
   [[nodiscard]] std::optional<basic_table<Policy>> next() {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{detail::live_stream(stream_)};
     if (finished_) { return std::nullopt; }
     ArrowDeviceArray array{};
     expect_ok(source_.value.get_next(&source_.value, &array), "get_next");
@@ -281,7 +281,7 @@ class arrow_stream_reader {
  */
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] std::vector<basic_table<Policy>> tables_from_arrow(ArrowDeviceArrayStream* source, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   arrow_stream_reader<Policy> reader(source, stream);
   std::vector<basic_table<Policy>> out;
   while (auto batch = reader.next()) { out.push_back(std::move(*batch)); }

@@ -84,7 +84,7 @@ struct dlpack_import {
  */
 template <fixed_width T, buffer_policy Policy>
 [[nodiscard]] DLManagedTensorVersioned* to_dlpack(column<T, Policy>& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   DEVCOL_EXPECTS(!col.has_nulls(), "to_dlpack: the column has ", col.null_count(),
                  " nulls, which a DLPack tensor cannot hold (fill them first)");
   auto ctx = std::make_unique<detail::dlpack_export<T, Policy>>();
@@ -122,7 +122,7 @@ template <fixed_width T, buffer_policy Policy>
  */
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> from_dlpack(DLManagedTensorVersioned* tensor, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   DEVCOL_DLPACK_EXPECTS(tensor != nullptr, "from_dlpack: the tensor is NULL");
   std::shared_ptr<detail::dlpack_import> keep;  // from its making on, the deleter runs exactly once
   try {

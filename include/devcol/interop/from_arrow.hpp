@@ -53,7 +53,7 @@ DEVCOL_NAMESPACE_BEGIN
  */
 template <arrow_fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::import_guard guard(schema, array);
   detail::arrow_field const field = detail::check_device_import(schema, array);
   detail::check_fixed_width<T>(array->array, field, "array");
@@ -104,7 +104,7 @@ concept arrow_importable = detail::arrow_importer<K>::enabled;
  */
 template <arrow_importable K>
 [[nodiscard]] K from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
-  detail::operation_spill_lock<typename K::policy> const spill_scope;
+  detail::operation_spill_lock<typename K::policy> const spill_scope{stream};
   detail::import_guard guard(schema, array);
   detail::arrow_field const field = detail::check_device_import(schema, array);
   detail::arrow_importer<K>::check(array->array, field, "array");
@@ -134,7 +134,7 @@ template <arrow_importable K>
  */
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] any_column<Policy> any_from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::import_guard guard(schema, array);
   detail::arrow_field const field = detail::check_device_import(schema, array);
   detail::check_any(array->array, field, "array");
@@ -155,7 +155,7 @@ template <buffer_policy Policy = default_policy>
  */
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] basic_table<Policy> table_from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::import_guard guard(schema, array);
   detail::arrow_field const field = detail::check_device_import(schema, array);
   guard.release_schema();

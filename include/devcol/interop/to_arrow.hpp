@@ -97,7 +97,7 @@ std::unique_ptr<schema_node> column_schema_node(std::string name) {
 template <arrow_fixed_width T, buffer_policy Policy>
 void to_arrow(column<T, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
               std::string name = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_outputs(schema, array, "to_arrow");
   auto schema_tree = detail::column_schema_node<T>(std::move(name));
   auto node = detail::pinned_export_node(col, stream);
@@ -123,7 +123,7 @@ void to_arrow(column<T, Policy> const& col, ArrowSchema* schema, ArrowDeviceArra
 template <arrow_offset O, buffer_policy Policy>
 void to_arrow(basic_strings_column<O, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array,
               stream_ref stream = {}, std::string name = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_outputs(schema, array, "to_arrow");
   auto schema_tree = detail::schema_of(col, std::move(name));
   auto node = detail::pinned_export_node(col, stream);
@@ -155,7 +155,7 @@ void export_kind(K const& col, ArrowSchema* schema, ArrowDeviceArray* array, str
 template <decimal_rep Rep, buffer_policy Policy>
 void to_arrow(decimal_column<Rep, Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array,
               stream_ref stream = {}, std::string name = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
@@ -168,7 +168,7 @@ void to_arrow(decimal_column<Rep, Policy> const& col, ArrowSchema* schema, Arrow
 template <buffer_policy Policy>
 void to_arrow(fixed_size_binary_column<Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array,
               stream_ref stream = {}, std::string name = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
@@ -189,7 +189,7 @@ template <class C>
   requires detail::is_nested_kind<C>
 void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
               std::string name = {}) {
-  detail::operation_spill_lock<typename C::policy> const spill_scope;
+  detail::operation_spill_lock<typename C::policy> const spill_scope{stream};
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
@@ -198,7 +198,7 @@ void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream
 template <buffer_policy Policy>
 void to_arrow(any_column<Policy> const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
               std::string name = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
@@ -251,7 +251,7 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
  */
 template <buffer_policy Policy>
 void to_arrow(basic_table<Policy> const& tbl, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_outputs(schema, array, "to_arrow");
   detail::export_table_array(tbl, array, stream, detail::table_schema_node(tbl), schema);
 }

@@ -62,7 +62,7 @@ inline constexpr bool castable_v = (std::is_arithmetic_v<From> && std::is_arithm
 template <fixed_width To, fixed_width From, class Policy>
   requires detail::castable_v<From, To>
 [[nodiscard]] column<To, Policy> cast(column<From, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return devcol::transform(col, detail::convert_to<To>{}, stream);
 }
 

@@ -50,7 +50,7 @@ struct compare_to_scalar {
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> compare(column<T, Policy> const& col, cmp op, T value, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return devcol::transform(col, detail::compare_to_scalar<T>{op, value}, stream);
 }
 
@@ -62,7 +62,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> compare(column<T, Policy> const& a, cmp op, column<T, Policy> const& b,
                                            stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return devcol::transform(a, b, detail::compare_with<T>{op}, stream);
 }
 

@@ -43,7 +43,7 @@ template <decimal_rep Rep, class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] decimal_column<Rep, Policy> gather(decimal_column<Rep, Policy> const& col,
                                                  column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                  out_of_bounds policy = out_of_bounds::throw_error) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return decimal_column<Rep, Policy>(devcol::gather(col.values(), indices, stream, policy), col.precision(),
                                      col.scale());
 }
@@ -56,7 +56,7 @@ template <decimal_rep Rep, class Policy, std::integral I, class IndexPolicy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] decimal_column<Rep, Policy> filter(decimal_column<Rep, Policy> const& col,
                                                  column<bool, Policy> const& keep, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return decimal_column<Rep, Policy>(devcol::filter(col.values(), keep, stream), col.precision(), col.scale());
 }
 
@@ -69,7 +69,7 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] decimal_column<Rep, Policy> concatenate(std::span<decimal_column<Rep, Policy> const> cols,
                                                       stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return decimal_column<Rep, Policy>{}; }
   std::vector<column<Rep, Policy>> values;
   values.reserve(cols.size());
@@ -86,7 +86,7 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] decimal_column<Rep, Policy> concatenate(std::vector<decimal_column<Rep, Policy>> const& cols,
                                                       stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return concatenate(std::span<decimal_column<Rep, Policy> const>(cols), stream);
 }
 
@@ -97,7 +97,7 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] column<bool, Policy> compare(decimal_column<Rep, Policy> const& col, cmp op, Rep unscaled,
                                            stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return devcol::compare(col.values(), op, unscaled, stream);
 }
 
@@ -109,7 +109,7 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] column<bool, Policy> compare(decimal_column<Rep, Policy> const& a, cmp op,
                                            decimal_column<Rep, Policy> const& b, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_scale(a, b, "compare");
   return devcol::compare(a.values(), op, b.values(), stream);
 }
@@ -119,7 +119,7 @@ template <decimal_rep Rep, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> argsort(decimal_column<Rep, Policy> const& col,
                                                    order direction = order::ascending, stream_ref stream = {},
                                                    null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return devcol::argsort(col.values(), direction, stream, nulls);
 }
 
@@ -128,7 +128,7 @@ template <decimal_rep Rep, class Policy>
 [[nodiscard]] decimal_column<Rep, Policy> sort(decimal_column<Rep, Policy> const& col,
                                                order direction = order::ascending, stream_ref stream = {},
                                                null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return decimal_column<Rep, Policy>(devcol::sort(col.values(), direction, stream, nulls), col.precision(),
                                      col.scale());
 }
@@ -137,21 +137,21 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] bool is_sorted(decimal_column<Rep, Policy> const& col, order direction = order::ascending,
                              stream_ref stream = {}, null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return devcol::is_sorted(col.values(), direction, stream, nulls);
 }
 
 /// @brief A bool column, true where `col` is null; no mask. One pass, no synchronisation.
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] column<bool, Policy> is_null(decimal_column<Rep, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return devcol::is_null(col.values(), stream);
 }
 
 /// @brief A bool column, true where `col` is valid; no mask. One pass, no synchronisation.
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] column<bool, Policy> is_valid(decimal_column<Rep, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return devcol::is_valid(col.values(), stream);
 }
 
@@ -160,7 +160,7 @@ template <decimal_rep Rep, class Policy>
 template <decimal_rep Rep, class Policy>
 [[nodiscard]] decimal_column<Rep, Policy> fill_null(decimal_column<Rep, Policy> const& col, Rep unscaled,
                                                     stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return decimal_column<Rep, Policy>(devcol::fill_null(col.values(), unscaled, stream), col.precision(), col.scale());
 }
 

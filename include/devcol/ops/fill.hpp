@@ -29,7 +29,7 @@ DEVCOL_NAMESPACE_BEGIN
  */
 template <fixed_width T, class Policy>
 void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   T* rows = col.data(access::write, stream);
   detail::executor exec(stream);
   exec.writes(rows, col.size() * sizeof(T));
@@ -50,7 +50,7 @@ void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
 /// @brief A deep copy of `col` (its rows only) in new memory from its resource: `col.deep_copy(stream)`.
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> copy(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return col.deep_copy(stream);
 }
 
@@ -62,7 +62,7 @@ template <fixed_width T, class Policy>
  */
 template <fixed_width T, class Policy>
 void copy_into(column<T, Policy> const& src, column<T, Policy>& dst, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(src.size(), dst.size(), "copy_into");
   if (dst.writes_copy()) {  // every row is replaced: fresh memory, not a copy of dst, moved in at the end
     column<T, Policy> fresh = dst.template make_like<T>(dst.size(), stream);

@@ -66,7 +66,7 @@ void compact_flagged(In in, Keep keep, std::size_t n, T* out, std::size_t kept) 
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> filter(column<T, Policy> const& col, column<bool, Policy> const& keep,
                                        stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(col.size(), keep.size(), "filter");
   detail::executor exec(stream);
   if (!keep.has_nulls() && !col.has_nulls()) {  // the flags' bytes are the stencil: no row arithmetic
@@ -107,7 +107,7 @@ template <fixed_width T, class Policy>
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> concatenate(std::span<column<T, Policy> const> cols, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return column<T, Policy>{}; }
   std::size_t rows = 0;
   std::size_t nulls = 0;
@@ -129,7 +129,7 @@ template <fixed_width T, class Policy>
 /// @brief concatenate() of an initializer list or vector of columns.
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> concatenate(std::vector<column<T, Policy>> const& cols, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return concatenate(std::span<column<T, Policy> const>(cols), stream);
 }
 

@@ -85,7 +85,7 @@ template <class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] fixed_size_binary_column<Policy> gather(fixed_size_binary_column<Policy> const& col,
                                                       column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                       out_of_bounds policy = out_of_bounds::throw_error) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
   fixed_size_binary_column<Policy> out(col.width(), indices.size(), stream, mask_state::unallocated, col.resource());
   std::size_t const bytes = col.width() * indices.size();
@@ -112,7 +112,7 @@ template <class Policy, std::integral I, class IndexPolicy>
 template <class Policy>
 [[nodiscard]] fixed_size_binary_column<Policy> filter(fixed_size_binary_column<Policy> const& col,
                                                       column<bool, Policy> const& keep, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(col.size(), keep.size(), "filter");
   detail::executor exec(stream);
   auto const rows = thrust::counting_iterator<std::int64_t>(0);
@@ -137,7 +137,7 @@ template <class Policy>
 template <class Policy>
 [[nodiscard]] fixed_size_binary_column<Policy> concatenate(std::span<fixed_size_binary_column<Policy> const> cols,
                                                            stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return fixed_size_binary_column<Policy>{}; }
   std::size_t const width = cols.front().width();
   std::size_t rows = 0;
@@ -164,21 +164,21 @@ template <class Policy>
 template <class Policy>
 [[nodiscard]] fixed_size_binary_column<Policy> concatenate(std::vector<fixed_size_binary_column<Policy>> const& cols,
                                                            stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return concatenate(std::span<fixed_size_binary_column<Policy> const>(cols), stream);
 }
 
 /// @brief A bool column, true where `col` is null; no mask. One pass over the mask, no synchronisation.
 template <class Policy>
 [[nodiscard]] column<bool, Policy> is_null(fixed_size_binary_column<Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::binary_flags(col, detail::binary_row_flag<true>{col.view()}, stream);
 }
 
 /// @brief A bool column, true where `col` is valid; no mask. One pass over the mask, no synchronisation.
 template <class Policy>
 [[nodiscard]] column<bool, Policy> is_valid(fixed_size_binary_column<Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::binary_flags(col, detail::binary_row_flag<false>{col.view()}, stream);
 }
 

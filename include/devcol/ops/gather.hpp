@@ -146,7 +146,7 @@ void check_indices(column_view<I> indices, std::size_t size, char const* op, str
 template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] column<T, Policy> gather(column<T, Policy> const& col, column<I, IndexPolicy> const& indices,
                                        stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
   auto out = col.template make_like<T>(indices.size(), stream);
   T* rows = out.data(access::write, stream);
@@ -178,7 +178,7 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
 template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
 void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indices, column<T, Policy>& target,
              stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(source.size(), indices.size(), "scatter");
   detail::check_indices(indices.view(), target.size(), "scatter", stream);
   detail::executor exec(stream);

@@ -170,7 +170,7 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] basic_list_column<O, Policy> gather(basic_list_column<O, Policy> const& col,
                                                   column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                   out_of_bounds policy = out_of_bounds::throw_error) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
   auto [offsets, total] = detail::gather_offsets<O, Policy>(col.view(), indices.view(), col.resource(), stream);
   auto const map = detail::child_row_map<O, Policy>(col.view(), indices.view(),
@@ -196,7 +196,7 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
 template <class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] struct_column<Policy> gather(struct_column<Policy> const& col, column<I, IndexPolicy> const& indices,
                                            stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
   std::vector<any_column<Policy>> children;
   for (std::size_t f = 0; f < col.num_children(); ++f) {
@@ -220,7 +220,7 @@ template <class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] dictionary_column<Policy> gather(dictionary_column<Policy> const& col,
                                                column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                out_of_bounds policy = out_of_bounds::throw_error) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return dictionary_column<Policy>(devcol::gather(col.indices(), indices, stream, policy), col.values());
 }
 
@@ -232,7 +232,7 @@ template <class Policy, std::integral I, class IndexPolicy>
 template <buffer_policy Policy, std::integral I, class IndexPolicy>
 any_column<Policy> gather(any_column<Policy> const& col, column<I, IndexPolicy> const& indices, stream_ref stream,
                           out_of_bounds policy) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return std::visit(
       [&](auto const& c) -> any_column<Policy> {
         if constexpr (requires { gather(c, indices, stream, policy); }) {
@@ -253,7 +253,7 @@ any_column<Policy> gather(any_column<Policy> const& col, column<I, IndexPolicy> 
 template <class C, class KeepPolicy>
   requires(detail::is_nested_kind<C>)
 [[nodiscard]] C filter(C const& col, column<bool, KeepPolicy> const& keep, stream_ref stream = {}) {
-  detail::operation_spill_lock<typename C::policy> const spill_scope;
+  detail::operation_spill_lock<typename C::policy> const spill_scope{stream};
   detail::expect_same_size(col.size(), keep.size(), "filter");
   auto const positions = detail::kept_positions<typename C::policy>(keep, col.resource(), stream);
   return devcol::gather(col, positions, stream, out_of_bounds::nullify);
@@ -267,7 +267,7 @@ template <class C, class KeepPolicy>
 template <buffer_policy Policy, class KeepPolicy>
 [[nodiscard]] any_column<Policy> filter(any_column<Policy> const& col, column<bool, KeepPolicy> const& keep,
                                         stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return std::visit(
       [&](auto const& c) -> any_column<Policy> {
         if constexpr (requires { filter(c, keep, stream); }) {
@@ -290,7 +290,7 @@ template <buffer_policy Policy, class KeepPolicy>
 template <arrow_offset O, class Policy>
 [[nodiscard]] basic_list_column<O, Policy> concatenate(std::span<basic_list_column<O, Policy> const> cols,
                                                        stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return {}; }
   detail::expect_same_types(cols, "concatenate");
   std::size_t rows = 0;
@@ -333,7 +333,7 @@ template <arrow_offset O, class Policy>
  */
 template <class Policy>
 [[nodiscard]] struct_column<Policy> concatenate(std::span<struct_column<Policy> const> cols, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return {}; }
   detail::expect_same_types(cols, "concatenate");
   std::size_t rows = 0;
@@ -360,7 +360,7 @@ template <class Policy>
 template <class Policy>
 [[nodiscard]] dictionary_column<Policy> concatenate(std::span<dictionary_column<Policy> const> cols,
                                                     stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return {}; }
   detail::expect_same_types(cols, "concatenate");
   std::vector<column<std::int32_t, Policy>> moved;
@@ -389,7 +389,7 @@ template <class Policy>
 template <class C>
   requires(detail::is_nested_kind<C>)
 [[nodiscard]] C concatenate(std::vector<C> const& cols, stream_ref stream = {}) {
-  detail::operation_spill_lock<typename C::policy> const spill_scope;
+  detail::operation_spill_lock<typename C::policy> const spill_scope{stream};
   return concatenate(std::span<C const>(cols), stream);
 }
 
@@ -400,7 +400,7 @@ template <class C>
  */
 template <buffer_policy Policy>
 any_column<Policy> concatenate(std::span<any_column<Policy> const> cols, stream_ref stream) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return {}; }
   detail::expect_same_types(cols, "concatenate");
   return std::visit(
@@ -420,7 +420,7 @@ any_column<Policy> concatenate(std::span<any_column<Policy> const> cols, stream_
 /// @brief concatenate() of a vector of any columns.
 template <buffer_policy Policy>
 [[nodiscard]] any_column<Policy> concatenate(std::vector<any_column<Policy>> const& cols, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return concatenate(std::span<any_column<Policy> const>(cols), stream);
 }
 
@@ -428,26 +428,26 @@ template <buffer_policy Policy>
 template <class C>
   requires(detail::is_nested_kind<C>)
 [[nodiscard]] column<bool, typename C::policy> is_null(C const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<typename C::policy> const spill_scope;
+  detail::operation_spill_lock<typename C::policy> const spill_scope{stream};
   return detail::mask_flags(col, true, stream);
 }
 /// @brief A bool column, true where a list, struct or dictionary row is valid; no mask. One pass, no synchronisation.
 template <class C>
   requires(detail::is_nested_kind<C>)
 [[nodiscard]] column<bool, typename C::policy> is_valid(C const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<typename C::policy> const spill_scope;
+  detail::operation_spill_lock<typename C::policy> const spill_scope{stream};
   return detail::mask_flags(col, false, stream);
 }
 /// @brief is_null() of any column (strings included). One pass, no synchronisation.
 template <buffer_policy Policy>
 [[nodiscard]] column<bool, Policy> is_null(any_column<Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return std::visit([&](auto const& c) { return detail::mask_flags(c, true, stream); }, col);
 }
 /// @brief is_valid() of any column (strings included). One pass, no synchronisation.
 template <buffer_policy Policy>
 [[nodiscard]] column<bool, Policy> is_valid(any_column<Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return std::visit([&](auto const& c) { return detail::mask_flags(c, false, stream); }, col);
 }
 

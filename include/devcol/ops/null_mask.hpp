@@ -40,21 +40,21 @@ column<bool, Policy> flags_of(column<T, Policy> const& col, Flag flag, stream_re
 /// @brief A bool column, true where `col` is null; no mask. One pass over the mask, no synchronisation.
 template <fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> is_null(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::flags_of(col, detail::row_is_null<T>{col.view()}, stream);
 }
 
 /// @brief A bool column, true where `col` is valid; no mask. One pass over the mask, no synchronisation.
 template <fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> is_valid(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::flags_of(col, detail::row_is_valid<T>{col.view()}, stream);
 }
 
 /// @brief `col` with every null replaced by `value`, without a mask: one pass, no synchronisation.
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> fill_null(column<T, Policy> const& col, T value, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (!col.has_nulls()) { return column<T, Policy>(col.data_buffer(), {}, col.size(), 0, col.offset()); }
   auto out = col.template make_like<T>(col.size(), stream);
   detail::executor exec(stream);
@@ -72,7 +72,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> set_null_mask(column<T, Policy> const& col, column<bool, Policy> const& valid_rows,
                                               stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(col.size(), valid_rows.size(), "set_null_mask");
   column<T, Policy> out(col.data_buffer(), {}, col.size(), 0, col.offset());
   detail::set_validity(out, detail::true_and_valid{valid_rows.view()}, stream);

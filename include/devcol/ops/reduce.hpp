@@ -199,7 +199,7 @@ struct merge_extremes {
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> sum(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::reduce_valid(col, sum_type_t<T>{0}, thrust::plus<sum_type_t<T>>{}, stream);
 }
 
@@ -207,7 +207,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> product(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::reduce_valid(col, sum_type_t<T>{1}, detail::multiplies_op{}, stream);
 }
 
@@ -215,7 +215,7 @@ template <fixed_width T, class Policy>
 /// (Arrow's `min`). One pass (floating point: two when the result is +infinity). Synchronises `stream`.
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> min(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::extreme(col, detail::highest<T>(), detail::min_op{}, stream);
 }
 
@@ -223,7 +223,7 @@ template <fixed_width T, class Policy>
 /// (Arrow's `max`). One pass (floating point: two when the result is -infinity). Synchronises `stream`.
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> max(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::extreme(col, detail::lowest<T>(), detail::max_op{}, stream);
 }
 
@@ -233,7 +233,7 @@ template <fixed_width T, class Policy>
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<std::pair<T, T>> minmax(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (col.size() == col.null_count()) { return std::nullopt; }
   detail::executor exec(stream);
   detail::extremes<T> const init{detail::highest<T>(), detail::lowest<T>()};
@@ -259,7 +259,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<double> mean(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   auto const total = detail::reduce_valid(col, 0.0, thrust::plus<double>{}, stream);
   if (!total) { return std::nullopt; }
   return *total / static_cast<double>(col.size() - col.null_count());
@@ -275,7 +275,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<bool> any(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::reduce_valid(col, false, thrust::logical_or<bool>{}, stream);
 }
 
@@ -283,7 +283,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<bool> all(column<T, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::reduce_valid(col, true, thrust::logical_and<bool>{}, stream);
 }
 

@@ -86,7 +86,7 @@ column<T, Policy> scan(column<T, Policy> const& col, scan_op op, bool inclusive,
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)
 [[nodiscard]] column<T, Policy> inclusive_scan(column<T, Policy> const& col, scan_op op, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::scan(col, op, true, stream);
 }
 
@@ -95,7 +95,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)
 [[nodiscard]] column<T, Policy> exclusive_scan(column<T, Policy> const& col, scan_op op, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::scan(col, op, false, stream);
 }
 

@@ -185,7 +185,7 @@ template <class IsValid>
 template <fixed_width T, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> argsort(column<T, Policy> const& col, order direction = order::ascending,
                                                    stream_ref stream = {}, null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const n = col.size();
   auto indices = col.template make_like<std::int64_t>(n, stream);
   detail::executor exec(stream);
@@ -216,7 +216,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> sort(column<T, Policy> const& col, order direction = order::ascending,
                                      stream_ref stream = {}, null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (col.has_nulls()) {
     return devcol::gather(col, devcol::argsort(col, direction, stream, nulls), stream, out_of_bounds::nullify);
   }
@@ -243,7 +243,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
 [[nodiscard]] bool is_sorted(column<T, Policy> const& col, order direction = order::ascending, stream_ref stream = {},
                              null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (col.size() < 2) { return true; }
   detail::executor exec(stream);
   return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),

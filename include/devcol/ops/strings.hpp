@@ -137,7 +137,7 @@ struct filled_start : filled_rows<O> {
  */
 template <arrow_offset O, class Policy>
 [[nodiscard]] column<O, Policy> length(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::rows_to<O>(col, detail::string_length<O>{col.view()}, true, stream);
 }
 
@@ -150,21 +150,21 @@ template <arrow_offset O, class Policy>
 template <arrow_offset O, class Policy>
 [[nodiscard]] column<std::uint64_t, Policy> hash(basic_strings_column<O, Policy> const& col, std::uint64_t seed = 0,
                                                  stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::rows_to<std::uint64_t>(col, detail::string_hash<O>{col.view(), {seed}}, true, stream);
 }
 
 /// @brief A bool column, true where `col` is null; no mask. One pass over the mask, no synchronisation.
 template <arrow_offset O, class Policy>
 [[nodiscard]] column<bool, Policy> is_null(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::rows_to<bool>(col, detail::string_is_null<O>{col.view()}, false, stream);
 }
 
 /// @brief A bool column, true where `col` is valid; no mask. One pass over the mask, no synchronisation.
 template <arrow_offset O, class Policy>
 [[nodiscard]] column<bool, Policy> is_valid(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::rows_to<bool>(col, detail::string_is_valid<O>{col.view()}, false, stream);
 }
 
@@ -178,7 +178,7 @@ template <arrow_offset O, class Policy>
 template <arrow_offset O, class Policy>
 [[nodiscard]] basic_strings_column<O, Policy> fill_null(basic_strings_column<O, Policy> const& col,
                                                         std::string_view value, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
   if (!col.has_nulls()) {
     return basic_strings_column<O, Policy>(col.offsets_buffer(), col.chars_buffer(), {}, col.size(), 0, col.offset());

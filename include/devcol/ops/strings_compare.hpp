@@ -82,7 +82,7 @@ struct string_rows_less {
 template <arrow_offset O, class Policy>
 [[nodiscard]] column<bool, Policy> compare(basic_strings_column<O, Policy> const& a, cmp op,
                                            basic_strings_column<O, Policy> const& b, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(a.size(), b.size(), "compare");
   bool const a_only = a.has_nulls() && !b.has_nulls();  // a's mask bits are the result's
   auto out = detail::rows_to<bool>(a, detail::compare_strings<O>{a.view(), b.view(), op}, a_only, stream);
@@ -105,7 +105,7 @@ template <arrow_offset O, class Policy>
 template <arrow_offset O, class Policy>
 [[nodiscard]] column<bool, Policy> compare(basic_strings_column<O, Policy> const& col, cmp op, std::string_view value,
                                            stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   typename basic_strings_column<O, Policy>::buffer_type bytes(value.size(), stream, mr::default_alignment,
                                                                col.resource());
   auto* device_value = static_cast<char*>(bytes.data(access::write, stream));
@@ -125,7 +125,7 @@ template <arrow_offset O, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> argsort(basic_strings_column<O, Policy> const& col,
                                                    order direction = order::ascending, stream_ref stream = {},
                                                    null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const n = col.size();
   column<std::int64_t, Policy> indices(n, stream, mask_state::unallocated, col.resource());
   detail::executor exec(stream);
@@ -146,7 +146,7 @@ template <arrow_offset O, class Policy>
 [[nodiscard]] basic_strings_column<O, Policy> sort(basic_strings_column<O, Policy> const& col,
                                                    order direction = order::ascending, stream_ref stream = {},
                                                    null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   auto const indices = devcol::argsort(col, direction, stream, nulls);
   return detail::gather_strings(col, detail::index_rows<std::int64_t>{indices.view(), col.size()}, col.size(),
                                 col.has_nulls(), "sort", stream);
@@ -156,7 +156,7 @@ template <arrow_offset O, class Policy>
 template <arrow_offset O, class Policy>
 [[nodiscard]] bool is_sorted(basic_strings_column<O, Policy> const& col, order direction = order::ascending,
                              stream_ref stream = {}, null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (col.size() < 2) { return true; }
   detail::executor exec(stream);
   return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),

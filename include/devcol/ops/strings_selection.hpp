@@ -129,7 +129,7 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] basic_strings_column<O, Policy> gather(basic_strings_column<O, Policy> const& col,
                                                      column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                      out_of_bounds policy = out_of_bounds::throw_error) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
   bool const masked = col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify;
   return detail::gather_strings(col, detail::index_rows<I>{indices.view(), col.size()}, indices.size(), masked,
@@ -150,7 +150,7 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
 template <arrow_offset O, class Policy>
 [[nodiscard]] basic_strings_column<O, Policy> filter(basic_strings_column<O, Policy> const& col,
                                                      column<bool, Policy> const& keep, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(col.size(), keep.size(), "filter");
   detail::executor exec(stream);
   auto const all = thrust::counting_iterator<std::size_t>(0);
@@ -180,7 +180,7 @@ template <arrow_offset O, class Policy>
 template <arrow_offset O, class Policy>
 [[nodiscard]] basic_strings_column<O, Policy> concatenate(std::span<basic_strings_column<O, Policy> const> cols,
                                                           stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
   if (cols.empty()) { return basic_strings_column<O, Policy>{}; }
   // Each input's first and last offsets, in one batch of copies and one synchronisation.
@@ -232,7 +232,7 @@ template <arrow_offset O, class Policy>
 template <arrow_offset O, class Policy>
 [[nodiscard]] basic_strings_column<O, Policy> concatenate(std::vector<basic_strings_column<O, Policy>> const& cols,
                                                           stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   return concatenate(std::span<basic_strings_column<O, Policy> const>(cols), stream);
 }
 

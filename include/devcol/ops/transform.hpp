@@ -29,7 +29,7 @@ DEVCOL_NAMESPACE_BEGIN
 template <fixed_width T, class Policy, class F>
   requires fixed_width<std::invoke_result_t<F, T>>
 [[nodiscard]] auto transform(column<T, Policy> const& col, F f, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   using R = std::invoke_result_t<F, T>;
   auto out = col.template make_like<R>(col.size(), stream);
   T const* in = col.data(access::read);
@@ -51,7 +51,7 @@ template <fixed_width T, class Policy, class F>
 template <fixed_width A, fixed_width B, class Policy, class F>
   requires fixed_width<std::invoke_result_t<F, A, B>>
 [[nodiscard]] auto transform(column<A, Policy> const& a, column<B, Policy> const& b, F f, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope;
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
   using R = std::invoke_result_t<F, A, B>;
   detail::expect_same_size(a.size(), b.size(), "transform");
   auto out = a.template make_like<R>(a.size(), stream);

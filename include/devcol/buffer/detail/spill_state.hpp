@@ -8,7 +8,10 @@
 #pragma once
 
 #include <devcol/core/config.hpp>
+#include <devcol/core/detail/retired_streams.hpp>
+#include <devcol/core/event.hpp>
 #include <devcol/core/source_location.hpp>
+#include <devcol/core/stream_ref.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -17,6 +20,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,6 +53,8 @@ struct spill_node_ops {
   void (*unpin)(spill_node*) noexcept;
   /// Moves the bytes to host memory if allowed now; returns the device bytes freed (0 if none).
   std::size_t (*spill)(spill_node*);
+  /// The stream the owner was made on: its spills copy, and its memory is freed, in order on it.
+  stream_ref (*stream)(spill_node const*) noexcept;
 };
 
 /**
@@ -211,10 +217,59 @@ class spill_lock_frame {
   }
   [[nodiscard]] static bool active() noexcept { return spill_lock_depth > 0; }
   static void enter() noexcept { ++spill_lock_depth; }
-  /// Ends one lock; the outermost lowers every recorded owner's count and drops its reference.
+  /// Ends one lock; the outermost orders the owners it recorded after the operations' work (see
+  /// order_after()), then lowers every recorded owner's count and drops its reference.
   void leave() noexcept {
     if (--spill_lock_depth != 0) { return; }
+    order_after(held_, streams_);
+    streams_.clear();
     let_go(held_);
+  }
+  /**
+   * Notes that an operation under this thread's locks queues work on `stream`, so that the owners
+   * it uses are ordered after that work when the outermost lock ends. Nothing on the host backend,
+   * whose work is done when the call returns.
+   * @throws std::bad_alloc if the note cannot be kept (before anything changed)
+   */
+  void note_stream([[maybe_unused]] stream_ref stream) {
+#if DEVCOL_BACKEND_CUDA
+    if (std::find(streams_.begin(), streams_.end(), stream) == streams_.end()) { streams_.push_back(stream); }
+#endif
+  }
+  /**
+   * Orders the stream of each owner in `held` after the work queued so far on each of `streams`
+   * that is another stream: one event recorded there, waited on by the owner's stream. Once the
+   * lock lets go of an owner, a spill (which copies on the owner's stream) or the free of its
+   * memory therefore waits for the kernels an operation queued on another stream (DESIGN.md rule
+   * 21). Never synchronises the host, unless CUDA cannot make or record the event: then it waits
+   * for that stream on the host, which orders all that follows as well.
+   */
+  static void order_after([[maybe_unused]] std::vector<spill_node*> const& held,
+                          [[maybe_unused]] std::vector<stream_ref> const& streams) noexcept {
+#if DEVCOL_BACKEND_CUDA
+    for (stream_ref const work : streams) {
+      if (live_stream(work) != work) { continue; }  // destroyed: its destructor waited for its work
+      std::optional<event> done;
+      std::optional<stream_ref> last_waiting;
+      for (spill_node const* n : held) {
+        stream_ref const own = live_stream(n->ops->stream(n));
+        if (own == work || own == last_waiting) { continue; }
+        try {
+          if (!done) { done.emplace().record(work); }
+          done->wait(own);
+          last_waiting = own;
+        } catch (...) {
+          (void)cudaStreamSynchronize(work.value());
+          (void)cudaGetLastError();
+          break;
+        }
+      }
+    }
+#endif
+  }
+  /// Replaces the noted streams with `streams`, returning those noted so far (spill_capture).
+  std::vector<stream_ref> exchange_streams(std::vector<stream_ref> streams) noexcept {
+    return std::exchange(streams_, std::move(streams));
   }
   /// Lowers the lock count of every owner in `held` and drops its pin; empties `held`.
   static void let_go(std::vector<spill_node*>& held) noexcept {
@@ -239,6 +294,7 @@ class spill_lock_frame {
 
  private:
   std::vector<spill_node*> held_;
+  std::vector<stream_ref> streams_;
 };
 
 /**
@@ -251,7 +307,15 @@ class spill_lock_frame {
 template <bool Enabled>
 class [[nodiscard]] scoped_spill_lock {
  public:
+  /// A lock around pointer work that queues nothing of its own.
   scoped_spill_lock() noexcept { spill_lock_frame::enter(); }
+  /// The lock of an operation that queues its work on `stream`: when the outermost lock ends,
+  /// the owners it held are ordered after that work (spill_lock_frame::order_after()).
+  /// @throws std::bad_alloc on CUDA if the stream cannot be noted (before anything changed)
+  explicit scoped_spill_lock(stream_ref stream) {
+    spill_lock_frame::current().note_stream(stream);
+    spill_lock_frame::enter();
+  }
   scoped_spill_lock(scoped_spill_lock const&) = delete;
   scoped_spill_lock& operator=(scoped_spill_lock const&) = delete;
   ~scoped_spill_lock() { spill_lock_frame::current().leave(); }
@@ -260,6 +324,7 @@ template <>
 class [[nodiscard]] scoped_spill_lock<false> {
  public:
   scoped_spill_lock() noexcept {}  // user-provided: a named no-op lock is not an unused variable
+  explicit scoped_spill_lock(stream_ref) noexcept {}
   scoped_spill_lock(scoped_spill_lock const&) = delete;
   scoped_spill_lock& operator=(scoped_spill_lock const&) = delete;
 };
@@ -297,24 +362,37 @@ template <bool Enabled>
 class [[nodiscard]] spill_capture {
  public:
   spill_capture() noexcept
-      : saved_(spill_lock_frame::current().exchange_held({})), saved_depth_(std::exchange(spill_lock_depth, 1)) {}
+      : saved_(spill_lock_frame::current().exchange_held({})),
+        saved_streams_(spill_lock_frame::current().exchange_streams({})),
+        saved_depth_(std::exchange(spill_lock_depth, 1)) {}
   spill_capture(spill_capture const&) = delete;
   spill_capture& operator=(spill_capture const&) = delete;
   ~spill_capture() {
     if (taken_) { return; }
-    auto held = spill_lock_frame::current().exchange_held(std::move(saved_));
+    auto held = restore();
     spill_lock_frame::let_go(held);
-    spill_lock_depth = saved_depth_;
   }
-  /// The owners recorded since construction, held until the result goes; restores the outer locks.
+  /// The owners recorded since construction, held until the result goes, and ordered after the
+  /// work noted meanwhile (as a lock's); restores the outer locks.
   [[nodiscard]] spill_pins take() noexcept {
     taken_ = true;
-    spill_lock_depth = saved_depth_;
-    return spill_pins(spill_lock_frame::current().exchange_held(std::move(saved_)));
+    return spill_pins(restore());
   }
 
  private:
+  // Orders what was recorded after what was noted, gives the frame back to the outer locks and
+  // returns what was recorded.
+  std::vector<spill_node*> restore() noexcept {
+    auto& frame = spill_lock_frame::current();
+    auto held = frame.exchange_held(std::move(saved_));
+    auto const streams = frame.exchange_streams(std::move(saved_streams_));
+    spill_lock_frame::order_after(held, streams);
+    spill_lock_depth = saved_depth_;
+    return held;
+  }
+
   std::vector<spill_node*> saved_;
+  std::vector<stream_ref> saved_streams_;
   std::size_t saved_depth_;
   bool taken_ = false;
 };

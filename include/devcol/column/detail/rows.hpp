@@ -182,7 +182,7 @@ class column_rows {
   /// Rows [begin, end) sharing every buffer of the kind (its copy constructor) with the offset
   /// moved: the slice of every kind whose copies always share.
   [[nodiscard]] Kind slice_rows(std::size_t begin, std::size_t end, stream_ref stream) const {
-    detail::operation_spill_lock<Policy> const spill_scope;
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     std::size_t const nulls = nulls_in_rows(begin, end, stream);
     Kind out(self());
     narrow(out, begin, end, nulls);
