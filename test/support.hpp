@@ -124,4 +124,47 @@ void assign(devcol::column<T, P>& c, std::size_t begin, std::vector<T> const& va
   s.synchronize();
 }
 
+/// Spilling on (or off), on demand, with `device_limit` (0: none) and statistics at `level` (counters
+/// reset), for one test case; the options as they were afterwards.
+class spill_options {
+ public:
+  explicit spill_options(bool on, std::size_t device_limit = 0, int level = 0)
+      : spill_(devcol::options::set_spill(on)),
+        on_demand_(devcol::options::set_spill_on_demand(true)),
+        limit_(devcol::options::set_spill_device_limit(device_limit)),
+        level_(devcol::spill_manager::global().statistics_level()) {
+    devcol::spill_manager::global().set_statistics_level(level);
+    devcol::spill_manager::global().reset_statistics();
+  }
+  spill_options(spill_options const&) = delete;
+  spill_options& operator=(spill_options const&) = delete;
+  ~spill_options() {
+    devcol::options::set_spill(spill_);
+    devcol::options::set_spill_on_demand(on_demand_);
+    devcol::options::set_spill_device_limit(limit_);
+    devcol::spill_manager::global().set_statistics_level(level_);
+  }
+
+ private:
+  bool spill_;
+  bool on_demand_;
+  std::size_t limit_;
+  int level_;
+};
+
+/// The thread's default resource for a test: at most `limit` bytes, spilling on demand when
+/// an allocation would pass it, over the leak check's tracker.
+class limited_device {
+ public:
+  using resource = devcol::mr::on_oom<mr::limiting<mr::resource_handle>>;
+  limited_device(leak_check const& leaks, std::size_t limit)
+      : handle_(devcol::mr::make_resource_handle<resource>("limited", devcol::spill_manager::on_demand_callback(), std::in_place,
+                                                    limit, leaks.handle())),
+        scope_(handle_) {}
+
+ private:
+  devcol::mr::resource_handle handle_;
+  devcol::mr::scoped_default scope_;
+};
+
 }  // namespace devcol_test

@@ -245,42 +245,6 @@ std::vector<operation> const& operations() {
   return ops;
 }
 
-/// Spilling on, with `device_limit` (0: none), for one run; the options as they were afterwards.
-class pressure {
- public:
-  explicit pressure(bool on, std::size_t device_limit)
-      : spill_(devcol::options::set_spill(on)),
-        on_demand_(devcol::options::set_spill_on_demand(true)),
-        limit_(devcol::options::set_spill_device_limit(device_limit)) {}
-  pressure(pressure const&) = delete;
-  pressure& operator=(pressure const&) = delete;
-  ~pressure() {
-    devcol::options::set_spill(spill_);
-    devcol::options::set_spill_on_demand(on_demand_);
-    devcol::options::set_spill_device_limit(limit_);
-  }
-
- private:
-  bool spill_;
-  bool on_demand_;
-  std::size_t limit_;
-};
-
-/// The thread's default resource: at most `limit` bytes, spilling on demand past it, over the leak check.
-class pressured_device {
- public:
-  using resource = mr::on_oom<mr::limiting<mr::resource_handle>>;
-  pressured_device(leak_check const& leaks, std::size_t limit)
-      : handle_(mr::make_resource_handle<resource>("limited", devcol::spill_manager::on_demand_callback(), std::in_place,
-                                                    limit, leaks.handle())),
-        scope_(handle_) {}
-
- private:
-  mr::resource_handle handle_;
-  mr::scoped_default scope_;
-};
-
-
 TEST_CASE("spill-pressure sweep: under a device limit that every allocation passes, every operation of every kind "
           "gives the unpressured result and pins nothing for good",
           "[reliability][spill_pressure][rule20]") {
@@ -290,12 +254,12 @@ TEST_CASE("spill-pressure sweep: under a device limit that every allocation pass
     std::string expected;
     {
       devcol_test::leak_check leaks;
-      pressure const none(false, 0);
+      spill_options const none(false, 0);
       inputs in;
       expected = op.run(in);
     }
     devcol_test::leak_check leaks;
-    pressure const tight(true, 1);  // one byte: every spillable allocation spills all it may
+    spill_options const tight(true, 1);  // one byte: every spillable allocation spills all it may
     inputs in;
     std::string const before = in.snapshot();
     CHECK(op.run(in) == expected);
@@ -320,7 +284,7 @@ TEST_CASE("spill-pressure sweep: under on-demand spilling with a limiting resour
     std::size_t needed = 0;  // the inputs' bytes
     {
       devcol_test::leak_check leaks;
-      pressure const none(false, 0);
+      spill_options const none(false, 0);
       inputs in;
       needed = leaks.tracker().outstanding_bytes();
       expected = op.run(in);
@@ -329,17 +293,17 @@ TEST_CASE("spill-pressure sweep: under on-demand spilling with a limiting resour
     for (std::size_t limit : {needed / 2, needed + needed / 16, needed + needed / 4, 2 * needed}) {
       INFO("limit " << limit << " bytes, inputs " << needed);
       devcol_test::leak_check leaks;
-      pressure const on(true, 0);
+      spill_options const on(true, 0);
       std::string before;
       std::optional<inputs> in;
       {
-        pressure const none(false, 0);
+        spill_options const none(false, 0);
         in.emplace();
         before = in->snapshot();
       }
       bool raised = false;
       {
-        pressured_device const device(leaks, limit);
+        limited_device const device(leaks, limit);
         try {
           CHECK(op.run(*in) == expected);
         } catch (devcol::out_of_memory const&) {

@@ -21,48 +21,6 @@ struct spilling : devcol::default_policy {
 };
 using column = devcol::column<double, spilling>;
 
-/// Spilling on (or off), on demand, no device limit, statistics at `level`, for one test case.
-class spill_options {
- public:
-  explicit spill_options(bool on, std::size_t device_limit = 0, int level = 0)
-      : spill_(devcol::options::set_spill(on)),
-        on_demand_(devcol::options::set_spill_on_demand(true)),
-        limit_(devcol::options::set_spill_device_limit(device_limit)),
-        level_(devcol::spill_manager::global().statistics_level()) {
-    devcol::spill_manager::global().set_statistics_level(level);
-    devcol::spill_manager::global().reset_statistics();
-  }
-  spill_options(spill_options const&) = delete;
-  spill_options& operator=(spill_options const&) = delete;
-  ~spill_options() {
-    devcol::options::set_spill(spill_);
-    devcol::options::set_spill_on_demand(on_demand_);
-    devcol::options::set_spill_device_limit(limit_);
-    devcol::spill_manager::global().set_statistics_level(level_);
-  }
-
- private:
-  bool spill_;
-  bool on_demand_;
-  std::size_t limit_;
-  int level_;
-};
-
-/// The thread's default resource for a test: at most `limit` bytes, spilling on demand when
-/// an allocation would pass it, over the leak check's tracker.
-class limited_device {
- public:
-  using resource = mr::on_oom<mr::limiting<mr::resource_handle>>;
-  limited_device(leak_check const& leaks, std::size_t limit)
-      : handle_(mr::make_resource_handle<resource>("limited", devcol::spill_manager::on_demand_callback(), std::in_place,
-                                                    limit, leaks.handle())),
-        scope_(handle_) {}
-
- private:
-  mr::resource_handle handle_;
-  mr::scoped_default scope_;
-};
-
 inline std::vector<double> iota(std::size_t n, double first) {
   std::vector<double> v(n);
   std::iota(v.begin(), v.end(), first);
@@ -75,6 +33,8 @@ constexpr std::size_t column_bytes = rows * sizeof(double);
 }  // namespace devcol_test::spill
 
 using namespace devcol_test::spill;  // NOLINT: test brevity
+using devcol_test::limited_device;
+using devcol_test::spill_options;
 using devcol_test::host_values;
 
 TEST_CASE("rule 14: an exposed buffer is never spilled", "[spill][rule14]") {
