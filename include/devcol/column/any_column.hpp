@@ -13,10 +13,10 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/any_column_fwd.hpp>
-#include <devcol/column/dictionary_column.hpp>
-#include <devcol/column/list_column.hpp>
+#include <devcol/column/detail/dictionary_column.hpp>
+#include <devcol/column/detail/list_column.hpp>
+#include <devcol/column/detail/struct_column.hpp>
 #include <devcol/column/strings_column.hpp>
-#include <devcol/column/struct_column.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>

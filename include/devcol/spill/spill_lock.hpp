@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <devcol/buffer/detail/spill_state.hpp>
+#include <devcol/buffer/spill_state.hpp>
 #include <devcol/core/config.hpp>
 
 DEVCOL_NAMESPACE_BEGIN

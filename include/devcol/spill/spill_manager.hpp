@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include <devcol/buffer/detail/spill_state.hpp>
+#include <devcol/buffer/spill_state.hpp>
 #include <devcol/buffer/options.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>

@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <devcol/buffer/detail/spill_state.hpp>
+#include <devcol/buffer/spill_state.hpp>
 #include <devcol/buffer/options.hpp>
 #include <devcol/buffer/policy.hpp>
 #include <devcol/core/config.hpp>

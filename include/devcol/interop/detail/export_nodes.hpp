@@ -9,7 +9,7 @@
  */
 #pragma once
 
-#include <devcol/buffer/detail/spill_state.hpp>
+#include <devcol/buffer/spill_state.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/event.hpp>
 #include <devcol/interop/arrow_abi.hpp>

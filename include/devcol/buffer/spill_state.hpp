@@ -4,6 +4,12 @@
  * spillable owners, the per-owner spill state, the epoch that orders them least-recently-used, the
  * thread's active spill locks and the spill statistics. The spill layer (`devcol/spill/`) drives it;
  * nothing here is used by a `no_spill` owner.
+ *
+ * The buffer layer's interface to the layers above it, and no more: `devcol/spill/` builds
+ * `spill_manager` and `spill_lock` on it, and an Arrow export keeps what it points to on the device
+ * with its `spill_pins`. Its names stay in `devcol::detail`, since code outside devcol uses those
+ * public classes instead; the header is public so that no layer reaches into another's `detail/`
+ * folder. It never includes the spill layer (which is above it).
  */
 #pragma once
 

@@ -1,0 +1,172 @@
+/**
+ * @file detail/dictionary_column.hpp
+ * @brief `devcol::dictionary_column`: Arrow dictionary encoding, int32 indices into a values
+ * column of any kind (cuDF's dictionary32).
+ *
+ * The class alone: its members call the free functions over `any_column`, which any_column.hpp
+ * defines after including this header, so include <devcol/column/dictionary_column.hpp> (or any_column.hpp),
+ * never this one.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/any_column_fwd.hpp>
+#include <devcol/column/detail/box.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/**
+ * @brief `size()` rows, each an int32 index into a values column (row `i` is `values()[indices()[i]]`),
+ * null where the index is null. The rows' offset, mask and null count are the indices': slicing
+ * slices the indices in O(1) (a count of nulls when some are null) and keeps every value. The
+ * values are held by value in a heap cell; copying the column shares both in O(1) (rule 1; rule 12
+ * for exposed buffers).
+ *
+ * The indices are trusted to be within the values (the Arrow importer checks a producer's).
+ *
+ * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
+ */
+template <buffer_policy Policy>
+class dictionary_column {
+ public:
+  /// The buffers' policy.
+  using policy = Policy;
+  /// The indices' column type.
+  using indices_type = column<std::int32_t, Policy>;
+  /// The values' column type.
+  using values_type = any_column<Policy>;
+  /// The buffer type.
+  using buffer_type = buffer<Policy>;
+  /// What the buffers keep of their resource.
+  using resource_type = typename buffer_type::resource_type;
+
+  /// @brief An empty column: no rows, no values (int8); allocates the values' heap cell, no device memory.
+  dictionary_column() : values_(values_type{}) {}
+  /// @brief Adopts `indices` (their nulls are the rows' nulls) into `values`. Nothing is read or checked.
+  dictionary_column(indices_type indices, values_type values)
+      : indices_(std::move(indices)), values_(std::move(values)) {}
+
+  /// @brief Shares `other`'s indices and values (rule 1).
+  dictionary_column(dictionary_column const& other) = default;
+  /// @brief Takes over `other`'s columns; `other` may then only be assigned to or destroyed.
+  dictionary_column(dictionary_column&& other) noexcept = default;
+  /// @brief As the copy constructor.
+  dictionary_column& operator=(dictionary_column const& other) = default;
+  /// @brief Takes over `other`'s columns.
+  dictionary_column& operator=(dictionary_column&& other) noexcept = default;
+  ~dictionary_column() = default;
+
+  /// @brief Exchanges two columns. O(1), never throws.
+  void swap(dictionary_column& other) noexcept {
+    indices_.swap(other.indices_);
+    values_.swap(other.values_);
+  }
+
+  /**
+   * @brief Rows [begin, end): the indices sliced (O(1) without nulls, else a count of the
+   * slice's nulls, synchronising `stream`), every value kept (shared).
+   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
+   */
+  [[nodiscard]] dictionary_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
+    return dictionary_column(indices_.slice(begin, end, stream), *values_);
+  }
+  /**
+   * @brief Fresh memory for the rows' indices (only this column's rows, rule 8) and for the whole
+   * values column (indices may point anywhere in it), in order on `stream`.
+   * @throws what allocation and copying throw
+   */
+  [[nodiscard]] dictionary_column deep_copy(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
+    return dictionary_column(indices_.deep_copy(stream), devcol::deep_copy(*values_, stream));
+  }
+
+  /// @brief The indices (their offset, mask and null count are the rows').
+  [[nodiscard]] indices_type const& indices() const noexcept { return indices_; }
+  /// @brief The values (the dictionary).
+  [[nodiscard]] values_type const& values() const noexcept { return *values_; }
+  /// @brief The rows' validity mask, read-only (the indices'); row 0 is bit offset().
+  [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
+    return indices_.null_mask(access::read);
+  }
+
+  /// @brief Spillable policies: moves indices and values to host memory unless exposed or locked.
+  std::size_t spill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    return indices_.spill(stream) + std::visit([&](auto& c) { return c.spill(stream); }, *values_);
+  }
+  /// @brief Spillable policies: brings indices and values back to the device. Synchronises.
+  void unspill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    indices_.unspill(stream);
+    std::visit([&](auto& c) { c.unspill(stream); }, *values_);
+  }
+  /// @brief Spillable policies: whether any buffer is in host memory now.
+  [[nodiscard]] bool is_spilled() const noexcept
+    requires Policy::spill::enabled
+  {
+    return indices_.is_spilled() || std::visit([](auto const& c) { return c.is_spilled(); }, *values_);
+  }
+
+  /// @brief The number of rows.
+  [[nodiscard]] std::size_t size() const noexcept { return indices_.size(); }
+  /// @brief Whether there are no rows.
+  [[nodiscard]] bool empty() const noexcept { return indices_.empty(); }
+  /// @brief The number of null rows (null indices): always known.
+  [[nodiscard]] std::size_t null_count() const noexcept { return indices_.null_count(); }
+  /// @brief Whether the indices have a validity mask.
+  [[nodiscard]] bool nullable() const noexcept { return indices_.nullable(); }
+  /// @brief Whether any row is null.
+  [[nodiscard]] bool has_nulls() const noexcept { return indices_.has_nulls(); }
+  /// @brief The first row's index in the indices' buffers (Arrow's offset).
+  [[nodiscard]] std::size_t offset() const noexcept { return indices_.offset(); }
+  /// @brief Whether another handle shares any buffer.
+  [[nodiscard]] bool is_shared() const noexcept {
+    return indices_.is_shared() || std::visit([](auto const& c) { return c.is_shared(); }, *values_);
+  }
+  /// @brief Whether any memory was made elsewhere (an import).
+  [[nodiscard]] bool is_borrowed() const noexcept {
+    return indices_.is_borrowed() || std::visit([](auto const& c) { return c.is_borrowed(); }, *values_);
+  }
+  /// @brief Whether any buffer was exposed (rule 11).
+  [[nodiscard]] bool is_exposed() const noexcept {
+    return indices_.is_exposed() || std::visit([](auto const& c) { return c.is_exposed(); }, *values_);
+  }
+  /// @brief Whether writes copy first, in the indices and the values (see list_column::copy_on_write).
+  [[nodiscard]] bool copy_on_write() const noexcept {
+    return indices_.copy_on_write() && std::visit([](auto const& c) { return c.copy_on_write(); }, *values_);
+  }
+  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  [[nodiscard]] dictionary_column alias() const {
+    return dictionary_column(indices_.alias(), std::visit([](auto const& c) { return values_type(c.alias()); }, *values_));
+  }
+  /// @brief The resource that made the indices (what ops allocate results from).
+  [[nodiscard]] resource_type resource() const { return indices_.resource(); }
+  /// @brief The name of that resource.
+  [[nodiscard]] std::string resource_name() const { return indices_.resource_name(); }
+  /// @brief "dictionary<values=string, indices=int32>".
+  [[nodiscard]] std::string type_name() const {
+    return "dictionary<values=" + devcol::type_name(*values_) + ", indices=int32>";
+  }
+  /// @brief The Arrow format string of the indices: "i" (the values' is the schema's dictionary's).
+  [[nodiscard]] std::string arrow_format() const { return "i"; }
+
+ private:
+  indices_type indices_;
+  detail::box<values_type> values_;
+};
+
+DEVCOL_NAMESPACE_END

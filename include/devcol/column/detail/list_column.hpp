@@ -1,0 +1,300 @@
+/**
+ * @file detail/list_column.hpp
+ * @brief `devcol::basic_list_column`: Arrow list (`list_column`, 32-bit offsets, "+l") and large
+ * list (`large_list_column`, 64-bit offsets, "+L") of any column kind, and `list_column_view`.
+ *
+ * Modelled on strings_column.hpp (a strings column is a list of bytes): the same names, slicing by
+ * moving an Arrow offset (never rewriting offsets), the same copy-on-write and exposure semantics.
+ * The child is an `any_column`, held by value in a heap cell: copying a list copies its child,
+ * which shares the child's buffers in O(1).
+ *
+ * The class alone: its members call the free functions over `any_column`, which any_column.hpp
+ * defines after including this header, so include <devcol/column/list_column.hpp> (or any_column.hpp),
+ * never this one.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/detail/any_column_fwd.hpp>
+#include <devcol/column/detail/box.hpp>
+#include <devcol/column/detail/rows.hpp>
+#include <devcol/column/strings_column.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/memory/resource.hpp>
+
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/**
+ * @brief A read-only view of a list column's offsets and validity, for kernels: five words,
+ * trivially copyable, never allocates. Row `i` is child rows [offsets()[i], offsets()[i + 1]);
+ * the child is viewed on its own (its kind is known only at run time).
+ */
+template <arrow_offset O>
+class list_column_view {
+ public:
+  /// The offset type.
+  using offset_type = O;
+  /// @brief An empty view.
+  constexpr list_column_view() noexcept = default;
+  /// @brief `size` rows whose offsets start at `offsets`; validity bit `mask_offset + i` of `mask`.
+  DEVCOL_HOST_DEVICE constexpr list_column_view(O const* offsets, std::size_t size, bitmask_word const* mask = nullptr,
+                                                std::size_t mask_offset = 0, std::size_t null_count = 0) noexcept
+      : offsets_(offsets), mask_(mask), mask_offset_(mask_offset), size_(size), null_count_(null_count) {}
+  /// @brief The number of rows.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t size() const noexcept { return size_; }
+  /// @brief The number of null rows.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t null_count() const noexcept { return null_count_; }
+  /// @brief Row 0's start offset; `size() + 1` follow (absolute rows of the child).
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr O const* offsets() const noexcept { return offsets_; }
+  /// @brief The validity mask (null when none); row 0 is bit mask_offset().
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bitmask_word const* null_mask() const noexcept { return mask_; }
+  /// @brief The mask bit of row 0.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t mask_offset() const noexcept { return mask_offset_; }
+  /// @brief Row `i`'s number of child rows. No bounds check.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t length(std::size_t i) const noexcept {
+    return static_cast<std::size_t>(offsets_[i + 1] - offsets_[i]);
+  }
+  /// @brief Whether row `i` is valid. No bounds check.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_valid(std::size_t i) const noexcept {
+    return mask_ == nullptr || bit_is_set(mask_, mask_offset_ + i);
+  }
+  /// @brief Whether row `i` is null. No bounds check.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_null(std::size_t i) const noexcept { return !is_valid(i); }
+
+ private:
+  O const* offsets_ = nullptr;
+  bitmask_word const* mask_ = nullptr;
+  std::size_t mask_offset_ = 0;
+  std::size_t size_ = 0;
+  std::size_t null_count_ = 0;
+};
+
+/**
+ * @brief `size()` lists in Arrow's list layout: an offsets buffer of `O` (`size() + 1` of them
+ * from the column's offset on, absolute rows of the child), the child column (`any_column`, any
+ * kind, nested ones included), an optional validity bitmask, the offset of the first row (in
+ * offsets and mask alike) and the null count, which is always known.
+ *
+ * Sharing follows the policy as for `devcol::column`: copies and slices share the buffers, the
+ * child's included, in O(1) (rules 1 and 8; a slice moves the offset and keeps the whole child),
+ * reads never copy (rule 2), and write access through a handle whose buffers are shared (or
+ * borrowed) first gives it its own copy of its own rows, offsets rebased to start at child row 0
+ * and the child cut to those rows (rules 3 and 4). Lists are never resized in place.
+ *
+ * The offsets are trusted as given (monotonic, within the child); the Arrow importer checks a
+ * producer's before adopting them. An empty column may have no offsets buffer.
+ *
+ * @tparam O `std::int32_t` (Arrow list) or `std::int64_t` (large list)
+ * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
+ */
+template <arrow_offset O, buffer_policy Policy>
+class basic_list_column : public detail::column_rows<basic_list_column<O, Policy>, Policy> {
+  using rows_base = detail::column_rows<basic_list_column, Policy>;
+  friend rows_base;
+  using rows_base::mask_;
+  using rows_base::null_count_;
+  using rows_base::offset_;
+  using rows_base::size_;
+  static constexpr std::string_view kind_name = "list_column";
+
+ public:
+  /// The offset type.
+  using offset_type = O;
+  /// The buffers' policy.
+  using policy = Policy;
+  /// The buffer type holding offsets and mask.
+  using buffer_type = buffer<Policy>;
+  /// What the buffers keep of their resource.
+  using resource_type = typename buffer_type::resource_type;
+  /// The child's type.
+  using child_type = any_column<Policy>;
+  /// The view kernels take.
+  using view_type = list_column_view<O>;
+
+  /// @brief An empty column: 0 rows of list<int8>; allocates the child's heap cell, no device memory.
+  basic_list_column() : child_(child_type{}) {}
+
+  /**
+   * @brief Adopts buffers: rows [offset, offset + size), row `i` being child rows
+   * [offsets[offset + i], offsets[offset + i + 1]); validity from bits [offset, offset + size) of
+   * `mask` (empty: no mask), with `null_count` nulls (not recounted). Offsets are not read.
+   * @throws devcol::logic_error naming the sizes when a buffer is too small or misaligned, or the count impossible
+   */
+  basic_list_column(buffer_type offsets, child_type child, buffer_type mask, std::size_t size, std::size_t null_count,
+                    std::size_t offset = 0)
+      : rows_base(std::move(mask), size, null_count, offset), offsets_(std::move(offsets)), child_(std::move(child)) {
+    detail::check_offsets_buffer<O>(kind_name, offsets_, offset, size);
+    this->check_rows_state();
+  }
+
+  /// @brief Shares `other`'s buffers and child (rule 1); exposed buffers are copied (rule 12).
+  basic_list_column(basic_list_column const& other) = default;
+  /// @brief Takes over `other`'s buffers; `other` may then only be assigned to or destroyed.
+  basic_list_column(basic_list_column&& other) noexcept = default;
+  /// @brief As the copy constructor; releases what this column held.
+  basic_list_column& operator=(basic_list_column const& other) {
+    if (this != &other) { *this = basic_list_column(other); }
+    return *this;
+  }
+  /// @brief Releases what this column held, then takes over `other`'s buffers.
+  basic_list_column& operator=(basic_list_column&& other) noexcept {
+    basic_list_column taken(std::move(other));
+    swap(taken);
+    return *this;
+  }
+  ~basic_list_column() = default;
+
+  /// @brief Exchanges two columns. O(1), never throws.
+  void swap(basic_list_column& other) noexcept {
+    offsets_.swap(other.offsets_);
+    child_.swap(other.child_);
+    this->swap_rows(other);
+  }
+
+  /**
+   * @brief Rows [begin, end), sharing the buffers and the whole child with the offset moved (rules
+   * 1 and 8): O(1) when the column has no nulls or only nulls, else one pass over the slice's mask
+   * bits to count them (synchronising `stream`).
+   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
+   */
+  [[nodiscard]] basic_list_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
+    return this->slice_rows(begin, end, stream);
+  }
+
+  /**
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8): offsets
+   * rebased to start at 0, a deep copy of the child's rows [first, last) that the lists span
+   * (recursively: only those), the rows' mask bits at bit 0. Reads the first and last offsets to
+   * the host (one synchronisation of `stream`, and one per nested list level), then copies in
+   * order on it.
+   * @throws what allocation and copying throw
+   */
+  [[nodiscard]] basic_list_column deep_copy(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
+    basic_list_column out;
+    auto const [first, last] = child_range(stream);
+    *out.child_ = devcol::deep_copy(devcol::slice(*child_, first, last, stream), stream);
+    out.size_ = size_;
+    if (offsets_.empty()) { return out; }  // 0 rows (see the constructor)
+    out.offsets_ = detail::rebased_offsets<O, buffer_type>(offsets(access::read), size_, first, stream, offsets_.resource());
+    offsets_.read_on(stream);
+    this->copy_rows_mask(out, stream);
+    return out;
+  }
+
+  /**
+   * @brief The child rows [first, last) that the lists span: reads two offsets to the host and
+   * synchronises `stream`. {0, 0} without an offsets buffer.
+   */
+  [[nodiscard]] std::pair<std::size_t, std::size_t> child_range(stream_ref stream = {}) const {
+    return detail::offsets_span(offsets(access::read), size_, stream);
+  }
+
+  /// @brief The child, whole: offsets are absolute rows of it (a slice keeps all of it). Never copies.
+  [[nodiscard]] child_type const& child() const noexcept { return *child_; }
+  /// @brief Row 0's offset, read-only (`size() + 1` follow); null without buffers. Never copies.
+  [[nodiscard]] O const* offsets(access::read_t) const noexcept(!Policy::spill::enabled) {
+    auto const* base = static_cast<O const*>(offsets_.data(access::read));
+    return base != nullptr ? base + offset_ : nullptr;
+  }
+
+  /// @brief A read-only view of offsets and validity for kernels; never copies.
+  [[nodiscard]] view_type view() const noexcept(!Policy::spill::enabled) {
+    return view_type{offsets(access::read), size_, this->null_mask(access::read), offset_, null_count_};
+  }
+
+  /// @brief Spillable policies: moves the buffers (the child's too) to host memory unless exposed
+  /// or locked; returns the device bytes freed.
+  std::size_t spill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    return offsets_.spill(stream) + mask_.spill(stream) +
+           std::visit([&](auto& c) { return c.spill(stream); }, *child_);
+  }
+  /// @brief Spillable policies: brings the buffers (the child's too) back to the device. Synchronises.
+  void unspill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    offsets_.unspill(stream);
+    mask_.unspill(stream);
+    std::visit([&](auto& c) { c.unspill(stream); }, *child_);
+  }
+  /// @brief Spillable policies: whether any buffer (the child's too) is in host memory now.
+  [[nodiscard]] bool is_spilled() const noexcept
+    requires Policy::spill::enabled
+  {
+    return offsets_.is_spilled() || mask_.is_spilled() ||
+           std::visit([](auto const& c) { return c.is_spilled(); }, *child_);
+  }
+
+  /// @brief Whether another handle shares any buffer, the child's included.
+  [[nodiscard]] bool is_shared() const noexcept {
+    return offsets_.is_shared() || mask_.is_shared() || std::visit([](auto const& c) { return c.is_shared(); }, *child_);
+  }
+  /// @brief Whether any memory was made elsewhere (an import): writes copy it first.
+  [[nodiscard]] bool is_borrowed() const noexcept {
+    return offsets_.is_borrowed() || mask_.is_borrowed() ||
+           std::visit([](auto const& c) { return c.is_borrowed(); }, *child_);
+  }
+  /// @brief Whether any buffer was exposed (rule 11), the child's included.
+  [[nodiscard]] bool is_exposed() const noexcept {
+    return offsets_.is_exposed() || mask_.is_exposed() ||
+           std::visit([](auto const& c) { return c.is_exposed(); }, *child_);
+  }
+  /// @brief Whether writes copy first, here and in the child (under `runtime_sharing` the child may
+  /// have been made in another mode; an export snapshots a column unless all of it copies on write).
+  [[nodiscard]] bool copy_on_write() const noexcept {
+    return offsets_.copy_on_write() && mask_.copy_on_write() &&
+           std::visit([](auto const& c) { return c.copy_on_write(); }, *child_);
+  }
+  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  [[nodiscard]] basic_list_column alias() const {
+    basic_list_column out;
+    out.offsets_ = offsets_.alias();
+    *out.child_ = std::visit([](auto const& c) { return child_type(c.alias()); }, *child_);
+    this->alias_rows(out);
+    return out;
+  }
+  /// @brief The offsets' buffer (the whole allocation; empty for a column without buffers).
+  [[nodiscard]] buffer_type const& offsets_buffer() const noexcept { return offsets_; }
+  /// @brief The resource that made the offsets (what ops allocate results from).
+  [[nodiscard]] resource_type resource() const { return offsets_.resource(); }
+  /// @brief The name of that resource.
+  [[nodiscard]] std::string resource_name() const { return offsets_.resource_name(); }
+  /// @brief "list<child>" or "large_list<child>", as pyarrow prints them (e.g. "list<int64>").
+  [[nodiscard]] std::string type_name() const {
+    return std::string(sizeof(O) == 4 ? "list<" : "large_list<") + devcol::type_name(*child_) + ">";
+  }
+  /// @brief The Arrow format string: "+l" or "+L".
+  [[nodiscard]] std::string arrow_format() const { return sizeof(O) == 4 ? "+l" : "+L"; }
+
+ private:
+  // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows.
+  void unshare(stream_ref stream) {
+    if (offsets_.writes_copy() || mask_.writes_copy()) { this->take_own_copy(stream); }
+  }
+
+  buffer_type offsets_;
+  detail::box<child_type> child_;
+};
+
+/// @brief Arrow list of default-policy columns (format "+l").
+using list_column = basic_list_column<std::int32_t>;
+/// @brief Arrow large list of default-policy columns (format "+L"): 64-bit offsets.
+using large_list_column = basic_list_column<std::int64_t>;
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,275 @@
+/**
+ * @file detail/struct_column.hpp
+ * @brief `devcol::struct_column`: Arrow struct ("+s"), named children of any kind.
+ *
+ * Arrow's semantics, which cuDF's struct columns share: the struct's offset applies to its
+ * children (row `i` is row `offset() + i` of every child), so slicing a struct moves one offset in
+ * O(1) and never touches the children. A null struct row says nothing of its children's rows.
+ *
+ * The class alone: its members call the free functions over `any_column`, which any_column.hpp
+ * defines after including this header, so include <devcol/column/struct_column.hpp> (or any_column.hpp),
+ * never this one.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/detail/any_column_fwd.hpp>
+#include <devcol/column/detail/rows.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/**
+ * @brief `size()` rows of named fields: one child column (`any_column`) per field, an optional
+ * validity bitmask, the offset of the first row (in the mask and in every child) and the null
+ * count, which is always known. Field names may repeat, as Arrow allows; child(name) finds the first.
+ *
+ * Sharing follows the policy as for `devcol::column`: copies and slices share every buffer in
+ * O(1) per child (rules 1 and 8), reads never copy (rule 2), and write access through a handle
+ * whose mask is shared (or borrowed) first gives it its own copy of its own rows, children cut to
+ * those rows (rules 3 and 4).
+ *
+ * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
+ */
+template <buffer_policy Policy>
+class struct_column : public detail::column_rows<struct_column<Policy>, Policy> {
+  using rows_base = detail::column_rows<struct_column, Policy>;
+  friend rows_base;
+  using rows_base::mask_;
+  using rows_base::null_count_;
+  using rows_base::offset_;
+  using rows_base::size_;
+  static constexpr std::string_view kind_name = "struct_column";
+
+ public:
+  /// The buffers' policy.
+  using policy = Policy;
+  /// The buffer type holding the mask.
+  using buffer_type = buffer<Policy>;
+  /// What the buffers keep of their resource.
+  using resource_type = typename buffer_type::resource_type;
+  /// The children's type.
+  using child_type = any_column<Policy>;
+
+  /// @brief An empty struct: no fields, 0 rows, nothing allocated.
+  struct_column() noexcept = default;
+
+  /**
+   * @brief Adopts children and a mask: rows [offset, offset + size) of every child, named by
+   * `names` in order; validity from bits [offset, offset + size) of `mask` (empty: no mask), with
+   * `null_count` nulls (not recounted).
+   * @throws devcol::logic_error naming the field when a child is shorter than offset + size, when
+   * names and children differ in number, or when the mask is too small or the count impossible
+   */
+  struct_column(std::vector<std::string> names, std::vector<child_type> children, buffer_type mask, std::size_t size,
+                std::size_t null_count, std::size_t offset = 0)
+      : rows_base(std::move(mask), size, null_count, offset), names_(std::move(names)), children_(std::move(children)) {
+    DEVCOL_EXPECTS(names_.size() == children_.size(), "struct_column: ", names_.size(), " names for ",
+                   children_.size(), " children");
+    for (std::size_t i = 0; i < children_.size(); ++i) {
+      std::size_t const rows = devcol::size(children_[i]);
+      DEVCOL_EXPECTS(rows >= offset + size, "struct_column: field '", names_[i], "' has ", rows,
+                     " rows, short of the struct's offset ", offset, " + size ", size);
+    }
+    this->check_rows_state();
+  }
+
+  /// @brief Shares `other`'s buffers and children (rule 1); exposed buffers are copied (rule 12).
+  struct_column(struct_column const& other) = default;
+  /// @brief Takes over `other`'s buffers and children; `other` becomes empty.
+  struct_column(struct_column&& other) noexcept = default;
+  /// @brief As the copy constructor; releases what this column held.
+  struct_column& operator=(struct_column const& other) {
+    if (this != &other) { *this = struct_column(other); }
+    return *this;
+  }
+  /// @brief Releases what this column held, then takes over `other`'s.
+  struct_column& operator=(struct_column&& other) noexcept {
+    struct_column taken(std::move(other));
+    swap(taken);
+    return *this;
+  }
+  ~struct_column() = default;
+
+  /// @brief Exchanges two columns. O(1), never throws.
+  void swap(struct_column& other) noexcept {
+    names_.swap(other.names_);
+    children_.swap(other.children_);
+    this->swap_rows(other);
+  }
+
+  /**
+   * @brief Rows [begin, end), sharing the mask and the children with the offset moved (Arrow: the
+   * struct's offset applies to its children): O(1) when the struct has no nulls or only nulls, else
+   * one pass over the slice's mask bits to count them (synchronising `stream`).
+   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
+   */
+  [[nodiscard]] struct_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
+    return this->slice_rows(begin, end, stream);
+  }
+
+  /**
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8): each
+   * child's rows [offset(), offset() + size()) deep-copied (as that child's kind deep-copies), the
+   * rows' mask bits at bit 0; offset 0. In order on `stream` (list children synchronise it).
+   * @throws what allocation and copying throw
+   */
+  [[nodiscard]] struct_column deep_copy(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
+    struct_column out;
+    out.names_ = names_;
+    out.children_.reserve(children_.size());
+    for (auto const& c : children_) {
+      out.children_.push_back(devcol::deep_copy(devcol::slice(c, offset_, offset_ + size_, stream), stream));
+    }
+    this->copy_rows_mask(out, stream);
+    return out;
+  }
+
+  /// @brief The number of fields.
+  [[nodiscard]] std::size_t num_children() const noexcept { return children_.size(); }
+  /// @brief Field `i`'s column, whole (row `offset() + r` is the struct's row `r`). @throws devcol::logic_error if out of range
+  [[nodiscard]] child_type const& child(std::size_t i) const {
+    check_field(i);
+    return children_[i];
+  }
+  /// @brief The first field named `name`'s column, whole. @throws devcol::logic_error naming it if there is none
+  [[nodiscard]] child_type const& child(std::string_view name) const { return children_[index_of(name)]; }
+  /**
+   * @brief Field `i`'s rows of this struct, [offset(), offset() + size()) of its column: a slice
+   * (O(1) without nulls, else a count of its nulls, synchronising `stream`).
+   * @throws devcol::logic_error if out of range
+   */
+  [[nodiscard]] child_type field(std::size_t i, stream_ref stream = {}) const {
+    check_field(i);
+    return devcol::slice(children_[i], offset_, offset_ + size_, stream);
+  }
+  /// @brief Field `name`'s rows of this struct (see field(i)). @throws devcol::logic_error naming it if there is none
+  [[nodiscard]] child_type field(std::string_view name, stream_ref stream = {}) const {
+    return field(index_of(name), stream);
+  }
+  /// @brief Field `i`'s name. @throws devcol::logic_error if out of range
+  [[nodiscard]] std::string const& name(std::size_t i) const {
+    check_field(i);
+    return names_[i];
+  }
+  /// @brief The field names, in order.
+  [[nodiscard]] std::vector<std::string> const& names() const noexcept { return names_; }
+  /// @brief The children, in order (whole columns).
+  [[nodiscard]] std::vector<child_type> const& children() const noexcept { return children_; }
+
+
+  /// @brief Spillable policies: moves the mask and every child to host memory unless exposed or locked.
+  std::size_t spill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    std::size_t freed = mask_.spill(stream);
+    for (auto& c : children_) { freed += std::visit([&](auto& k) { return k.spill(stream); }, c); }
+    return freed;
+  }
+  /// @brief Spillable policies: brings the mask and every child back to the device. Synchronises.
+  void unspill(stream_ref stream = {})
+    requires Policy::spill::enabled
+  {
+    mask_.unspill(stream);
+    for (auto& c : children_) { std::visit([&](auto& k) { k.unspill(stream); }, c); }
+  }
+  /// @brief Spillable policies: whether any buffer is in host memory now.
+  [[nodiscard]] bool is_spilled() const noexcept
+    requires Policy::spill::enabled
+  {
+    return mask_.is_spilled() || any_child([](auto const& k) { return k.is_spilled(); });
+  }
+
+  /// @brief Whether another handle shares any buffer, children's included.
+  [[nodiscard]] bool is_shared() const noexcept {
+    return mask_.is_shared() || any_child([](auto const& k) { return k.is_shared(); });
+  }
+  /// @brief Whether any memory was made elsewhere (an import).
+  [[nodiscard]] bool is_borrowed() const noexcept {
+    return mask_.is_borrowed() || any_child([](auto const& k) { return k.is_borrowed(); });
+  }
+  /// @brief Whether any buffer was exposed (rule 11), children's included.
+  [[nodiscard]] bool is_exposed() const noexcept {
+    return mask_.is_exposed() || any_child([](auto const& k) { return k.is_exposed(); });
+  }
+  /// @brief Whether writes copy first in the mask and every child (without a mask, the policy's
+  /// mode now; under `runtime_sharing` children may have been made in another mode).
+  [[nodiscard]] bool copy_on_write() const noexcept {
+    return mask_.copy_on_write() &&
+           std::all_of(children_.begin(), children_.end(),
+                       [](auto const& c) { return std::visit([](auto const& k) { return k.copy_on_write(); }, c); });
+  }
+  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1) per child.
+  [[nodiscard]] struct_column alias() const {
+    struct_column out;
+    out.names_ = names_;
+    for (auto const& c : children_) {
+      out.children_.push_back(std::visit([](auto const& k) { return child_type(k.alias()); }, c));
+    }
+    this->alias_rows(out);
+    return out;
+  }
+  /// @brief The resource ops allocate results from: the mask's, else the first child's, else the policy's.
+  [[nodiscard]] resource_type resource() const {
+    if (!mask_.empty() || children_.empty()) {
+      return mask_.empty() ? detail::policy_resource<typename Policy::resource>() : mask_.resource();
+    }
+    return std::visit([](auto const& k) { return k.resource(); }, children_.front());
+  }
+  /// @brief The name of that resource ("" for a struct with neither mask nor fields).
+  [[nodiscard]] std::string resource_name() const {
+    if (!mask_.empty() || children_.empty()) { return mask_.resource_name(); }
+    return std::visit([](auto const& k) { return k.resource_name(); }, children_.front());
+  }
+  /// @brief "struct<a: int64, b: string>", as pyarrow prints it.
+  [[nodiscard]] std::string type_name() const {
+    std::string out = "struct<";
+    for (std::size_t i = 0; i < children_.size(); ++i) {
+      if (i != 0) { out += ", "; }
+      out += names_[i] + ": " + devcol::type_name(children_[i]);
+    }
+    return out + ">";
+  }
+  /// @brief The Arrow format string: "+s".
+  [[nodiscard]] std::string arrow_format() const { return "+s"; }
+
+ private:
+  // Rule 3 for the struct's own buffer: a writer of the mask whose mask is shared (or borrowed)
+  // takes its own copy of its rows (the children are theirs to unshare).
+  void unshare(stream_ref stream) {
+    if (mask_.writes_copy()) { this->take_own_copy(stream); }
+  }
+
+  template <class F>
+  [[nodiscard]] bool any_child(F f) const noexcept {
+    return std::any_of(children_.begin(), children_.end(), [&](auto const& c) { return std::visit(f, c); });
+  }
+  void check_field(std::size_t i) const {
+    DEVCOL_EXPECTS(i < children_.size(), "struct_column: field index ", i, " is out of range for ",
+                   children_.size(), " fields");
+  }
+  [[nodiscard]] std::size_t index_of(std::string_view name) const {
+    auto const at = std::find(names_.begin(), names_.end(), name);
+    DEVCOL_EXPECTS(at != names_.end(), "struct_column: no field named '", name, "'");
+    return static_cast<std::size_t>(at - names_.begin());
+  }
+
+  std::vector<std::string> names_;
+  std::vector<child_type> children_;
+};
+
+DEVCOL_NAMESPACE_END
