@@ -45,6 +45,7 @@
 #include <devcol/column/factories.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/host_value.hpp>
+#include <devcol/column/kind.hpp>
 #include <devcol/column/list_column.hpp>
 #include <devcol/column/nested_factories.hpp>
 #include <devcol/column/string_view.hpp>

@@ -6,6 +6,8 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace devcol_test::nested {
@@ -246,3 +248,38 @@ TEST_CASE("a table holds every column kind, get<kind> by name names both types w
 }
 
 }  // namespace devcol_test::nested
+
+TEST_CASE("the kind registry names every kind of any_column, and devcol::visit reaches each", "[nested][kind]") {
+  devcol_test::leak_check leaks;
+  using devcol::kind;
+  std::vector<std::pair<devcol::any_column<>, kind>> const columns{
+      {devcol::make_column<std::int64_t>({1, std::nullopt}), kind::fixed_width},
+      {devcol::make_strings_column({"a", std::nullopt}), kind::strings},
+      {devcol::make_decimal_column<std::int64_t>(std::vector<std::optional<std::int64_t>>{12, std::nullopt}, 5, 2),
+       kind::decimal},
+      {devcol::make_fixed_size_binary_column({"ab", std::nullopt}, 2), kind::fixed_size_binary},
+      {devcol::make_list_column({0, 1, 1}, devcol::make_column<std::int8_t>({7}), {true, false}), kind::list},
+      {devcol::make_struct_column({{"x", devcol::make_column<double>({0.5, std::nullopt})}}), kind::structure},
+      {devcol::make_dictionary_column(devcol::make_column<std::int32_t>({0, std::nullopt}),
+                                      devcol::make_strings_column({"v"})),
+       kind::dictionary},
+  };
+  for (auto const& [col, expected] : columns) {
+    INFO(devcol::type_name(col));
+    auto const [k, name, nested, rows] = devcol::visit(
+        [](auto const& c) {
+          using traits = devcol::kind_traits<std::decay_t<decltype(c)>>;
+          return std::tuple{devcol::kind_of<decltype(c)>, std::string(traits::name), traits::nested, c.size()};
+        },
+        col);
+    CHECK(k == expected);
+    CHECK(rows == 2);
+    CHECK(nested == (k == kind::list || k == kind::structure || k == kind::dictionary));
+    // The registry's name is the family: the start of the full type name.
+    CHECK(devcol::type_name(col).rfind(name, 0) == 0);
+  }
+  STATIC_REQUIRE(devcol::kind_traits<devcol::large_strings_column>::name == "large_string");
+  STATIC_REQUIRE(devcol::kind_traits<devcol::column<double>>::name == "float64");
+  STATIC_REQUIRE(devcol::of_kind<devcol::list_column const&, kind::list>);
+  STATIC_REQUIRE(!devcol::of_kind<int, kind::fixed_width>);
+}

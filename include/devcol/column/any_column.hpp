@@ -16,6 +16,7 @@
 #include <devcol/column/detail/dictionary_column.hpp>
 #include <devcol/column/detail/list_column.hpp>
 #include <devcol/column/detail/struct_column.hpp>
+#include <devcol/column/kind.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
@@ -111,29 +112,5 @@ template <buffer_policy Policy>
 any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream) {
   return std::visit([&](auto const& c) { return any_column<Policy>(c.deep_copy(stream)); }, col);
 }
-
-namespace detail {
-/// The name of a column kind without an instance (for errors that name the type asked for).
-template <class C>
-[[nodiscard]] std::string kind_name() {
-  if constexpr (is_plain_column<C>) {
-    return std::string(type_name_v<typename C::value_type>);
-  } else if constexpr (requires { &C::scale; }) {
-    return "decimal";
-  } else if constexpr (requires { &C::width; }) {
-    return "fixed_size_binary";
-  } else if constexpr (requires { typename C::view_type::offset_type; } && requires { &C::chars_range; }) {
-    return sizeof(typename C::offset_type) == 4 ? "string" : "large_string";
-  } else if constexpr (requires { typename C::child_type; } && requires { &C::child_range; }) {
-    return sizeof(typename C::offset_type) == 4 ? "list" : "large_list";
-  } else if constexpr (requires { &C::num_children; }) {
-    return "struct";
-  } else if constexpr (requires { typename C::indices_type; }) {
-    return "dictionary";
-  } else {
-    return "a column kind";
-  }
-}
-}  // namespace detail
 
 DEVCOL_NAMESPACE_END

@@ -14,6 +14,7 @@
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/kind.hpp>
 #include <devcol/column/to_host.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
@@ -158,17 +159,18 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
   using Policy = typename C::policy;
   std::size_t const n = col.size();
   std::vector<host_value> rows(n);
-  if constexpr (requires { &C::scale; }) {  // decimal: its text, as Python's str(Decimal) gives it
+  constexpr kind k = kind_of<C>;
+  if constexpr (k == kind::decimal) {  // its text, as Python's str(Decimal) gives it
     auto const values = to_host(col, stream);
     for (std::size_t i = 0; i < n; ++i) {
       if (values[i]) { rows[i] = host_value(format_decimal(*values[i], col.scale())); }
     }
-  } else if constexpr (is_plain_column<C> || requires { &C::chars_range; } || requires { &C::width; }) {
+  } else if constexpr (k == kind::fixed_width || k == kind::strings || k == kind::fixed_size_binary) {
     auto const values = to_host(col, stream);
     for (std::size_t i = 0; i < n; ++i) {
       if (values[i]) { rows[i] = widen(*values[i]); }
     }
-  } else if constexpr (requires { &C::child_range; }) {
+  } else if constexpr (k == kind::list) {
     if (n == 0) { return rows; }
     using O = typename C::offset_type;
     auto const [first, last] = col.child_range(stream);
@@ -183,7 +185,7 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
       auto const e = child.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(offsets[i + 1]) - first);
       rows[i] = host_value(host_value::list(b, e));
     }
-  } else if constexpr (requires { &C::num_children; }) {
+  } else if constexpr (k == kind::structure) {
     std::vector<std::vector<host_value>> fields;
     for (std::size_t f = 0; f < col.num_children(); ++f) { fields.push_back(to_host_values(col.field(f, stream), stream)); }
     auto const valid = validity_to_host(col.null_mask(access::read), col.offset(), n, stream);
@@ -193,7 +195,8 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
       for (std::size_t f = 0; f < fields.size(); ++f) { row.emplace_back(col.name(f), fields[f][i]); }
       rows[i] = host_value(std::move(row));
     }
-  } else {  // dictionary
+  } else {
+    static_assert(k == kind::dictionary, "host_values_of: a column kind without a host form");
     auto const indices = to_host(col.indices(), stream);
     auto const values = to_host_values(col.values(), stream);
     for (std::size_t i = 0; i < n; ++i) {

@@ -175,7 +175,7 @@ class basic_table {
     auto const& [name, col] = columns_[index];
     auto const* found = std::get_if<C>(&col);
     DEVCOL_EXPECTS(found != nullptr, "table: column '", name, "' holds ", type_of(col), ", not ",
-                   detail::kind_name<C>());
+                   kind_traits<C>::name);
     return *found;
   }
 

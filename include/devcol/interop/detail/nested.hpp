@@ -246,7 +246,7 @@ template <buffer_policy Policy>
 arrow_device device_of(any_column<Policy> const& col) {
   return std::visit(
       [](auto const& c) -> arrow_device {
-        if constexpr (requires { &std::decay_t<decltype(c)>::chars_range; }) {
+        if constexpr (kind_of<decltype(c)> == kind::strings) {
           return device_of(c.offsets_buffer().data(access::read));
         } else {
           return device_of(c);

@@ -1,0 +1,153 @@
+/**
+ * @file kind.hpp
+ * @brief The kind registry: `devcol::kind` names every column kind (Arrow layout) devcol has,
+ * `kind_traits<C>` says what each column type is (its kind, name, whether it has children, its
+ * view), and `devcol::visit` dispatches over `any_column` with every kind checked at compile time.
+ *
+ * Code that treats kinds differently asks `kind_of<C>` instead of testing which members a type
+ * happens to have, so a new kind is a compile error where it is not handled, not a silent branch.
+ * Everything here is compile-time: no cost at run time beyond the variant's own dispatch.
+ */
+#pragma once
+
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/any_column_fwd.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+DEVCOL_NAMESPACE_BEGIN
+
+class fixed_size_binary_column_view;
+template <arrow_offset O>
+class strings_column_view;
+template <arrow_offset O>
+class list_column_view;
+
+/// @brief Every column kind: one Arrow physical layout each (the alternatives of `any_column`).
+enum class kind : std::uint8_t {
+  fixed_width,        ///< `column<T>`: one value buffer of a fixed-width type, and validity
+  strings,            ///< `strings_column` / `large_strings_column`: offsets and characters
+  decimal,            ///< `decimal_column<Rep>`: fixed-width integers with a precision and scale
+  fixed_size_binary,  ///< `fixed_size_binary_column`: values of one byte width
+  list,               ///< `list_column` / `large_list_column`: offsets into one child column
+  structure,          ///< `struct_column`: named children of the same length
+  dictionary,         ///< `dictionary_column`: int32 indices into a values column
+};
+
+/**
+ * @brief What a column type is: `value` (its `devcol::kind`), `name` (the type's family, as
+ * `type_name()` begins: "int64", "string", "large_list", "decimal"…), `nested` (whether it has
+ * child columns) and
+ * `view_type` (its non-owning view; `void` for struct and dictionary, which are viewed through
+ * their children). Defined for every alternative of `any_column` and for nothing else.
+ * @tparam C a column type
+ */
+template <class C>
+struct kind_traits;
+
+template <fixed_width T, class Policy>
+struct kind_traits<column<T, Policy>> {
+  static constexpr kind value = kind::fixed_width;
+  static constexpr std::string_view name = type_name_v<T>;
+  static constexpr bool nested = false;
+  using view_type = column_view<T>;
+};
+template <arrow_offset O, class Policy>
+struct kind_traits<basic_strings_column<O, Policy>> {
+  static constexpr kind value = kind::strings;
+  static constexpr std::string_view name = sizeof(O) == 4 ? "string" : "large_string";
+  static constexpr bool nested = false;
+  using view_type = strings_column_view<O>;
+};
+template <class Rep, class Policy>
+struct kind_traits<decimal_column<Rep, Policy>> {
+  static constexpr kind value = kind::decimal;
+  static constexpr std::string_view name = "decimal";
+  static constexpr bool nested = false;
+  using view_type = column_view<Rep>;
+};
+template <class Policy>
+struct kind_traits<fixed_size_binary_column<Policy>> {
+  static constexpr kind value = kind::fixed_size_binary;
+  static constexpr std::string_view name = "fixed_size_binary";
+  static constexpr bool nested = false;
+  using view_type = fixed_size_binary_column_view;
+};
+template <arrow_offset O, class Policy>
+struct kind_traits<basic_list_column<O, Policy>> {
+  static constexpr kind value = kind::list;
+  static constexpr std::string_view name = sizeof(O) == 4 ? "list" : "large_list";
+  static constexpr bool nested = true;
+  using view_type = list_column_view<O>;
+};
+template <class Policy>
+struct kind_traits<struct_column<Policy>> {
+  static constexpr kind value = kind::structure;
+  static constexpr std::string_view name = "struct";
+  static constexpr bool nested = true;
+  using view_type = void;
+};
+template <class Policy>
+struct kind_traits<dictionary_column<Policy>> {
+  static constexpr kind value = kind::dictionary;
+  static constexpr std::string_view name = "dictionary";
+  static constexpr bool nested = true;
+  using view_type = void;
+};
+
+/// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
+/// @tparam C a column type (cv and reference qualifiers ignored)
+template <class C>
+inline constexpr kind kind_of = kind_traits<std::remove_cvref_t<C>>::value;
+
+/// @brief Whether `C` is a column of kind `K`.
+/// @tparam C a column type (cv and reference qualifiers ignored)
+/// @tparam K the kind asked about
+template <class C, kind K>
+concept of_kind = requires { kind_traits<std::remove_cvref_t<C>>::value; } && kind_of<C> == K;
+
+namespace detail {
+template <class F, class Variant>
+inline constexpr bool handles_every_kind = false;
+template <class F, class... Cs>
+inline constexpr bool handles_every_kind<F, std::variant<Cs...>> = (std::is_invocable_v<F, Cs const&> && ...);
+
+// One static_assert per kind, so the compiler names the column type that `F` does not accept.
+template <class F, class C>
+constexpr bool accepts_kind() {
+  static_assert(std::is_invocable_v<F, C const&>,
+                "devcol::visit: the callable does not accept this column kind (see the type C in the note "
+                "below); give it an overload, or a generic one, for every kind of any_column");
+  return std::is_invocable_v<F, C const&>;
+}
+template <class F, class... Cs>
+constexpr bool accepts_every_kind(std::variant<Cs...> const*) {
+  return (accepts_kind<F, Cs>() && ...);
+}
+}  // namespace detail
+
+/**
+ * @brief Calls `f` with the column `col` holds, as its concrete kind (`std::visit`), after checking
+ * at compile time that `f` accepts every kind: a kind it misses is a `static_assert` naming that
+ * column type, never a run-time error. One indirect call; nothing is copied.
+ * @tparam F a callable accepting `C const&` for every column kind `C` of `any_column<Policy>`
+ * @tparam Policy the columns' buffer policy
+ * @param f the callable
+ * @param col the column
+ * @returns what `f` returns (the same type for every kind, as `std::visit` requires)
+ * @throws what `f` throws
+ */
+template <class F, buffer_policy Policy>
+decltype(auto) visit(F&& f, any_column<Policy> const& col) {
+  static_assert(detail::accepts_every_kind<F>(static_cast<any_column<Policy> const*>(nullptr)));
+  return std::visit(std::forward<F>(f), col);
+}
+
+DEVCOL_NAMESPACE_END
