@@ -54,6 +54,7 @@
 #include <devcol/column/table.hpp>
 #include <devcol/column/to_host.hpp>
 #include <devcol/column/types.hpp>
+#include <devcol/column/validity_view.hpp>
 
 #include <devcol/spill/spill.hpp>
 #include <devcol/spill/spill_lock.hpp>

@@ -314,3 +314,32 @@ TEST_CASE("rule 21: a deep copy made on another stream is read before the origin
   CHECK(devcol::to_host(binary_copy) == text);
 }
 #endif
+
+TEST_CASE("every column view answers validity through one validity_view, at its Arrow offset", "[column][view]") {
+  devcol_test::leak_check leaks;
+  // Row validity 1, 0, 1, 1, 0, then sliced at 3 (a bit offset inside the first word).
+  std::vector<std::optional<std::int32_t>> const ints{1, std::nullopt, 3, 4, std::nullopt};
+  auto const values = devcol::make_column<std::int32_t>(ints).slice(3, 5);
+  auto const strings = devcol::make_strings_column({"a", std::nullopt, "c", "d", std::nullopt}).slice(3, 5);
+  auto const binary = devcol::make_fixed_size_binary_column({"aa", std::nullopt, "cc", "dd", std::nullopt}, 2).slice(3, 5);
+  devcol::spill_lock const lock;
+  devcol::validity_view const views[] = {values.view(), strings.view(), binary.view()};
+  for (devcol::validity_view const& v : views) {
+    CHECK(v.size() == 2);
+    CHECK(v.null_count() == 1);
+    CHECK(v.nullable());
+    CHECK(v.mask_offset() == 3);
+  }
+  CHECK(devcol::to_host(values) == std::vector<std::optional<std::int32_t>>{4, std::nullopt});
+  STATIC_REQUIRE(std::is_trivially_copyable_v<devcol::column_view<double>>);
+  STATIC_REQUIRE(std::is_base_of_v<devcol::validity_view, devcol::strings_column_view<std::int64_t>>);
+  STATIC_REQUIRE(std::is_base_of_v<devcol::validity_view, devcol::list_column_view<std::int32_t>>);
+  STATIC_REQUIRE(std::is_base_of_v<devcol::validity_view, devcol::fixed_size_binary_column_view>);
+  STATIC_REQUIRE(std::is_convertible_v<devcol::mutable_validity_view, devcol::validity_view>);
+#if !DEVCOL_BACKEND_CUDA  // host memory: the bits can be read here
+  for (devcol::validity_view const& v : views) {
+    CHECK(v.is_valid(0));
+    CHECK(v.is_null(1));
+  }
+#endif
+}

@@ -7,6 +7,7 @@
 
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/types.hpp>
+#include <devcol/column/validity_view.hpp>
 #include <devcol/core/config.hpp>
 
 #include <cstddef>
@@ -15,12 +16,12 @@
 DEVCOL_NAMESPACE_BEGIN
 
 /**
- * @brief A read-only view of `size()` rows of `T`: the first row's address, the validity mask
- * (or none) with the bit of the first row, and the null count. Never allocates; copying it copies
+ * @brief A read-only view of `size()` rows of `T`: the first row's address, and the rows'
+ * validity (validity_view: the mask, or none, with the bit of the first row, and the null count). Never allocates; copying it copies
  * five words. Valid while the column it came from lives and is not written through another handle.
  */
 template <fixed_width T>
-class column_view {
+class column_view : public validity_view {
  public:
   /// The element type.
   using value_type = T;
@@ -33,30 +34,12 @@ class column_view {
    */
   DEVCOL_HOST_DEVICE constexpr column_view(T const* data, std::size_t size, bitmask_word const* mask = nullptr,
                                            std::size_t mask_offset = 0, std::size_t null_count = 0) noexcept
-      : data_(data), mask_(mask), mask_offset_(mask_offset), size_(size), null_count_(null_count) {}
+      : validity_view(size, mask, mask_offset, null_count), data_(data) {}
 
-  /// @brief The number of rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t size() const noexcept { return size_; }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool empty() const noexcept { return size_ == 0; }
-  /// @brief The number of null rows (always known: never a hidden kernel).
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t null_count() const noexcept { return null_count_; }
-  /// @brief Whether the view has a validity mask.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool nullable() const noexcept { return mask_ != nullptr; }
   /// @brief The first row's address.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T const* data() const noexcept { return data_; }
-  /// @brief The validity mask (null when there is none); row 0 is bit mask_offset().
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bitmask_word const* null_mask() const noexcept { return mask_; }
-  /// @brief The mask bit of row 0 (the column's Arrow offset).
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t mask_offset() const noexcept { return mask_offset_; }
   /// @brief Row `i`'s value (unspecified for a null row). No bounds check. Device memory: kernels only.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T const& operator[](std::size_t i) const noexcept { return data_[i]; }
-  /// @brief Whether row `i` is valid (not null). No bounds check.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_valid(std::size_t i) const noexcept {
-    return mask_ == nullptr || bit_is_set(mask_, mask_offset_ + i);
-  }
-  /// @brief Whether row `i` is null. No bounds check.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_null(std::size_t i) const noexcept { return !is_valid(i); }
   /// @brief Iterators over the values (nulls included), for Thrust and the standard algorithms.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T const* begin() const noexcept { return data_; }
   /// @brief See begin().
@@ -64,10 +47,6 @@ class column_view {
 
  private:
   T const* data_ = nullptr;
-  bitmask_word const* mask_ = nullptr;
-  std::size_t mask_offset_ = 0;
-  std::size_t size_ = 0;
-  std::size_t null_count_ = 0;
 };
 
 /**
@@ -76,7 +55,7 @@ class column_view {
  * mask does not update the column's null count: recompute it, or write values only.
  */
 template <fixed_width T>
-class mutable_column_view {
+class mutable_column_view : public mutable_validity_view {
  public:
   /// The element type.
   using value_type = T;
@@ -86,33 +65,17 @@ class mutable_column_view {
   /// @brief Views `size` writable rows at `data`, validity as column_view's.
   DEVCOL_HOST_DEVICE constexpr mutable_column_view(T* data, std::size_t size, bitmask_word* mask = nullptr,
                                                    std::size_t mask_offset = 0, std::size_t null_count = 0) noexcept
-      : data_(data), mask_(mask), mask_offset_(mask_offset), size_(size), null_count_(null_count) {}
+      : mutable_validity_view(size, mask, mask_offset, null_count), data_(data) {}
 
   /// @brief The read-only view of the same rows.
   DEVCOL_HOST_DEVICE constexpr operator column_view<T>() const noexcept {  // NOLINT: implicit, as libcudf's
-    return column_view<T>{data_, size_, mask_, mask_offset_, null_count_};
+    return column_view<T>{data_, size(), null_mask(), mask_offset(), null_count()};
   }
 
-  /// @brief The number of rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t size() const noexcept { return size_; }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool empty() const noexcept { return size_ == 0; }
-  /// @brief The number of null rows when the view was made.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t null_count() const noexcept { return null_count_; }
-  /// @brief Whether the view has a validity mask.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool nullable() const noexcept { return mask_ != nullptr; }
   /// @brief The first row's address.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T* data() const noexcept { return data_; }
-  /// @brief The validity mask (null when there is none); row 0 is bit mask_offset().
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bitmask_word* null_mask() const noexcept { return mask_; }
-  /// @brief The mask bit of row 0.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t mask_offset() const noexcept { return mask_offset_; }
   /// @brief Row `i`, writable. No bounds check.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T& operator[](std::size_t i) const noexcept { return data_[i]; }
-  /// @brief Whether row `i` is valid. No bounds check.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_valid(std::size_t i) const noexcept {
-    return mask_ == nullptr || bit_is_set(mask_, mask_offset_ + i);
-  }
   /// @brief Iterators over the values.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T* begin() const noexcept { return data_; }
   /// @brief See begin().
@@ -120,10 +83,6 @@ class mutable_column_view {
 
  private:
   T* data_ = nullptr;
-  bitmask_word* mask_ = nullptr;
-  std::size_t mask_offset_ = 0;
-  std::size_t size_ = 0;
-  std::size_t null_count_ = 0;
 };
 
 DEVCOL_NAMESPACE_END

@@ -16,6 +16,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/rows.hpp>
+#include <devcol/column/validity_view.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
@@ -35,7 +36,7 @@ DEVCOL_NAMESPACE_BEGIN
  * copyable, never allocates. Row `i` is the `width()` bytes at `data() + (offset() + i) * width()`;
  * its validity bit `offset() + i` of `null_mask()` (no mask: all valid).
  */
-class fixed_size_binary_column_view {
+class fixed_size_binary_column_view : public validity_view {
  public:
   /// @brief An empty view.
   constexpr fixed_size_binary_column_view() noexcept = default;
@@ -43,42 +44,22 @@ class fixed_size_binary_column_view {
   DEVCOL_HOST_DEVICE constexpr fixed_size_binary_column_view(std::byte const* data, std::size_t width, std::size_t size,
                                                              bitmask_word const* mask = nullptr, std::size_t offset = 0,
                                                              std::size_t null_count = 0) noexcept
-      : data_(data), mask_(mask), width_(width), offset_(offset), size_(size), null_count_(null_count) {}
+      : validity_view(size, mask, offset, null_count), data_(data), width_(width) {}
 
-  /// @brief The number of rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t size() const noexcept { return size_; }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool empty() const noexcept { return size_ == 0; }
   /// @brief The bytes per row.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t width() const noexcept { return width_; }
-  /// @brief The number of null rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t null_count() const noexcept { return null_count_; }
-  /// @brief Whether the view has a validity mask.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool nullable() const noexcept { return mask_ != nullptr; }
   /// @brief The data buffer's first byte (not row 0's: row 0 starts offset() rows in).
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::byte const* data() const noexcept { return data_; }
-  /// @brief The validity mask (null when none); row 0 is bit offset().
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bitmask_word const* null_mask() const noexcept { return mask_; }
   /// @brief Row 0's index in the data (in rows) and in the mask (in bits).
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t offset() const noexcept { return offset_; }
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t offset() const noexcept { return mask_offset(); }
   /// @brief Row `i`'s first byte (`width()` follow). No bounds check. Device memory: kernels only.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::byte const* operator[](std::size_t i) const noexcept {
-    return data_ + (offset_ + i) * width_;
+    return data_ + (mask_offset() + i) * width_;
   }
-  /// @brief Whether row `i` is valid (not null). No bounds check.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_valid(std::size_t i) const noexcept {
-    return mask_ == nullptr || bit_is_set(mask_, offset_ + i);
-  }
-  /// @brief Whether row `i` is null. No bounds check.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_null(std::size_t i) const noexcept { return !is_valid(i); }
 
  private:
   std::byte const* data_ = nullptr;
-  bitmask_word const* mask_ = nullptr;
   std::size_t width_ = 0;
-  std::size_t offset_ = 0;
-  std::size_t size_ = 0;
-  std::size_t null_count_ = 0;
 };
 
 /**

@@ -17,6 +17,7 @@
 #include <devcol/column/kind.hpp>
 #include <devcol/column/to_host.hpp>
 #include <devcol/column/types.hpp>
+#include <devcol/column/validity_view.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -149,8 +150,8 @@ inline std::vector<bool> validity_to_host(bitmask_word const* mask, std::size_t 
   if (mask == nullptr || size == 0) { return valid; }
   auto const words = mask_words_to_host(mask, offset, size, stream);
   stream.synchronize();
-  std::size_t const bit0 = offset % bits_per_word;
-  for (std::size_t i = 0; i < size; ++i) { valid[i] = bit_is_set(words.data(), bit0 + i); }
+  validity_view const rows(size, words.data(), offset % bits_per_word, 0);
+  for (std::size_t i = 0; i < size; ++i) { valid[i] = rows.is_valid(i); }
   return valid;
 }
 

@@ -19,6 +19,7 @@
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/column/detail/rows.hpp>
 #include <devcol/column/string_view.hpp>
+#include <devcol/column/validity_view.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
@@ -45,7 +46,7 @@ concept arrow_offset = std::same_as<O, std::int32_t> || std::same_as<O, std::int
  * never allocates. Row `i` is bytes [offsets()[i], offsets()[i + 1]) of chars().
  */
 template <arrow_offset O>
-class strings_column_view {
+class strings_column_view : public validity_view {
  public:
   /// The offset type.
   using offset_type = O;
@@ -59,24 +60,12 @@ class strings_column_view {
   DEVCOL_HOST_DEVICE constexpr strings_column_view(O const* offsets, char const* chars, std::size_t size,
                                                    bitmask_word const* mask = nullptr, std::size_t mask_offset = 0,
                                                    std::size_t null_count = 0) noexcept
-      : offsets_(offsets), chars_(chars), mask_(mask), mask_offset_(mask_offset), size_(size), null_count_(null_count) {}
+      : validity_view(size, mask, mask_offset, null_count), offsets_(offsets), chars_(chars) {}
 
-  /// @brief The number of rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t size() const noexcept { return size_; }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool empty() const noexcept { return size_ == 0; }
-  /// @brief The number of null rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t null_count() const noexcept { return null_count_; }
-  /// @brief Whether the view has a validity mask.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool nullable() const noexcept { return mask_ != nullptr; }
   /// @brief Row 0's start offset; `size() + 1` offsets follow (absolute positions in chars()).
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr O const* offsets() const noexcept { return offsets_; }
   /// @brief The start of the characters buffer (not of row 0: offsets are absolute).
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr char const* chars() const noexcept { return chars_; }
-  /// @brief The validity mask (null when none); row 0 is bit mask_offset().
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bitmask_word const* null_mask() const noexcept { return mask_; }
-  /// @brief The mask bit of row 0.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t mask_offset() const noexcept { return mask_offset_; }
   /// @brief Row `i`'s bytes (empty for a null row, in data from devcol; unspecified from a producer
   /// that filled null slots). No bounds check. Device memory: kernels only.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr string_view operator[](std::size_t i) const noexcept {
@@ -86,20 +75,10 @@ class strings_column_view {
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t length(std::size_t i) const noexcept {
     return static_cast<std::size_t>(offsets_[i + 1] - offsets_[i]);
   }
-  /// @brief Whether row `i` is valid (not null). No bounds check.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_valid(std::size_t i) const noexcept {
-    return mask_ == nullptr || bit_is_set(mask_, mask_offset_ + i);
-  }
-  /// @brief Whether row `i` is null. No bounds check.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_null(std::size_t i) const noexcept { return !is_valid(i); }
 
  private:
   O const* offsets_ = nullptr;
   char const* chars_ = nullptr;
-  bitmask_word const* mask_ = nullptr;
-  std::size_t mask_offset_ = 0;
-  std::size_t size_ = 0;
-  std::size_t null_count_ = 0;
 };
 
 namespace detail {

@@ -11,6 +11,7 @@
 #include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
+#include <devcol/column/validity_view.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -55,9 +56,9 @@ template <fixed_width T, class Policy>
   auto const mask = detail::mask_words_to_host(col.null_mask(access::read), col.offset(), size, stream);
   stream.synchronize();
   std::vector<std::optional<T>> rows(size);
-  std::size_t const bit0 = col.offset() % bits_per_word;
+  validity_view const valid(size, mask.empty() ? nullptr : mask.data(), col.offset() % bits_per_word, 0);
   for (std::size_t i = 0; i < size; ++i) {
-    if (mask.empty() || bit_is_set(mask.data(), bit0 + i)) { rows[i] = values[i]; }
+    if (valid.is_valid(i)) { rows[i] = values[i]; }
   }
   return rows;
 }
@@ -83,9 +84,9 @@ template <arrow_offset O, class Policy>
   copy_bytes(chars.data(), col.chars(access::read) + first, chars.size(), stream);
   auto const mask = detail::mask_words_to_host(col.null_mask(access::read), col.offset(), size, stream);
   stream.synchronize();
-  std::size_t const bit0 = col.offset() % bits_per_word;
+  validity_view const valid(size, mask.empty() ? nullptr : mask.data(), col.offset() % bits_per_word, 0);
   for (std::size_t i = 0; i < size; ++i) {
-    if (mask.empty() || bit_is_set(mask.data(), bit0 + i)) {
+    if (valid.is_valid(i)) {
       rows[i] = chars.substr(static_cast<std::size_t>(offsets[i]) - first,
                              static_cast<std::size_t>(offsets[i + 1] - offsets[i]));
     }
@@ -122,9 +123,9 @@ template <class Policy>
   if (!bytes.empty()) { copy_bytes(bytes.data(), col.data(access::read) + col.offset() * width, bytes.size(), stream); }
   auto const mask = detail::mask_words_to_host(col.null_mask(access::read), col.offset(), size, stream);
   stream.synchronize();
-  std::size_t const bit0 = col.offset() % bits_per_word;
+  validity_view const valid(size, mask.empty() ? nullptr : mask.data(), col.offset() % bits_per_word, 0);
   for (std::size_t i = 0; i < size; ++i) {
-    if (mask.empty() || bit_is_set(mask.data(), bit0 + i)) { rows[i] = bytes.substr(i * width, width); }
+    if (valid.is_valid(i)) { rows[i] = bytes.substr(i * width, width); }
   }
   return rows;
 }

@@ -22,6 +22,7 @@
 #include <devcol/column/detail/box.hpp>
 #include <devcol/column/detail/rows.hpp>
 #include <devcol/column/strings_column.hpp>
+#include <devcol/column/validity_view.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
@@ -44,7 +45,7 @@ DEVCOL_NAMESPACE_BEGIN
  * the child is viewed on its own (its kind is known only at run time).
  */
 template <arrow_offset O>
-class list_column_view {
+class list_column_view : public validity_view {
  public:
   /// The offset type.
   using offset_type = O;
@@ -53,34 +54,16 @@ class list_column_view {
   /// @brief `size` rows whose offsets start at `offsets`; validity bit `mask_offset + i` of `mask`.
   DEVCOL_HOST_DEVICE constexpr list_column_view(O const* offsets, std::size_t size, bitmask_word const* mask = nullptr,
                                                 std::size_t mask_offset = 0, std::size_t null_count = 0) noexcept
-      : offsets_(offsets), mask_(mask), mask_offset_(mask_offset), size_(size), null_count_(null_count) {}
-  /// @brief The number of rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t size() const noexcept { return size_; }
-  /// @brief The number of null rows.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t null_count() const noexcept { return null_count_; }
+      : validity_view(size, mask, mask_offset, null_count), offsets_(offsets) {}
   /// @brief Row 0's start offset; `size() + 1` follow (absolute rows of the child).
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr O const* offsets() const noexcept { return offsets_; }
-  /// @brief The validity mask (null when none); row 0 is bit mask_offset().
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bitmask_word const* null_mask() const noexcept { return mask_; }
-  /// @brief The mask bit of row 0.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t mask_offset() const noexcept { return mask_offset_; }
   /// @brief Row `i`'s number of child rows. No bounds check.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t length(std::size_t i) const noexcept {
     return static_cast<std::size_t>(offsets_[i + 1] - offsets_[i]);
   }
-  /// @brief Whether row `i` is valid. No bounds check.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_valid(std::size_t i) const noexcept {
-    return mask_ == nullptr || bit_is_set(mask_, mask_offset_ + i);
-  }
-  /// @brief Whether row `i` is null. No bounds check.
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_null(std::size_t i) const noexcept { return !is_valid(i); }
 
  private:
   O const* offsets_ = nullptr;
-  bitmask_word const* mask_ = nullptr;
-  std::size_t mask_offset_ = 0;
-  std::size_t size_ = 0;
-  std::size_t null_count_ = 0;
 };
 
 /**
