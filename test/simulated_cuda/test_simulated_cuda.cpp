@@ -587,6 +587,21 @@ TEST_CASE("a spillable column made on device 1 is spilled and unspilled with dev
   REQUIRE(reports().empty());
 }
 
+TEST_CASE("a pool made on device 1 gives its chunks back with device 1 current, whichever device is current",
+          "[devcol][device]") {
+  std::optional<devcol::mr::pool<devcol::mr::cuda_async>> pool;
+  {
+    on_device one(1);
+    pool.emplace();
+    void* p = pool->allocate(4096, 256, {});
+    devcol::fill_bytes(p, 1, 4096, {});
+    pool->deallocate(p, 4096, 256, {});
+  }
+  pool.reset();  // device 0 is current: the chunk goes back to device 1's cudaFreeAsync on device 1
+  CHECK(current_device() == 0);
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("with no thread default, allocations use the current device's default", "[devcol][device][per_device]") {
   // An earlier case's set_default(previous) may have pinned a thread default: drop it for this case.
   std::optional<devcol::mr::resource_handle> const kept = devcol::mr::reset_default();
