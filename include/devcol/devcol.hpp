@@ -6,6 +6,7 @@
 
 #include <devcol/core/check.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/error.hpp>
 #include <devcol/core/event.hpp>

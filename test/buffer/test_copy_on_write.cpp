@@ -323,8 +323,9 @@ struct lean : devcol::default_policy {
 };
 }  // namespace devcol_test::cow
 // A stateless resource, no exposure flag, a plain count: the allocation (pointer, size, alignment,
-// stream), one pointer for borrowed (imported) memory, and one count, nothing more.
-static_assert(sizeof(devcol::detail::owner<devcol_test::cow::lean>) == 6 * sizeof(void*));
+// stream, and on CUDA the device it records, rule 21), one pointer for borrowed (imported) memory,
+// and one count, nothing more.
+static_assert(sizeof(devcol::detail::owner<devcol_test::cow::lean>) == (6 + DEVCOL_BACKEND_CUDA) * sizeof(void*));
 
 TEST_CASE("copies are made by the resource that made the original, whatever the default is now", "[cow][resource]") {
   devcol_test::leak_check leaks;

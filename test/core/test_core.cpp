@@ -116,3 +116,27 @@ TEST_CASE("event: record, wait and synchronize in stream order", "[core][event]"
   e.synchronize();
   CHECK(e.ready());
 }
+
+TEST_CASE("scoped_device on the current device changes nothing, and streams and events record it",
+          "[core][device]") {
+  devcol::device_id const here = devcol::current_device();
+  CHECK(devcol::device_count() >= 1);
+  if (DEVCOL_BACKEND_HOST) {
+    CHECK(here == devcol::device_id{0});  // the host backend's one device
+    CHECK(devcol::device_count() == 1);
+  }
+  {
+    devcol::scoped_device const same(here);
+    CHECK(devcol::current_device() == here);
+    devcol::stream s;
+    devcol::event e;
+    CHECK(s.device() == here);
+    CHECK(e.device() == here);
+    e.record(s);
+    e.wait(s);
+    e.synchronize();
+  }
+  CHECK(devcol::current_device() == here);
+  static_assert(devcol::device_id{1} != devcol::device_id{0} && devcol::device_id{} == devcol::device_id{0});
+  static_assert(!std::is_convertible_v<int, devcol::device_id>, "an integer must not pass for a device");
+}

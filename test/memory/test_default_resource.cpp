@@ -10,6 +10,18 @@ using tracker = mr::tracking<mr::host_aligned>;
 
 inline tracker const& tracked(mr::resource_handle const& h) { return *h.target<tracker>(); }
 
+/// Drops this thread's own default for a scope (an earlier `set_default(previous)` pins one), so
+/// that the current device's default applies; gives it back at scope exit.
+struct no_thread_default {
+  std::optional<mr::resource_handle> kept = mr::reset_default();
+  no_thread_default() = default;
+  no_thread_default(no_thread_default const&) = delete;
+  no_thread_default& operator=(no_thread_default const&) = delete;
+  ~no_thread_default() {
+    if (kept) { (void)mr::set_default(*kept); }
+  }
+};
+
 }  // namespace devcol_test::defaults
 
 TEST_CASE("resource_handle: name, version, properties, target and equality", "[memory][handle]") {
@@ -119,4 +131,69 @@ TEST_CASE("an allocation over a typed resource needs no handle", "[memory][alloc
   devcol::mr::basic_allocation<devcol::mr::host_aligned> block(100, 128, devcol::stream_ref{}, devcol::mr::host_aligned{});
   CHECK(devcol::mr::is_aligned(block.data(), 128));
   static_assert(sizeof(block) < sizeof(devcol::mr::allocation), "a stateless resource costs no handle");
+}
+
+// --- the per-device default (RMM's set_per_device_resource), under the thread's ---------------
+
+TEST_CASE("the current device's default serves a thread with no default of its own", "[memory][default][per_device]") {
+  devcol_test::defaults::no_thread_default const follow_the_device;
+  devcol::device_id const here = devcol::current_device();
+  CHECK(devcol::mr::get_per_device_default(here) == devcol::mr::initial_default());
+  auto const mine = devcol::mr::make_resource_handle<devcol_test::defaults::tracker>("device default");
+  auto const previous = devcol::mr::set_per_device_default(here, mine);
+  CHECK(previous == devcol::mr::initial_default());
+  CHECK(devcol::mr::get_per_device_default(here).name() == "device default");
+  CHECK(devcol::mr::get_default().name() == "device default");
+  {
+    devcol::mr::allocation block(100);  // no resource named, none scoped: the device's
+    CHECK(block.resource().name() == "device default");
+    CHECK(block.device() == here);
+    CHECK(devcol_test::defaults::tracked(mine).outstanding_count() == 1);
+  }
+  CHECK(devcol_test::defaults::tracked(mine).outstanding_count() == 0);
+  std::string seen_by_other_thread;
+  std::thread other([&] { seen_by_other_thread = devcol::mr::get_default().name(); });
+  other.join();
+  CHECK(seen_by_other_thread == "device default");  // process-wide, unlike set_default
+  CHECK(devcol::mr::set_per_device_default(here, previous).name() == "device default");
+  CHECK(devcol::mr::get_default() == devcol::mr::initial_default());
+}
+
+TEST_CASE("the thread's default wins over the device's, and scoped_default restores 'none'", "[memory][default][per_device]") {
+  devcol_test::defaults::no_thread_default const follow_the_device;
+  devcol::device_id const here = devcol::current_device();
+  auto const previous =
+      devcol::mr::set_per_device_default(here, devcol::mr::resource_handle{"device", devcol::mr::host_aligned{}});
+  {
+    devcol::mr::scoped_default thread_own{devcol::mr::resource_handle{"thread", devcol::mr::host_aligned{}}};
+    CHECK(devcol::mr::get_default().name() == "thread");
+    devcol::mr::allocation block(8);
+    CHECK(block.resource().name() == "thread");
+  }
+  CHECK(devcol::mr::get_default().name() == "device");  // the thread follows the device again
+  // A later change of the device's default is seen at once (the thread's cached read is refreshed).
+  (void)devcol::mr::set_per_device_default(here, devcol::mr::resource_handle{"device, again", devcol::mr::host_aligned{}});
+  CHECK(devcol::mr::get_default().name() == "device, again");
+  // set_default keeps a thread default until reset_default drops it.
+  auto const before = devcol::mr::set_default(devcol::mr::resource_handle{"pinned", devcol::mr::host_aligned{}});
+  CHECK(before.name() == "device, again");
+  CHECK(devcol::mr::get_default().name() == "pinned");
+  auto const dropped = devcol::mr::reset_default();
+  REQUIRE(dropped.has_value());
+  CHECK(dropped->name() == "pinned");
+  CHECK_FALSE(devcol::mr::reset_default().has_value());
+  CHECK(devcol::mr::get_default().name() == "device, again");
+  (void)devcol::mr::set_per_device_default(here, previous);
+  CHECK(devcol::mr::get_default() == devcol::mr::initial_default());
+}
+
+TEST_CASE("a per-device default is refused for a device that does not exist", "[memory][default][per_device]") {
+  devcol_test::defaults::no_thread_default const follow_the_device;
+  devcol::device_id const past_the_end{devcol::device_count()};
+  devcol::mr::resource_handle const h{"h", devcol::mr::host_aligned{}};
+  CHECK_THROWS_AS(devcol::mr::set_per_device_default(past_the_end, h), devcol::logic_error);
+  CHECK_THROWS_AS(devcol::mr::get_per_device_default(devcol::device_id{-1}), devcol::logic_error);
+  CHECK_THROWS_WITH(devcol::mr::get_per_device_default(past_the_end),
+                    Catch::Matchers::Contains("device " + std::to_string(devcol::device_count())));
+  CHECK(devcol::mr::get_default() == devcol::mr::initial_default());  // nothing changed
 }

@@ -10,6 +10,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/event.hpp>
 #include <devcol/core/source_location.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -42,6 +43,13 @@ DEVCOL_NAMESPACE_BEGIN
  * stream (on which it is freed) waits for it, so the last handle never frees memory a copy has yet
  * to read. Work queued on other streams by other handles of the same allocation is ordered by the
  * caller, as with any memory shared between streams in libcudf or RMM.
+ *
+ * Devices (rule 21, CUDA backend): an allocation belongs to the device current when it was made
+ * (device()). Its copies (deep_copy, the copy a write or an exposed allocation makes), spill,
+ * unspill and free run with that device current, and the copies are made on that device, whatever
+ * device the calling thread has made current: each costs a `cudaGetDevice`, and a `cudaSetDevice`
+ * pair when the devices differ. The stream given to a copy must then be one of that device (the
+ * default stream is). The host backend has one device, 0, and records nothing.
  *
  * @tparam Policy a `buffer_policy` (`default_policy` unless named)
  */
@@ -152,8 +160,9 @@ class buffer {
 
   /**
    * @brief A new allocation holding a copy of this handle's bytes (only its range), in order on
-   * `stream` (rule 7), from the resource that made this one. Memory made from nothing: under
-   * `runtime_sharing` it takes the mode in force (rule 9). Asynchronous on CUDA.
+   * `stream` (rule 7), from the resource that made this one, on this allocation's device (made
+   * current for the call). Memory made from nothing: under `runtime_sharing` it takes the mode in
+   * force (rule 9). Asynchronous on CUDA.
    * @throws what allocation and copying throw
    */
   [[nodiscard]] buffer deep_copy(stream_ref stream = {}) const { return copy_range(0, size_, stream, keep_mode::in_force); }
@@ -166,12 +175,14 @@ class buffer {
    * Call it after queuing a copy or kernel that reads this buffer on a stream of the caller's.
    *
    * Cost: nothing on the host backend, for an empty handle or on the allocation's own stream;
-   * else one event, never a host synchronisation.
+   * else one event, made with the allocation's device current (`stream` must be one of that
+   * device), never a host synchronisation.
    * @throws devcol::cuda_error if CUDA fails to create, record or wait on the event
    */
   void read_on(stream_ref stream) const {
 #if DEVCOL_BACKEND_CUDA
     if (owner_ != nullptr && stream != owner_->stream()) {
+      scoped_device const on_device(owner_->device());
       event read;
       read.record(stream);
       read.wait(owner_->stream());
@@ -301,6 +312,10 @@ class buffer {
   [[nodiscard]] resource_type resource() const {
     return owner_ != nullptr ? owner_->resource() : detail::policy_resource<typename Policy::resource>();
   }
+  /// @brief The device the allocation belongs to: the one current when it was made (for an empty
+  /// buffer, the current one; always 0 on the host backend). @throws devcol::cuda_error (CUDA,
+  /// empty buffer only) if `cudaGetDevice` fails
+  [[nodiscard]] device_id device() const { return owner_ != nullptr ? owner_->device() : current_device(); }
   /// @brief The stream the allocation was made on, and is freed on.
   [[nodiscard]] stream_ref stream() const noexcept { return owner_ != nullptr ? owner_->stream() : stream_ref{}; }
   /// @brief The allocation's alignment (the start of the range may be less aligned).
@@ -342,6 +357,7 @@ class buffer {
   // from birth until the outermost lock ends.
   [[nodiscard]] buffer copy_range(std::size_t begin, std::size_t size, stream_ref stream, keep_mode mode) const {
     if (owner_ == nullptr) { return buffer{}; }
+    scoped_device const on_device(owner_->device());  // rule 21: the copy is made on this device
     std::optional<detail::keep_sharing_mode<Policy>> kept;
     if (mode == keep_mode::of_source) { (void)kept.emplace(owner_->copy_on_write()); }
     detail::operation_spill_lock<Policy> const lock{stream};

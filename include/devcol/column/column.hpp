@@ -14,6 +14,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/source_location.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
@@ -136,7 +137,8 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
 
   /**
    * @brief A column owning fresh memory holding a copy of this column's rows only (rules 7 and 8),
-   * made in order on `stream` (asynchronous on CUDA); its offset is 0.
+   * made in order on `stream` (asynchronous on CUDA) with this column's device current, and on
+   * that device (rule 21); its offset is 0.
    * @throws what allocation and copying throw
    */
   [[nodiscard]] column deep_copy(stream_ref stream = {}) const {
@@ -353,6 +355,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   // Fresh buffers holding rows [begin, end), which have `nulls` nulls, at offset 0.
   [[nodiscard]] column copy_rows(std::size_t begin, std::size_t end, std::size_t nulls, stream_ref stream,
                                  keep_mode mode) const {
+    scoped_device const on_device(data_.device());  // rule 21: copied on, and allocated on, this column's device
     detail::operation_spill_lock<Policy> const spill_scope{stream};
     std::optional<detail::keep_sharing_mode<Policy>> kept;
     if (mode == keep_mode::of_source) { (void)kept.emplace(copy_on_write()); }

@@ -14,6 +14,7 @@
 #include <devcol/column/validity_view.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <algorithm>
@@ -44,11 +45,13 @@ inline std::vector<bitmask_word> mask_words_to_host(bitmask_word const* mask, st
 
 /**
  * @brief The column's rows on the host, an empty optional for each null row. Copies the values and
- * the mask's words in order on `stream` and synchronises it.
+ * the mask's words in order on `stream` and synchronises it, with the column's device current
+ * (rule 21: `stream` must be one of that device; the default stream is).
  * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] std::vector<std::optional<T>> to_host(column<T, Policy> const& col, stream_ref stream = {}) {
+  scoped_device const on_device(col.data_buffer().device());
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const size = col.size();
   auto values = std::make_unique_for_overwrite<T[]>(size);

@@ -6,6 +6,8 @@
 
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/device.hpp>
+#include <devcol/core/stream.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <utility>
@@ -18,6 +20,13 @@ DEVCOL_NAMESPACE_BEGIN
  * Move-only. CUDA backend: a `cudaEvent_t` created with timing disabled (the cheap kind, as used
  * for Arrow `sync_event`s). Host backend: every stream is already complete, so recording and
  * waiting do nothing and the event is always ready.
+ *
+ * Devices (rule 21): a CUDA event belongs to the device current when it was created, and can only
+ * be recorded on a stream of that device. record() and the destructor make the event's device
+ * current for their call, whatever device the thread has made current since (a `cudaGetDevice`,
+ * and a `cudaSetDevice` pair only when it differs). wait() on a `devcol::stream` makes that
+ * stream's device current; on a bare `stream_ref`, whose device is unknown, the caller makes it
+ * current. synchronize() and ready() work from any device.
  */
 class event {
  public:
@@ -29,7 +38,8 @@ class event {
   using value_type = void*;
 #endif
 
-  /// @brief Creates an event. @throws devcol::cuda_error if `cudaEventCreateWithFlags` fails.
+  /// @brief Creates an event on the current device, which it records.
+  /// @throws devcol::cuda_error if `cudaGetDevice` or `cudaEventCreateWithFlags` fails.
   event() {
 #if DEVCOL_BACKEND_CUDA
     DEVCOL_CUDA_TRY(cudaEventCreateWithFlags(&value_, cudaEventDisableTiming));
@@ -38,32 +48,49 @@ class event {
   event(event const&) = delete;
   event& operator=(event const&) = delete;
   /// @brief Takes over `other`'s event; `other` is empty afterwards.
-  event(event&& other) noexcept : value_(std::exchange(other.value_, {})) {}
+  event(event&& other) noexcept : value_(std::exchange(other.value_, {})), device_(other.device_) {}
   /// @brief Destroys this event, then takes over `other`'s.
   event& operator=(event&& other) noexcept {
     if (this != &other) {
       destroy();
       value_ = std::exchange(other.value_, {});
+      device_ = other.device_;
     }
     return *this;
   }
+  /// @brief Destroys the event with its device current. Never throws.
   ~event() { destroy(); }
 
-  /// @brief Captures the work queued on `stream` so far; asynchronous. @throws devcol::cuda_error
+  /**
+   * @brief Captures the work queued on `stream` so far; asynchronous, with the event's device
+   * current for the call. `stream` must belong to the event's device (the default stream is that
+   * device's). @throws devcol::cuda_error
+   */
   void record(stream_ref stream) {
 #if DEVCOL_BACKEND_CUDA
+    scoped_device const on_device(device_.get());
     DEVCOL_CUDA_TRY(cudaEventRecord(value_, stream.value()));
 #else
     (void)stream;
 #endif
   }
-  /// @brief Makes `stream` wait for the recorded work without blocking the host. @throws devcol::cuda_error
+  /**
+   * @brief Makes `stream` wait for the recorded work without blocking the host; `stream` may belong
+   * to another device than the event. The current device must be `stream`'s (the default stream is
+   * the current device's). @throws devcol::cuda_error
+   */
   void wait(stream_ref stream) const {
 #if DEVCOL_BACKEND_CUDA
     DEVCOL_CUDA_TRY(cudaStreamWaitEvent(stream.value(), value_, 0));
 #else
     (void)stream;
 #endif
+  }
+  /// @brief As wait(stream_ref), with `stream`'s own device current for the call.
+  /// @throws devcol::cuda_error
+  void wait(stream const& s) const {
+    scoped_device const on_device(s.device());
+    wait(s.ref());
   }
   /// @brief Blocks the host until the recorded work completes. @throws devcol::cuda_error
   void synchronize() const {
@@ -85,16 +112,22 @@ class event {
   }
   /// @brief The native handle (its address is what an Arrow `sync_event` points to).
   [[nodiscard]] value_type value() const noexcept { return value_; }
+  /// @brief The device the event belongs to: the one current at its creation (0 on the host backend).
+  [[nodiscard]] device_id device() const noexcept { return device_.get(); }
 
  private:
   void destroy() noexcept {
 #if DEVCOL_BACKEND_CUDA
-    if (value_ != nullptr) { DEVCOL_ASSERT_CUDA_SUCCESS(cudaEventDestroy(value_)); }
+    if (value_ != nullptr) {
+      scoped_device const on_device(device_.get(), std::nothrow);
+      DEVCOL_ASSERT_CUDA_SUCCESS(cudaEventDestroy(value_));
+    }
 #endif
     value_ = {};
   }
 
   value_type value_{};
+  [[no_unique_address]] detail::recorded_device device_;
 };
 
 DEVCOL_NAMESPACE_END

@@ -7,6 +7,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/detail/retired_streams.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <atomic>
@@ -26,10 +27,18 @@ DEVCOL_NAMESPACE_BEGIN
  * work on the default stream instead (still after all of this stream's work: the host waited for
  * it). Destroying a stream while another thread still queues work on it, itself or by dropping
  * memory allocated on it, is a race, as in CUDA.
+ *
+ * Devices (rule 21): a CUDA stream belongs to the device current when it was created; device()
+ * tells which, and the destructor makes that device current to destroy it, whatever device the
+ * thread has made current since. Work queued on it must run with that device current: devcol's
+ * owners do that for what they queue (see `devcol::scoped_device`).
  */
 class stream {
  public:
-  /// @brief Creates a stream. @throws devcol::cuda_error if `cudaStreamCreateWithFlags` fails.
+  /**
+   * @brief Creates a stream on the current device, which it records (one `cudaGetDevice`).
+   * @throws devcol::cuda_error if `cudaGetDevice` or `cudaStreamCreateWithFlags` fails
+   */
   stream() {
 #if DEVCOL_BACKEND_CUDA
     DEVCOL_CUDA_TRY(cudaStreamCreateWithFlags(&value_, cudaStreamNonBlocking));
@@ -42,16 +51,17 @@ class stream {
   stream(stream const&) = delete;
   stream& operator=(stream const&) = delete;
   /// @brief Takes over `other`'s stream; `other` refers to the default stream afterwards.
-  stream(stream&& other) noexcept : value_(std::exchange(other.value_, {})) {}
+  stream(stream&& other) noexcept : value_(std::exchange(other.value_, {})), device_(other.device_) {}
   /// @brief Destroys this stream (synchronising it first), then takes over `other`'s.
   stream& operator=(stream&& other) noexcept {
     if (this != &other) {
       destroy();
       value_ = std::exchange(other.value_, {});
+      device_ = other.device_;
     }
     return *this;
   }
-  /// @brief Waits for the queued work, then destroys the stream. Never throws.
+  /// @brief Waits for the queued work, then destroys the stream with its device current. Never throws.
   ~stream() { destroy(); }
 
   /// @brief A non-owning reference, valid while this object lives.
@@ -62,6 +72,8 @@ class stream {
   [[nodiscard]] stream_ref::value_type value() const noexcept { return value_; }
   /// @brief Waits for all queued work. @throws devcol::cuda_error on failure.
   void synchronize() const { ref().synchronize(); }
+  /// @brief The device the stream belongs to: the one current at its creation (0 on the host backend).
+  [[nodiscard]] device_id device() const noexcept { return device_.get(); }
 
  private:
   // Synchronises before retiring (so what moves to the default stream follows this one's work),
@@ -69,6 +81,7 @@ class stream {
   void destroy() noexcept {
 #if DEVCOL_BACKEND_CUDA
     if (value_ != nullptr) {
+      scoped_device const on_device(device_.get(), std::nothrow);
       DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(value_));
       try {
         detail::retired_streams::global().retire(value_);
@@ -83,6 +96,7 @@ class stream {
   }
 
   stream_ref::value_type value_{};
+  [[no_unique_address]] detail::recorded_device device_;
 };
 
 DEVCOL_NAMESPACE_END

@@ -7,6 +7,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/detail/retired_streams.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/default_resource.hpp>
 #include <devcol/memory/resource.hpp>
@@ -29,6 +30,11 @@ namespace mr {
  * Move-only; a moved-from allocation is empty (null data, size 0) and frees nothing.
  * Uninitialised memory: nothing is written.
  *
+ * Devices (rule 21): on CUDA it records the device current when it was made (one `cudaGetDevice`,
+ * an `int`), and frees with that device current, whatever device the thread has made current
+ * since (a `cudaSetDevice` pair only when they differ). To allocate on another device, make it
+ * current first (`devcol::scoped_device`). The host backend records nothing.
+ *
  * @tparam Resource a copyable resource, or a handle to one (`resource_handle` by default)
  */
 template <memory_resource Resource = resource_handle>
@@ -44,7 +50,8 @@ class basic_allocation {
    *         devcol::out_of_memory for a null result; devcol::logic_error naming a misaligned one
    */
   basic_allocation(std::size_t bytes, std::size_t alignment, stream_ref stream, Resource resource)
-      : resource_(std::move(resource)),
+      : device_(),
+        resource_(std::move(resource)),
         data_(resource_.allocate(bytes, alignment, stream)),
         size_(bytes),
         alignment_(alignment),
@@ -52,7 +59,8 @@ class basic_allocation {
     check_result();
   }
 
-  /// @brief Allocates from this thread's current default resource, which it keeps.
+  /// @brief Allocates from the default resource now (mr::get_default(): the thread's, else the
+  /// current device's), which it keeps.
   explicit basic_allocation(std::size_t bytes, stream_ref stream = {}, std::size_t alignment = default_alignment)
     requires std::same_as<Resource, resource_handle>
       : basic_allocation(bytes, alignment, stream, get_default()) {}
@@ -60,13 +68,19 @@ class basic_allocation {
   /// @brief An empty allocation (null data, size 0) that keeps `resource`, as the owner of memory
   /// made elsewhere does (its copies come from `resource`). Allocates nothing, frees nothing.
   basic_allocation(Resource resource, stream_ref stream) noexcept(std::is_nothrow_move_constructible_v<Resource>)
-      : resource_(std::move(resource)), data_(nullptr), size_(0), alignment_(default_alignment), stream_(stream) {}
+      : device_(std::nothrow),
+        resource_(std::move(resource)),
+        data_(nullptr),
+        size_(0),
+        alignment_(default_alignment),
+        stream_(stream) {}
 
   basic_allocation(basic_allocation const&) = delete;
   basic_allocation& operator=(basic_allocation const&) = delete;
   /// @brief Takes over `other`'s memory; `other` becomes empty.
   basic_allocation(basic_allocation&& other) noexcept(std::is_nothrow_copy_constructible_v<Resource>)
-      : resource_(other.resource_),
+      : device_(other.device_),
+        resource_(other.resource_),
         data_(std::exchange(other.data_, nullptr)),
         size_(std::exchange(other.size_, 0)),
         alignment_(other.alignment_),
@@ -75,6 +89,7 @@ class basic_allocation {
   basic_allocation& operator=(basic_allocation&& other) noexcept(std::is_nothrow_copy_assignable_v<Resource>) {
     if (this != &other) {
       free();
+      device_ = other.device_;
       resource_ = other.resource_;
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
@@ -83,7 +98,7 @@ class basic_allocation {
     }
     return *this;
   }
-  /// @brief Frees the memory through its resource, on stream(). Never throws.
+  /// @brief Frees the memory through its resource, on stream(), with device() current. Never throws.
   ~basic_allocation() { free(); }
 
   /// @brief The memory (null when empty; possibly null for 0 bytes).
@@ -118,6 +133,9 @@ class basic_allocation {
     size_ = bytes;
     alignment_ = alignment;
   }
+  /// @brief The device current when the allocation was made, which its free makes current again
+  /// (0 on the host backend).
+  [[nodiscard]] device_id device() const noexcept { return device_.get(); }
   /// @brief The resource that made the memory and will free it.
   [[nodiscard]] Resource const& resource() const noexcept { return resource_; }
 
@@ -139,11 +157,16 @@ class basic_allocation {
   }
 
   void free() noexcept {
-    if (data_ != nullptr) { resource_.deallocate(data_, size_, alignment_, stream()); }
+    if (data_ != nullptr) {
+      scoped_device const on_device(device_.get(), std::nothrow);
+      resource_.deallocate(data_, size_, alignment_, stream());
+    }
     data_ = nullptr;
     size_ = 0;
   }
 
+  // First: recorded before the resource allocates, so that a failing cudaGetDevice leaks nothing.
+  [[no_unique_address]] ::devcol::detail::recorded_device device_;
   [[no_unique_address]] Resource resource_;
   void* data_;
   std::size_t size_;

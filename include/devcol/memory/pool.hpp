@@ -6,6 +6,7 @@
 
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/detail/adaptor_base.hpp>
 #include <devcol/memory/detail/stream_order.hpp>
@@ -54,6 +55,10 @@ struct pool_options {
  *   are tried before `out_of_memory` reaches the caller.
  * - **Destruction** returns every chunk to upstream. Allocations still live then are dangling: free
  *   them first.
+ * - **Devices** (CUDA backend): a pool serves one device, the one current when it was made: use it
+ *   with that device current (one pool per device, as `mr::set_per_device_default` installs them;
+ *   devcol's owners free with their device current). Its destructor makes that device current to
+ *   wait for the frees' events and give the chunks back, whichever device is current then (rule 21).
  */
 template <memory_resource Upstream>
 class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
@@ -75,8 +80,9 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
   pool(pool_options options, std::in_place_t, Args&&... args)
       : base(std::in_place, std::forward<Args>(args)...), options_(options) {}
 
-  /// @brief Returns every chunk to upstream.
+  /// @brief Returns every chunk to upstream, with the pool's device current. Never throws.
   ~pool() {
+    scoped_device const on_device(device_.get(), std::nothrow);
     order_.before_release(stream_ref{});
     for (auto const& c : chunks_) { this->upstream().deallocate(c.ptr, c.size, granularity, stream_ref{}); }
   }
@@ -324,6 +330,7 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
   std::size_t upstream_bytes_ = 0;
   std::size_t used_bytes_ = 0;
   detail::stream_order order_;
+  [[no_unique_address]] ::devcol::detail::recorded_device device_{std::nothrow};
 };
 
 }  // namespace mr

@@ -9,6 +9,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/event.hpp>
 #include <devcol/core/source_location.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -157,6 +158,10 @@ struct borrowed_memory_t {
  * A borrowed owner holds memory made elsewhere instead: `keep_alive` keeps it valid (its last
  * copy going is what hands the memory back), and the resource only serves later copies. Borrowed
  * memory is read-only to devcol: every write first copies (see buffer::data(access::write)).
+ *
+ * Its device (rule 21) is the one current when it was made, recorded by its allocation: the free,
+ * spill, unspill and host-side copy make it current (`scoped_device`), whichever thread runs them
+ * and whatever device that thread has made current; the buffer's copies do the same.
  */
 template <buffer_policy Policy>
 class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_spill_node> {
@@ -197,6 +202,8 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     }
   }
   [[nodiscard]] stream_ref stream() const noexcept { return memory_.stream(); }
+  /// The device current when the owner was made (0 on the host backend).
+  [[nodiscard]] device_id device() const noexcept { return memory_.device(); }
   [[nodiscard]] std::string resource_name() const { return mr::resource_name(memory_.resource()); }
   [[nodiscard]] resource_type const& resource() const noexcept { return memory_.resource(); }
   /// Whether the memory was made elsewhere (and so is never written in place).
@@ -267,13 +274,16 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
   /**
    * Moves the bytes to host memory and frees the device memory, if the owner is on the device,
    * tracked, not exposed and not spill-locked (rules 14, 15). The copy is queued on `stream` after
-   * the owner's stream's work, and synchronised before the device memory is freed.
+   * the owner's stream's work, and synchronised before the device memory is freed, all with the
+   * owner's device current (the spill manager may call this from any thread).
    * @returns the device bytes freed (0 when it did not spill)
-   * @throws what the host allocation or the copy throws (the owner stays on the device)
+   * @throws what the host allocation or the copy throws (the owner stays on the device), and
+   *         devcol::cuda_error if its device cannot be made current
    */
   std::size_t spill(stream_ref stream)
     requires spillable
   {
+    scoped_device const on_device(device());
     std::unique_lock guard(this->mutex);
     if (borrowed_ != nullptr || this->bytes_ == 0 || is_exposed() ||
         this->pinned_for_good.load(std::memory_order_acquire) ||
@@ -360,6 +370,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     this->location.store(spill_location::host, std::memory_order_release);
     guard.unlock();
     try {
+      scoped_device const on_device(device());  // the copy's owner records this owner's device
       return new owner(spilled_copy_t{}, static_cast<std::byte*>(copy), size, this->alignment_, stream(), resource());
     } catch (...) {
       spill_host_resource{}.deallocate(copy, size, this->alignment_);
@@ -489,6 +500,9 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       }
       break;
     }
+    // The allocation and copy run on the owner's device; the new memory records it. Made current
+    // before the owner is marked moving: should that fail, the owner stays spilled, untouched.
+    scoped_device const on_device(device());
     this->location.store(spill_location::moving, std::memory_order_release);
     guard.unlock();
     auto& registry = spill_registry::global();
