@@ -582,6 +582,33 @@ TEST_CASE("a buffer made on device 1 records it, and its copies are made on it, 
   REQUIRE(reports().empty());
 }
 
+TEST_CASE("columns of every kind made on device 1 are deep-copied and read back with device 0 current",
+          "[devcol][device]") {
+  std::optional<devcol::any_column<>> columns[5];
+  {
+    on_device one(1);
+    columns[0] = devcol::make_column<i64>({1, std::nullopt, 3});
+    columns[1] = devcol::make_strings_column({"ab", std::nullopt, "c"});
+    columns[2] = devcol::make_fixed_size_binary_column({"xy", "zz", std::nullopt}, 2);
+    columns[3] = devcol::make_list_column({0, 2, 2, 3}, devcol::make_column<i64>({4, 5, 6}), {true, false, true});
+    columns[4] = devcol::make_struct_column({{"a", devcol::make_column<i64>({7, 8, 9})}}, {true, true, false});
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  }
+  for (auto& c : columns) {
+    INFO(devcol::type_name(*c));
+    auto const before = devcol::to_host_values(*c);  // copied to the host with device 1 current
+    auto copy = devcol::deep_copy(*c);              // copied, and allocated, on device 1
+    c.reset();                                      // freed on device 1
+    CHECK(devcol::to_host_values(copy) == before);
+    CHECK(current_device() == 0);
+  }
+  {
+    on_device one(1);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  }
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("a spillable column made on device 1 is spilled and unspilled with device 0 current", "[devcol][device]") {
   struct spilling : devcol::default_policy {
     using spill = devcol::spillable;

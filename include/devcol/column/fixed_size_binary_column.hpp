@@ -20,6 +20,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
@@ -175,6 +176,7 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
    * @throws what allocation and copying throw
    */
   [[nodiscard]] fixed_size_binary_column deep_copy(stream_ref stream = {}) const {
+    scoped_device const on_device(data_.device());  // rule 21: copied on, and allocated on, its device
     detail::operation_spill_lock<Policy> const spill_scope{stream};
     fixed_size_binary_column out;
     out.width_ = width_;

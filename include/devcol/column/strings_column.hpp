@@ -23,6 +23,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
@@ -227,6 +228,7 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
    * @throws what allocation and copying throw
    */
   [[nodiscard]] basic_strings_column deep_copy(stream_ref stream = {}) const {
+    scoped_device const on_device(offsets_.device());  // rule 21: copied on, and allocated on, its device
     detail::operation_spill_lock<Policy> const spill_scope{stream};
     basic_strings_column out;
     if (offsets_.empty()) {

@@ -76,6 +76,7 @@ template <fixed_width T, class Policy>
 template <arrow_offset O, class Policy>
 [[nodiscard]] std::vector<std::optional<std::string>> to_host(basic_strings_column<O, Policy> const& col,
                                                               stream_ref stream = {}) {
+  scoped_device const on_device(col.offsets_buffer().device());
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const size = col.size();
   std::vector<std::optional<std::string>> rows(size);
@@ -117,6 +118,7 @@ template <decimal_rep Rep, class Policy>
 template <class Policy>
 [[nodiscard]] std::vector<std::optional<std::string>> to_host(fixed_size_binary_column<Policy> const& col,
                                                               stream_ref stream = {}) {
+  scoped_device const on_device(col.data_buffer().device());
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const size = col.size();
   std::size_t const width = col.width();

@@ -26,6 +26,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
@@ -167,6 +168,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
    * @throws what allocation and copying throw
    */
   [[nodiscard]] basic_list_column deep_copy(stream_ref stream = {}) const {
+    scoped_device const on_device(offsets_.device());  // rule 21: copied on, and allocated on, its device
     detail::operation_spill_lock<Policy> const spill_scope{stream};
     basic_list_column out;
     auto const [first, last] = child_range(stream);

@@ -11,6 +11,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
@@ -67,6 +68,7 @@ template <class Buffer>
 template <class Buffer>
 [[nodiscard]] Buffer copy_mask_bits(Buffer const& mask, std::size_t begin, std::size_t end, stream_ref stream) {
   if (mask.empty()) { return Buffer{}; }
+  scoped_device const on_device(mask.device());  // rule 21: copied on, and allocated on, its device
   std::size_t const bytes = bitmask_allocation_size(end - begin);
   Buffer out(bytes, stream, mr::default_alignment, mask.resource());
   copy_bitmask(static_cast<bitmask_word const*>(mask.data(access::read)), begin, end,
