@@ -37,12 +37,16 @@ class basic_validity_view {
   DEVCOL_HOST_DEVICE constexpr basic_validity_view(std::size_t size, Word* mask, std::size_t mask_offset,
                                                    std::size_t null_count) noexcept
       : mask_(mask), mask_offset_(mask_offset), size_(size), null_count_(null_count) {}
-  /// @brief A writable validity view reads as a read-only one.
-  DEVCOL_HOST_DEVICE constexpr operator basic_validity_view<bitmask_word const>() const noexcept  // NOLINT: implicit
-    requires(!std::is_const_v<Word>)
-  {
-    return {size_, mask_, mask_offset_, null_count_};
-  }
+  /// @brief A read-only view of a writable view's rows (implicit: a writable view reads as one).
+  /// @tparam Other `bitmask_word`: only a read-only view is made from a writable one
+  /// @param writable the writable view
+  template <class Other>
+    requires(std::is_const_v<Word> && std::is_same_v<Other, bitmask_word>)
+  DEVCOL_HOST_DEVICE constexpr basic_validity_view(basic_validity_view<Other> const& writable) noexcept  // NOLINT
+      : mask_(writable.null_mask()),
+        mask_offset_(writable.mask_offset()),
+        size_(writable.size()),
+        null_count_(writable.null_count()) {}
 
   /// @brief The number of rows.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t size() const noexcept { return size_; }
