@@ -62,19 +62,15 @@
 #include <devcol/spill/spill_manager.hpp>
 #include <devcol/ops/cast.hpp>
 #include <devcol/ops/compare.hpp>
-#include <devcol/ops/decimal.hpp>
+#include <devcol/ops/concatenate.hpp>
 #include <devcol/ops/fill.hpp>
 #include <devcol/ops/filter.hpp>
-#include <devcol/ops/fixed_size_binary.hpp>
 #include <devcol/ops/gather.hpp>
-#include <devcol/ops/nested.hpp>
 #include <devcol/ops/null_mask.hpp>
 #include <devcol/ops/reduce.hpp>
 #include <devcol/ops/scan.hpp>
 #include <devcol/ops/sort.hpp>
 #include <devcol/ops/strings.hpp>
-#include <devcol/ops/strings_compare.hpp>
-#include <devcol/ops/strings_selection.hpp>
 #include <devcol/ops/transform.hpp>
 
 #include <devcol/interop/arrow_abi.hpp>

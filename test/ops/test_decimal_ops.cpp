@@ -7,8 +7,12 @@
 #include <devcol/column/factories.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/to_host.hpp>
-#include <devcol/ops/decimal.hpp>
-#include <devcol/ops/fixed_size_binary.hpp>
+#include <devcol/ops/compare.hpp>
+#include <devcol/ops/concatenate.hpp>
+#include <devcol/ops/filter.hpp>
+#include <devcol/ops/gather.hpp>
+#include <devcol/ops/null_mask.hpp>
+#include <devcol/ops/sort.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -58,6 +58,11 @@ inline constexpr bool castable_v = (std::is_arithmetic_v<From> && std::is_arithm
  * C++20); floating point to integer saturates at the target's limits and NaN becomes 0 (defined,
  * where C++ leaves it undefined); to `bool`, non-zero is true; between time units, truncation toward
  * zero (`duration_cast`). Timestamps and durations convert only among themselves.
+ * @tparam To the element type of the result
+ * @tparam From the element type of `col`
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param col the input column
+ * @param stream the stream the work is ordered on
  */
 template <fixed_width To, fixed_width From, class Policy>
   requires detail::castable_v<From, To>

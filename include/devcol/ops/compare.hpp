@@ -1,69 +1,39 @@
 /**
  * @file compare.hpp
- * @brief `devcol::compare`: a column against a scalar or another column, to a bool column.
+ * @brief `devcol::compare`: a column against a scalar or another column, to a bool column, for
+ * fixed-width, strings and decimal columns.
  *
  * Floating point compares as IEEE 754 does, as Arrow compute's `equal`, `less`, ... do: NaN is
  * unequal to everything, itself included (`not_equal` is true, every other comparison false);
  * -0.0 equals 0.0; infinities and denormals compare by value. (sort() orders NaN instead: it needs
- * a total order, comparisons do not.)
+ * a total order, comparisons do not.) Strings compare bytewise, bytes as unsigned, a prefix first,
+ * as Arrow and cuDF order them; decimals compare their unscaled values, at one scale.
+ *
+ * Each kind's compare is in ops/detail/compare/<kind>.hpp. compare of a kind without one is a
+ * compile error naming the op, not a run-time throw.
  */
 #pragma once
 
-#include <devcol/column/column.hpp>
-#include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
-#include <devcol/core/stream_ref.hpp>
-#include <devcol/ops/transform.hpp>
+#include <devcol/ops/detail/compare/decimal.hpp>
+#include <devcol/ops/detail/compare/fixed_width.hpp>
+#include <devcol/ops/detail/compare/strings.hpp>
+#include <devcol/ops/detail/kinds.hpp>
 
 DEVCOL_NAMESPACE_BEGIN
 
-/// @brief A comparison.
-enum class cmp { equal, not_equal, less, less_equal, greater, greater_equal };
-
-namespace detail {
-template <class T, class U = T>
-struct compare_with {
-  cmp op;
-  DEVCOL_HOST_DEVICE bool operator()(T const& x, U const& y) const {
-    switch (op) {
-      case cmp::equal: return x == y;
-      case cmp::not_equal: return x != y;
-      case cmp::less: return x < y;
-      case cmp::less_equal: return x <= y;
-      case cmp::greater: return x > y;
-      case cmp::greater_equal: return x >= y;
-    }
-    return false;
-  }
-};
-template <class T>
-struct compare_to_scalar {
-  cmp op;
-  T scalar;
-  DEVCOL_HOST_DEVICE bool operator()(T const& x) const { return compare_with<T>{op}(x, scalar); }
-};
-}  // namespace detail
-
 /**
- * @brief `row op value` for every row: a bool column, null where `col` is null. One pass, in order
- * on `stream`, no synchronisation.
+ * @brief Stands for compare() of a kind without one (fixed-size binary, list, struct, dictionary):
+ * a compile error.
+ * @tparam C the column kind, one without a compare
  */
-template <fixed_width T, class Policy>
-[[nodiscard]] column<bool, Policy> compare(column<T, Policy> const& col, cmp op, T value, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return devcol::transform(col, detail::compare_to_scalar<T>{op, value}, stream);
-}
-
-/**
- * @brief `a_row op b_row` for every row: a bool column, null where either is null (see the binary
- * transform for the cost of combining two masks).
- * @throws devcol::logic_error naming both sizes if they differ
- */
-template <fixed_width T, class Policy>
-[[nodiscard]] column<bool, Policy> compare(column<T, Policy> const& a, cmp op, column<T, Policy> const& b,
-                                           stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return devcol::transform(a, b, detail::compare_with<T>{op}, stream);
+template <class C, class... Args>
+  requires(detail::is_any_kind<C> && !detail::is_plain_column<C> && !detail::is_strings_kind<C> &&
+           !detail::is_decimal_kind<C>)
+void compare(C const&, Args const&...) {
+  static_assert(detail::kind_has_no<C>,
+                "devcol::compare: this column kind has no compare (fixed-width, strings and decimal columns have "
+                "one)");
 }
 
 DEVCOL_NAMESPACE_END

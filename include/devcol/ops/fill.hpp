@@ -26,6 +26,11 @@ DEVCOL_NAMESPACE_BEGIN
  * @brief Sets every row of `col` to `value` and valid, in place, through write access (so a column
  * that shares memory gets its own copy first: copy-on-write holds). One pass over the values and,
  * with a mask, one over the mask words. No synchronisation.
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param col the input column
+ * @param value the value
+ * @param stream the stream the work is ordered on
  */
 template <fixed_width T, class Policy>
 void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
@@ -48,6 +53,10 @@ void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
 }
 
 /// @brief A deep copy of `col` (its rows only) in new memory from its resource: `col.deep_copy(stream)`.
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+/// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> copy(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
@@ -58,6 +67,11 @@ template <fixed_width T, class Policy>
  * @brief Copies `src`'s rows and validity into `dst`, in place, through write access (a `dst`
  * that shares memory gets fresh memory instead, from its resource). Strong guarantee: if it throws,
  * `dst` is as it was.
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param src the rows to copy
+ * @param dst the column written in place, of `src`'s size
+ * @param stream the stream the work is ordered on
  * @throws devcol::logic_error naming both sizes if they differ; devcol::out_of_memory
  */
 template <fixed_width T, class Policy>

@@ -1,136 +1,58 @@
 /**
  * @file filter.hpp
- * @brief `devcol::filter` (stream compaction by a bool column) and `devcol::concatenate`.
+ * @brief `devcol::filter` (stream compaction by a bool column) of every column kind.
+ *
+ * Each kind's filter is in ops/detail/filter/<kind>.hpp: fixed width compacts its values, strings
+ * list the kept rows then gather them, fixed-size binary and the nested kinds gather the kept row
+ * positions, decimals filter their unscaled values. The `any_column` filter here dispatches once on
+ * the kind.
  */
 #pragma once
 
-#include <devcol/buffer/access.hpp>
-#include <devcol/column/bitmask.hpp>
+#include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
-#include <devcol/column/column_view.hpp>
-#include <devcol/column/detail/execution.hpp>
-#include <devcol/column/types.hpp>
-#include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
-#include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
-#include <devcol/ops/detail/masks.hpp>
+#include <devcol/ops/detail/filter/decimal.hpp>
+#include <devcol/ops/detail/filter/fixed_size_binary.hpp>
+#include <devcol/ops/detail/filter/fixed_width.hpp>
+#include <devcol/ops/detail/filter/nested.hpp>
+#include <devcol/ops/detail/filter/strings.hpp>
 #include <devcol/ops/detail/validity.hpp>
-#include <devcol/ops/null_mask.hpp>
+#include <devcol/ops/gather.hpp>
 
-#include <thrust/copy.h>
-#include <thrust/functional.h>
-
-#include <cuda/std/functional>
-#include <thrust/count.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/transform.h>
-
-#include <cstddef>
-#include <ranges>
-#include <span>
-#include <vector>
+#include <variant>
 
 DEVCOL_NAMESPACE_BEGIN
-namespace detail {
-
-#if DEVCOL_BACKEND_HOST
-/**
- * The kept rows of `in` (where `keep` is true) into `out`, which holds exactly `kept` rows: one
- * branchless pass. Measured on 2^24 int64 rows with half kept: Thrust's OpenMP copy_if (its
- * generic flags, scan and scatter) 89 ms, Thrust's serial copy_if (a branch per row, half of them
- * mispredicted) 74 ms, Arrow C++'s filter 44 ms; this loop is in bench/RESULTS.md. On CUDA,
- * Thrust's copy_if is CUB's DeviceSelect and stays. `in` and `keep` are random-access iterators
- * (the strings filter compacts row numbers, by flags that may be null).
- */
-template <class In, class Keep, class T>
-void compact_flagged(In in, Keep keep, std::size_t n, T* out, std::size_t kept) noexcept {
-  std::size_t j = 0;
-  for (std::size_t i = 0; i < n && j < kept; ++i) {
-    out[j] = in[i];
-    j += keep[i] ? 1U : 0U;
-  }
-}
-#endif
-
-}  // namespace detail
 
 /**
- * @brief The rows of `col` where `keep` is true (a null flag drops the row), in order: stream
- * compaction. One pass to count the kept rows (which synchronises `stream`, to size the result
- * exactly), one to copy values; with nulls, the kept rows' validity goes through one byte per row of
- * scratch (from `col`'s resource) and the result's nulls are counted (synchronises).
+ * @brief filter() of any column: dispatches once on its kind (`std::visit`) to that kind's filter
+ * (see there for its costs). Where the kind's filter takes `keep` only of its own policy (fixed
+ * width, strings, decimals, fixed-size binary) and `keep` has another, the kept positions are
+ * listed instead (a count, which synchronises `stream`, and one compaction into int64 scratch from
+ * `col`'s resource) and gathered by the any_column gather.
+ * @tparam Policy the buffer policy of `col` and of the result
+ * @tparam KeepPolicy the buffer policy of `keep` (any)
+ * @param col the column to filter
+ * @param keep true for each row to keep; a null flag drops the row
+ * @param stream the stream the work is ordered on
  * @throws devcol::logic_error naming both sizes if they differ
  */
-template <fixed_width T, class Policy>
-[[nodiscard]] column<T, Policy> filter(column<T, Policy> const& col, column<bool, Policy> const& keep,
-                                       stream_ref stream = {}) {
+template <buffer_policy Policy, class KeepPolicy>
+[[nodiscard]] any_column<Policy> filter(any_column<Policy> const& col, column<bool, KeepPolicy> const& keep,
+                                        stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  detail::expect_same_size(col.size(), keep.size(), "filter");
-  detail::executor exec(stream);
-  if (!keep.has_nulls() && !col.has_nulls()) {  // the flags' bytes are the stencil: no row arithmetic
-    bool const* flags = keep.data(access::read);
-    auto const n = static_cast<std::size_t>(thrust::count(exec.policy(), flags, flags + keep.size(), true));
-    auto out = col.template make_like<T>(n, stream);
-    T const* in = col.data(access::read);
-#if DEVCOL_BACKEND_HOST
-    detail::compact_flagged(in, flags, col.size(), out.data(access::write, stream), n);
-#else
-    thrust::copy_if(exec.policy(), in, in + col.size(), flags, out.data(access::write, stream), ::cuda::std::identity{});
-#endif
-    return out;
-  }
-  auto const rows = thrust::counting_iterator<std::size_t>(0);
-  auto const flags = thrust::make_transform_iterator(rows, detail::true_and_valid{keep.view()});
-  auto const n = static_cast<std::size_t>(
-      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(col.size()), true));
-  auto out = col.template make_like<T>(n, stream);
-  T const* in = col.data(access::read);
-  thrust::copy_if(exec.policy(), in, in + col.size(), rows, out.data(access::write, stream), detail::true_and_valid{keep.view()});
-  if (col.has_nulls()) {
-    auto valid = col.template make_like<bool>(n, stream);
-    auto const validity = thrust::make_transform_iterator(rows, detail::row_is_valid<T>{col.view()});
-    thrust::copy_if(exec.policy(), validity, validity + static_cast<std::ptrdiff_t>(col.size()), rows,
-                    valid.data(access::write, stream), detail::true_and_valid{keep.view()});
-    detail::set_validity(out, detail::flag_set{valid.view()}, stream);
-  }
-  return out;
-}
-
-/**
- * @brief The rows of every column in `cols`, one after the other, in new memory from the first's
- * resource: one copy per input for the values; with nulls, a small index of the inputs is copied to
- * the device and one pass writes the result's mask words, then `stream` is synchronised (the host
- * index must outlive its copy). The null count is the inputs' sum: nothing is recounted. An empty
- * list gives an empty column.
- */
-template <fixed_width T, class Policy>
-[[nodiscard]] column<T, Policy> concatenate(std::span<column<T, Policy> const> cols, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (cols.empty()) { return column<T, Policy>{}; }
-  std::size_t rows = 0;
-  std::size_t nulls = 0;
-  for (auto const& c : cols) {
-    rows += c.size();
-    nulls += c.null_count();
-  }
-  auto out = cols.front().template make_like<T>(rows, stream);
-  T* dst = out.data(access::write, stream);
-  for (auto const& c : cols) {
-    copy_bytes(dst, c.data(access::read), c.size() * sizeof(T), stream);
-    dst += c.size();
-  }
-  if (nulls == 0) { return out; }
-  auto mask = detail::concatenated_mask(cols, rows, out.resource(), stream);
-  return column<T, Policy>(out.data_buffer(), std::move(mask), rows, nulls);
-}
-
-/// @brief concatenate() of an initializer list or vector of columns.
-template <fixed_width T, class Policy>
-[[nodiscard]] column<T, Policy> concatenate(std::vector<column<T, Policy>> const& cols, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return concatenate(std::span<column<T, Policy> const>(cols), stream);
+  return std::visit(
+      [&](auto const& c) -> any_column<Policy> {
+        if constexpr (requires { filter(c, keep, stream); }) {
+          return filter(c, keep, stream);
+        } else {
+          detail::expect_same_size(c.size(), keep.size(), "filter");
+          auto const positions = detail::kept_positions<Policy>(keep, c.resource(), stream);
+          return devcol::gather(any_column<Policy>(c), positions, stream, out_of_bounds::nullify);
+        }
+      },
+      col);
 }
 
 DEVCOL_NAMESPACE_END

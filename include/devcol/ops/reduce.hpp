@@ -196,6 +196,10 @@ struct merge_extremes {
 }  // namespace detail
 
 /// @brief The sum of the valid rows, as sum_type_t<T>; floating point propagates NaN. Synchronises `stream`.
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+/// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> sum(column<T, Policy> const& col, stream_ref stream = {}) {
@@ -204,6 +208,10 @@ template <fixed_width T, class Policy>
 }
 
 /// @brief The product of the valid rows, as sum_type_t<T>; floating point propagates NaN. Synchronises `stream`.
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+/// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> product(column<T, Policy> const& col, stream_ref stream = {}) {
@@ -213,6 +221,10 @@ template <fixed_width T, class Policy>
 
 /// @brief The least valid row; floating point skips NaN, NaN only when every valid row is NaN
 /// (Arrow's `min`). One pass (floating point: two when the result is +infinity). Synchronises `stream`.
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+/// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> min(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
@@ -221,6 +233,10 @@ template <fixed_width T, class Policy>
 
 /// @brief The greatest valid row; floating point skips NaN, NaN only when every valid row is NaN
 /// (Arrow's `max`). One pass (floating point: two when the result is -infinity). Synchronises `stream`.
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+/// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> max(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
@@ -230,6 +246,10 @@ template <fixed_width T, class Policy>
 /**
  * @brief The least and the greatest valid rows in one pass (Arrow's `min_max`), each as min() and
  * max() give it. Synchronises `stream`.
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param col the input column
+ * @param stream the stream the work is ordered on
  */
 template <fixed_width T, class Policy>
 [[nodiscard]] std::optional<std::pair<T, T>> minmax(column<T, Policy> const& col, stream_ref stream = {}) {
@@ -256,6 +276,10 @@ template <fixed_width T, class Policy>
 }
 
 /// @brief The mean of the valid rows, in double; floating point propagates NaN. Synchronises `stream`.
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+/// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<double> mean(column<T, Policy> const& col, stream_ref stream = {}) {
@@ -266,12 +290,19 @@ template <fixed_width T, class Policy>
 }
 
 /// @brief The number of valid rows: no kernel, no synchronisation (the null count is always known).
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
 template <fixed_width T, class Policy>
 [[nodiscard]] std::size_t count(column<T, Policy> const& col) noexcept {
   return col.size() - col.null_count();
 }
 
 /// @brief Whether any valid row is true (non-zero). Synchronises `stream`.
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+/// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<bool> any(column<T, Policy> const& col, stream_ref stream = {}) {
@@ -280,6 +311,10 @@ template <fixed_width T, class Policy>
 }
 
 /// @brief Whether every valid row is true (non-zero). Synchronises `stream`.
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+/// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<bool> all(column<T, Policy> const& col, stream_ref stream = {}) {

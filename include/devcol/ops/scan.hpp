@@ -82,6 +82,11 @@ column<T, Policy> scan(column<T, Policy> const& col, scan_op op, bool inclusive,
  * Arrow's skip_nulls). Floating point: see the file's comment (NaN propagates through a sum and is
  * skipped by min and max). Accumulates in `T` (as libcudf), so a long integer sum can wrap. No
  * synchronisation.
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param col the input column
+ * @param op the comparison
+ * @param stream the stream the work is ordered on
  */
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)
@@ -92,6 +97,11 @@ template <fixed_width T, class Policy>
 
 /// @brief As inclusive_scan, each result excluding its own row (the first is op's identity: 0 for
 /// sum; for min and max the type's greatest and least values, ±infinity for floating point).
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+/// @param op the comparison
+/// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)
 [[nodiscard]] column<T, Policy> exclusive_scan(column<T, Policy> const& col, scan_op op, stream_ref stream = {}) {

@@ -1,6 +1,7 @@
 /**
  * @file sort.hpp
- * @brief `devcol::sort`, `devcol::argsort` (both stable) and `devcol::is_sorted`.
+ * @brief `devcol::sort`, `devcol::argsort` (both stable) and `devcol::is_sorted` of fixed-width,
+ * strings and decimal columns.
  *
  * Floating point is ordered as Arrow compute's `sort_indices` orders it: numbers by value, -0.0 and
  * 0.0 tied (so they keep their row order), infinities and denormals as ordinary values; NaN rows
@@ -8,247 +9,63 @@
  * nulls outermost. Ascending, nulls last: numbers, NaN, nulls; nulls first: nulls, NaN, numbers;
  * descending alike (numbers from the greatest). cuDF instead orders NaN as greater than every
  * number (so first when descending, whatever the null order): devcol follows Arrow, its interop
- * peer. `is_sorted` tests the same order.
+ * peer. `is_sorted` tests the same order. Strings order bytewise (bytes as unsigned, a prefix
+ * first); decimals by their unscaled values (one scale per column).
+ *
+ * Each kind's bodies are in ops/detail/sort/<kind>.hpp. An op of this header on a kind without it
+ * (fixed-size binary, list, struct, dictionary) is a compile error naming the op, not a run-time
+ * throw.
  */
 #pragma once
 
-#include <devcol/buffer/access.hpp>
-#include <devcol/column/column.hpp>
-#include <devcol/column/column_view.hpp>
-#include <devcol/column/detail/execution.hpp>
-#include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
-#include <devcol/core/copy.hpp>
-#include <devcol/core/stream_ref.hpp>
-#include <devcol/ops/detail/floating_point.hpp>
-#include <devcol/ops/detail/validity.hpp>
-#include <devcol/ops/gather.hpp>
-
-#include <thrust/binary_search.h>
-#include <thrust/copy.h>
-#include <thrust/functional.h>
-#include <thrust/gather.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/logical.h>
-#include <thrust/partition.h>
-#include <thrust/sequence.h>
-#include <thrust/sort.h>
-#include <thrust/transform.h>
-
-#include <cstdint>
-#include <type_traits>
+#include <devcol/ops/detail/kinds.hpp>
+#include <devcol/ops/detail/sort/decimal.hpp>
+#include <devcol/ops/detail/sort/fixed_width.hpp>
+#include <devcol/ops/detail/sort/strings.hpp>
 
 DEVCOL_NAMESPACE_BEGIN
-
-/// @brief Sort direction.
-enum class order { ascending, descending };
-/// @brief Where nulls go.
-enum class null_order { last, first };
-
 namespace detail {
-
-/// Whether rows i-1 and i are in order, nulls placed as asked (a view with is_valid, [] and <:
-/// a column_view, a strings_column_view). Rows fall in groups from the middle out: numbers (every
-/// valid row that is not NaN), NaN, nulls; the groups are ordered by `nulls_first`, the numbers
-/// within theirs by `descending`.
-template <class View>
-struct in_order {
-  View view;
-  bool descending;
-  bool nulls_first;
-  /// 0 for a number, 1 for NaN, 2 for null.
-  DEVCOL_HOST_DEVICE int group(std::size_t i) const noexcept {
-    if (!view.is_valid(i)) { return 2; }
-    return is_nan(view[i]) ? 1 : 0;
-  }
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
-    int const a = group(i - 1);
-    int const b = group(i);
-    if (a != b) { return nulls_first ? b < a : a < b; }
-    if (a != 0) { return true; }
-    return descending ? !(view[i - 1] < view[i]) : !(view[i] < view[i - 1]);
-  }
-};
-
-/// `a < b` (or `a > b` when `Greater`) as a functor Thrust does not recognise, so it merge-sorts.
-template <class T, bool Greater>
-struct compare_keys {
-  DEVCOL_HOST_DEVICE bool operator()(T const& a, T const& b) const noexcept { return Greater ? b < a : a < b; }
-};
-/**
- * Whether `T` keys must not go to Thrust's radix sort, which it picks for thrust::less/greater of
- * arithmetic keys: its host systems (serial, OpenMP) have no 16-byte radix sort, which `int128_t`
- * keys (arithmetic under gnu++) would ask for, and their 32-bit signed encoder is wrong (CCCL 3.0:
- * `RadixEncoder<int>` widens to `long` before flipping bit 31, so negative and positive keys come
- * out interleaved). CUDA's radix sort (CUB's) is right for both widths it sorts.
- */
-template <class T>
-inline constexpr bool merge_sort_keys =
-    std::is_same_v<T, int128_t> || (DEVCOL_BACKEND_HOST && std::is_same_v<T, std::int32_t>);
-/// The comparator sort and argsort use for `T` keys: Thrust's own (radix sort where it can), or compare_keys.
-template <class T, bool Greater>
-using sort_comparator = std::conditional_t<merge_sort_keys<T>, compare_keys<T, Greater>,
-                                           std::conditional_t<Greater, thrust::greater<T>, thrust::less<T>>>;
-
-/// What argsort and sort sort for `T`: `T` itself, or for floating point its ordered_key.
-template <class T>
-struct sort_key {
-  using type = T;
-};
-template <class T>
-  requires std::is_floating_point_v<T>
-struct sort_key<T> {
-  using type = typename ordered_key<T>::key_type;
-};
-template <class T>
-using sort_key_t = typename sort_key<T>::type;
-
-/// Stably sorts `keys` (sort_key_t) with `values` alongside, in `direction`.
-template <class K, class V>
-void sort_by_keys(executor& exec, K* keys, std::size_t n, V* values, order direction) {
-  if (direction == order::ascending) {
-    thrust::stable_sort_by_key(exec.policy(), keys, keys + n, values, sort_comparator<K, false>{});
-  } else {
-    thrust::stable_sort_by_key(exec.policy(), keys, keys + n, values, sort_comparator<K, true>{});
-  }
-}
-
-/// The ordered_key that puts NaN where Arrow's sort does for this `direction` and null order:
-/// beside the nulls.
-template <class T>
-ordered_key<T> float_sort_key(order direction, null_order nulls) noexcept {
-  return {ordered_key<T>::nan_key_for(direction == order::descending, nulls == null_order::last)};
-}
-
-/// Copies the rows of `in` that `pred` picks, in row order, over the run of `sorted` (keys sorted
-/// in `direction`) that equals `key`, in `out`. Finds the run with a binary search (synchronises).
-template <class T, class K, class Pred>
-void place_run(executor& exec, T const* in, std::size_t n, K const* sorted, K key, Pred pred, T* out, order direction) {
-  auto const run = direction == order::ascending
-                       ? thrust::equal_range(exec.policy(), sorted, sorted + n, key, sort_comparator<K, false>{})
-                       : thrust::equal_range(exec.policy(), sorted, sorted + n, key, sort_comparator<K, true>{});
-  if (run.first != run.second) { thrust::copy_if(exec.policy(), in, in + n, out + (run.first - sorted), pred); }
-}
-
-/**
- * Sorts the `n` floats at `in` into `out` (no nulls): sorts their ordered_key integers alone (in
- * `keys`, n of them) and turns them back into values, then, since one key stands for both zeros
- * and one for every NaN, copies the zero rows and the NaN rows over their runs in row order (so
- * -0.0 keeps its sign and place, NaN its payload). Half the data a sort of (key, value) pairs moves.
- */
-template <class T>
-void sort_floats(executor& exec, T const* in, std::size_t n, T* out, float_bits_t<T>* keys, order direction,
-                 null_order nulls) {
-  using K = float_bits_t<T>;
-  ordered_key<T> const encode = float_sort_key<T>(direction, nulls);
-  thrust::transform(exec.policy(), in, in + n, keys, encode);
-  if (direction == order::ascending) {
-    thrust::sort(exec.policy(), keys, keys + n, sort_comparator<K, false>{});
-  } else {
-    thrust::sort(exec.policy(), keys, keys + n, sort_comparator<K, true>{});
-  }
-  thrust::transform(exec.policy(), keys, keys + n, out, ordered_value<T>{encode.nan_key});
-  place_run(exec, in, n, keys, encode(T{0}), is_zero{}, out, direction);
-  place_run(exec, in, n, keys, encode.nan_key, is_nan_value{}, out, direction);
-}
-
-/**
- * The start of every argsort, whatever the column kind: writes the row numbers 0..n-1 at `first`
- * and, when `null_count` rows are null, stably moves the null rows' numbers first or last as
- * `nulls` says (one stable partition, which synchronises on CUDA). Returns where the valid rows'
- * numbers start; n - null_count of them follow, in their original order.
- */
-template <class IsValid>
-[[nodiscard]] std::int64_t* row_numbers_nulls_placed(executor& exec, std::int64_t* first, std::size_t n,
-                                                     std::size_t null_count, IsValid is_valid, null_order nulls) {
-  thrust::sequence(exec.policy(), first, first + n);
-  if (null_count == 0) { return first; }
-  if (nulls == null_order::first) {
-    thrust::stable_partition(exec.policy(), first, first + n, thrust::not_fn(is_valid));
-    return first + null_count;
-  }
-  thrust::stable_partition(exec.policy(), first, first + n, is_valid);
-  return first;
-}
-
+/// Whether `C` is a kind without an order: sort, argsort and is_sorted refuse it at compile time.
+template <class C>
+inline constexpr bool lacks_order =
+    is_any_kind<C> && !is_plain_column<C> && !is_strings_kind<C> && !is_decimal_kind<C>;
 }  // namespace detail
 
 /**
- * @brief The row numbers that put `col` in order (Arrow's `sort_indices`), stable: equal rows keep
- * their order. Nulls go first or last, in their original order; floating point as the file's
- * comment says (NaN beside the nulls, -0.0 and 0.0 tied). Sorts a copy of the valid rows' keys
- * (scratch from `col`'s resource; floats as ordered_key integers, made in the same gather) with the
- * row numbers; with nulls, a stable partition of the row numbers comes first, which synchronises
- * `stream` on CUDA. Without nulls, no synchronisation.
+ * @brief Stands for sort() of a kind without an order (fixed-size binary, list, struct,
+ * dictionary): a compile error.
+ * @tparam C the column kind, one without a sort
  */
-template <fixed_width T, class Policy>
-[[nodiscard]] column<std::int64_t, Policy> argsort(column<T, Policy> const& col, order direction = order::ascending,
-                                                   stream_ref stream = {}, null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  std::size_t const n = col.size();
-  auto indices = col.template make_like<std::int64_t>(n, stream);
-  detail::executor exec(stream);
-  std::int64_t* const valid_first = detail::row_numbers_nulls_placed(
-      exec, indices.data(access::write, stream), n, col.null_count(), detail::row_is_valid<T>{col.view()}, nulls);
-  std::size_t const valid = n - col.null_count();
-  using K = detail::sort_key_t<T>;
-  auto keys = col.template make_like<K>(valid, stream);
-  K* key = keys.data(access::write, stream);
-  if constexpr (std::is_floating_point_v<T>) {
-    thrust::gather(exec.policy(), valid_first, valid_first + valid,
-                   thrust::make_transform_iterator(col.data(access::read), detail::float_sort_key<T>(direction, nulls)),
-                   key);
-  } else {
-    thrust::gather(exec.policy(), valid_first, valid_first + valid, col.data(access::read), key);
-  }
-  detail::sort_by_keys(exec, key, valid, valid_first, direction);
-  return indices;
+template <class C, class... Args>
+  requires detail::lacks_order<C>
+void sort(C const&, Args const&...) {
+  static_assert(detail::kind_has_no<C>,
+                "devcol::sort: this column kind has no sort (fixed-width, strings and decimal columns have one)");
 }
 
 /**
- * @brief `col` in order, stable, nulls first or last, floating point as the file's comment says.
- * Without nulls: a copy then one sort of the values in place, no synchronisation; floating point
- * sorts its ordered_key integers instead (a scratch column from `col`'s resource) and places its
- * zero and NaN rows after (see detail::sort_floats: two binary searches, which synchronise
- * `stream`). With nulls, argsort then gather.
+ * @brief Stands for argsort() of a kind without an order: a compile error.
+ * @tparam C the column kind, one without an argsort
  */
-template <fixed_width T, class Policy>
-[[nodiscard]] column<T, Policy> sort(column<T, Policy> const& col, order direction = order::ascending,
-                                     stream_ref stream = {}, null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (col.has_nulls()) {
-    return devcol::gather(col, devcol::argsort(col, direction, stream, nulls), stream, out_of_bounds::nullify);
-  }
-  auto out = col.template make_like<T>(col.size(), stream);
-  T* first = out.data(access::write, stream);
-  detail::executor exec(stream);
-  if constexpr (std::is_floating_point_v<T>) {
-    auto keys = col.template make_like<detail::sort_key_t<T>>(col.size(), stream);
-    detail::sort_floats(exec, col.data(access::read), col.size(), first, keys.data(access::write, stream), direction,
-                        nulls);
-  } else {
-    copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
-    if (direction == order::ascending) {
-      thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, false>{});
-    } else {
-      thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, true>{});
-    }
-  }
-  return out;
+template <class C, class... Args>
+  requires detail::lacks_order<C>
+void argsort(C const&, Args const&...) {
+  static_assert(detail::kind_has_no<C>,
+                "devcol::argsort: this column kind has no argsort (fixed-width, strings and decimal columns have "
+                "one)");
 }
 
-/// @brief Whether `col` is in order, nulls placed as asked, floating point as sort() orders it (NaN
-/// beside the nulls, -0.0 and 0.0 equal): one pass over adjacent pairs. Synchronises `stream`.
-template <fixed_width T, class Policy>
-[[nodiscard]] bool is_sorted(column<T, Policy> const& col, order direction = order::ascending, stream_ref stream = {},
-                             null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (col.size() < 2) { return true; }
-  detail::executor exec(stream);
-  return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
-                        thrust::counting_iterator<std::size_t>(col.size()),
-                        detail::in_order<column_view<T>>{col.view(), direction == order::descending, nulls == null_order::first});
+/**
+ * @brief Stands for is_sorted() of a kind without an order: a compile error.
+ * @tparam C the column kind, one without an is_sorted
+ */
+template <class C, class... Args>
+  requires detail::lacks_order<C>
+void is_sorted(C const&, Args const&...) {
+  static_assert(detail::kind_has_no<C>,
+                "devcol::is_sorted: this column kind has no is_sorted (fixed-width, strings and decimal columns "
+                "have one)");
 }
 
 DEVCOL_NAMESPACE_END

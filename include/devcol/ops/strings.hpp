@@ -1,8 +1,8 @@
 /**
  * @file strings.hpp
- * @brief The strings ops: `length`, `hash` (xxHash64), and null handling (`is_null`, `is_valid`,
- * `fill_null`) here; and, included from here, gather/filter/concatenate (strings_selection.hpp) and
- * compare/sort (strings_compare.hpp). Include this header for every op on strings columns.
+ * @brief The ops only strings columns have: `length` and `hash` (xxHash64). The ops strings share
+ * with other kinds (gather, filter, concatenate, compare, sort, is_null, fill_null...) are in the
+ * header named after the op (devcol/ops/gather.hpp...).
  */
 #pragma once
 
@@ -10,16 +10,11 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/core/config.hpp>
-#include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
-#include <devcol/ops/detail/offsets.hpp>
 #include <devcol/ops/detail/strings_rows.hpp>
-#include <devcol/ops/strings_compare.hpp>
-#include <devcol/ops/strings_selection.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
@@ -31,13 +26,6 @@ struct string_length {
   DEVCOL_HOST_DEVICE O operator()(std::size_t i) const noexcept {
     return view.is_valid(i) ? view.offsets()[i + 1] - view.offsets()[i] : 0;
   }
-};
-
-/// Whether row `i` of a strings view is null.
-template <class O>
-struct string_is_null {
-  strings_column_view<O> view;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_null(i); }
 };
 
 /// xxHash64 (Yann Collet's specification, as cuDF's `xxhash_64`), byte by byte loads so that any
@@ -105,27 +93,6 @@ struct string_hash {
   }
 };
 
-/// fill_null's rows: a valid row's own bytes, else the value's.
-template <class O>
-struct filled_rows {
-  strings_column_view<O> view;
-  string_view value;  // device memory
-  [[nodiscard]] DEVCOL_HOST_DEVICE std::size_t length(std::size_t i) const noexcept {
-    return view.is_valid(i) ? view.length(i) : value.size();
-  }
-  [[nodiscard]] DEVCOL_HOST_DEVICE char const* start(std::size_t i) const noexcept {
-    return view.is_valid(i) ? view.chars() + view.offsets()[i] : value.data();
-  }
-};
-template <class O>
-struct filled_length : filled_rows<O> {
-  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept { return this->length(i); }
-};
-template <class O>
-struct filled_start : filled_rows<O> {
-  DEVCOL_HOST_DEVICE char const* operator()(std::size_t i) const noexcept { return this->start(i); }
-};
-
 }  // namespace detail
 
 /**
@@ -134,6 +101,10 @@ struct filled_start : filled_rows<O> {
  * `large_strings_column`, so no length wraps), from `col`'s resource, null where `col` is null.
  * One pass over the offsets, the mask bits copied (no recount); in order on `stream`, no
  * synchronisation.
+ * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param col the input column
+ * @param stream the stream the work is ordered on
  */
 template <arrow_offset O, class Policy>
 [[nodiscard]] column<O, Policy> length(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
@@ -146,55 +117,17 @@ template <arrow_offset O, class Policy>
  * with `seed`, as a `column<uint64_t>` from `col`'s resource, null where `col` is null (equal bytes,
  * equal hashes; nulls are not hashed). One pass over the bytes, the mask bits copied; in order on
  * `stream`, no synchronisation.
+ * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param col the input column
+ * @param seed the hash seed
+ * @param stream the stream the work is ordered on
  */
 template <arrow_offset O, class Policy>
 [[nodiscard]] column<std::uint64_t, Policy> hash(basic_strings_column<O, Policy> const& col, std::uint64_t seed = 0,
                                                  stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::rows_to<std::uint64_t>(col, detail::string_hash<O>{col.view(), {seed}}, true, stream);
-}
-
-/// @brief A bool column, true where `col` is null; no mask. One pass over the mask, no synchronisation.
-template <arrow_offset O, class Policy>
-[[nodiscard]] column<bool, Policy> is_null(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return detail::rows_to<bool>(col, detail::string_is_null<O>{col.view()}, false, stream);
-}
-
-/// @brief A bool column, true where `col` is valid; no mask. One pass over the mask, no synchronisation.
-template <arrow_offset O, class Policy>
-[[nodiscard]] column<bool, Policy> is_valid(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return detail::rows_to<bool>(col, detail::string_is_valid<O>{col.view()}, false, stream);
-}
-
-/**
- * @brief `col` with every null row replaced by `value`, without a mask. Without nulls: `col`'s
- * buffers shared, O(1). Else new buffers from `col`'s resource: `value` copied to scratch device
- * memory, one scan of the new lengths whose total is read back (synchronises `stream`), one pass
- * over the bytes (as gather copies them).
- * @throws devcol::logic_error when 32-bit offsets cannot hold the result's bytes
- */
-template <arrow_offset O, class Policy>
-[[nodiscard]] basic_strings_column<O, Policy> fill_null(basic_strings_column<O, Policy> const& col,
-                                                        std::string_view value, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
-  if (!col.has_nulls()) {
-    return basic_strings_column<O, Policy>(col.offsets_buffer(), col.chars_buffer(), {}, col.size(), 0, col.offset());
-  }
-  std::size_t const n = col.size();
-  buffer_type bytes(value.size(), stream, mr::default_alignment, col.resource());
-  auto* device_value = static_cast<char*>(bytes.data(access::write, stream));
-  copy_bytes(device_value, value.data(), value.size(), stream);
-  detail::filled_rows<O> const rows{col.view(), string_view(device_value, value.size())};
-  buffer_type offsets((n + 1) * sizeof(O), stream, mr::default_alignment, col.resource());
-  auto* out_offsets = static_cast<O*>(offsets.data(access::write, stream));
-  std::size_t const total = detail::scan_lengths<O>(detail::filled_length<O>{rows}, n, out_offsets, "fill_null", stream);
-  buffer_type chars(total, stream, mr::default_alignment, col.resource());
-  detail::copy_rows(static_cast<char*>(chars.data(access::write, stream)), out_offsets, n, total,
-                    detail::filled_start<O>{rows}, stream);
-  return basic_strings_column<O, Policy>(std::move(offsets), std::move(chars), {}, n, 0);
 }
 
 DEVCOL_NAMESPACE_END

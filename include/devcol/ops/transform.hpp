@@ -25,6 +25,12 @@ DEVCOL_NAMESPACE_BEGIN
  * `f` runs on every row, null rows included (their values are unspecified), so it must accept any
  * value. On CUDA it must be callable on the device: a functor with a `DEVCOL_HOST_DEVICE` call
  * operator, or a lambda marked `DEVCOL_HOST_DEVICE` (nvcc's `--extended-lambda`).
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam F the functor type
+ * @param col the input column
+ * @param f the functor, device-callable on CUDA
+ * @param stream the stream the work is ordered on
  */
 template <fixed_width T, class Policy, class F>
   requires fixed_width<std::invoke_result_t<F, T>>
@@ -46,6 +52,14 @@ template <fixed_width T, class Policy, class F>
  * @brief `f(a_row, b_row)` for every row pair, in one pass: a new column from `a`'s resource, null
  * where either input is null. With nulls in both inputs the result's mask is their AND and its
  * null count is counted (a pass over the mask, which synchronises `stream`).
+ * @tparam A the element type of `a`
+ * @tparam B the element type of `b`
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam F the functor type
+ * @param a the left operand
+ * @param b the right operand, of `a`'s size
+ * @param f the functor, device-callable on CUDA
+ * @param stream the stream the work is ordered on
  * @throws devcol::logic_error naming both sizes if they differ
  */
 template <fixed_width A, fixed_width B, class Policy, class F>

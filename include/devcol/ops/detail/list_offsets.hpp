@@ -4,7 +4,7 @@
  * lengths (one exclusive scan), and the child row map (for each output child row, the input child
  * row it copies), which gathers the child with any kind's gather.
  *
- * Built on the strings branch's ops/detail/offsets.hpp (scan_lengths, child_source): what is
+ * Built on ops/detail/offsets.hpp (scan_lengths, child_source), as the strings ops are: what is
  * list-specific here is where a gathered row's length and start come from, and that the child is
  * gathered by a row map (its kind known only at run time) rather than copied byte by byte.
  */
@@ -12,7 +12,6 @@
 
 #include <devcol/buffer/access.hpp>
 #include <devcol/buffer/buffer.hpp>
-#include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/execution.hpp>
@@ -23,7 +22,7 @@
 #include <devcol/memory/resource.hpp>
 #include <devcol/ops/detail/offsets.hpp>
 #include <devcol/ops/detail/validity.hpp>
-#include <devcol/ops/gather.hpp>
+#include <devcol/ops/detail/gather/fixed_width.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -78,7 +77,7 @@ struct list_child_row {
 
 /**
  * The offsets of a gather of `lists` by `indices` (n + 1 of them, from 0) in a new buffer from
- * `resource`, and the total child rows: the strings branch's scan_lengths (one exclusive scan of the
+ * `resource`, and the total child rows: scan_lengths (one exclusive scan of the
  * gathered lengths, the total read back: synchronises `stream`; throws past `O`'s range).
  */
 template <arrow_offset O, class Policy, class I>
@@ -106,25 +105,6 @@ column<std::int64_t, Policy> child_row_map(list_column_view<O> lists, column_vie
                     thrust::counting_iterator<std::size_t>(total), map.data(access::write, stream),
                     list_child_row<O, I>{{out_offsets, indices.size(), list_gathered_start<O, I>{lists, row}}});
   return map;
-}
-
-/**
- * A mask of `n` rows holding `valid(row)` from `resource`, and its null count: one pass to write,
- * one to count (synchronises `stream`). No mask (empty) when no row is null.
- */
-template <class Policy, class Valid>
-std::pair<buffer<Policy>, std::size_t> mask_of(Valid valid, std::size_t n,
-                                               typename buffer<Policy>::resource_type resource, stream_ref stream) {
-  std::size_t const bytes = bitmask_allocation_size(n);
-  buffer<Policy> mask(bytes, stream, mr::default_alignment, std::move(resource));
-  auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
-  executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
-                    pack_word<Valid>{valid, n});
-  std::size_t const nulls = count_unset_bits(words, 0, n, stream);
-  if (nulls == 0) { return {buffer<Policy>{}, 0}; }
-  return {std::move(mask), nulls};
 }
 
 }  // namespace detail

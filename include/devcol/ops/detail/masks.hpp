@@ -1,12 +1,14 @@
 /**
  * @file masks.hpp
- * @brief Validity masks of results that are not fixed-width columns (or are built before their
- * column): a mask from a validity functor, and the mask of a concatenation. Buffers of any policy.
+ * @brief Validity masks for every column kind: a mask from a validity functor, the mask of a
+ * concatenation, and a column's validity read through its mask (`mask_view`, `mask_flags`, which
+ * is_null and is_valid of every kind are). Buffers of any policy.
  */
 #pragma once
 
 #include <devcol/buffer/access.hpp>
 #include <devcol/column/bitmask.hpp>
+#include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
@@ -108,6 +110,40 @@ template <std::ranges::sized_range Columns, class Resource>
     first += c.size();
   }
   return concatenated_mask<buffer_type>(inputs, rows, resource, stream);
+}
+
+/// The validity of rows through a mask whose row 0 is bit `offset` (no mask: all valid).
+struct mask_view {
+  bitmask_word const* mask;
+  std::size_t offset;
+  DEVCOL_HOST_DEVICE bool is_valid(std::size_t i) const noexcept { return mask == nullptr || bit_is_set(mask, offset + i); }
+};
+template <class C>
+mask_view mask_view_of(C const& col) {
+  return {col.has_nulls() ? col.null_mask(access::read) : nullptr, col.offset()};
+}
+
+/// Row `i` valid (or, negated, null) through a mask view.
+struct mask_flag {
+  mask_view rows;
+  bool null;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return rows.is_valid(i) != null; }
+};
+
+/**
+ * @brief A bool column without a mask, true where a row of `col` is null (or, with `null` false,
+ * valid), for any column kind with has_nulls(), null_mask(), offset(), size(), resource() and a
+ * `policy`: one pass over the mask bits (none without nulls), in order on `stream`, no
+ * synchronisation. The result comes from `col`'s resource.
+ */
+template <class C>
+column<bool, typename C::policy> mask_flags(C const& col, bool null, stream_ref stream) {
+  column<bool, typename C::policy> out(col.size(), stream, mask_state::unallocated, col.resource());
+  executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
+                    mask_flag{mask_view_of(col), null});
+  return out;
 }
 
 }  // namespace detail

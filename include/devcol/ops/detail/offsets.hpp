@@ -1,8 +1,9 @@
 /**
  * @file offsets.hpp
- * @brief The offsets machinery every variable-width op shares (strings now, lists next): the
- * offsets of a result from its rows' lengths by one exclusive scan, and the map from each element of
- * a result's child (a byte of a strings column, an element of a list's child) back to its source.
+ * @brief The offsets machinery every variable-width op shares (strings and lists): the offsets of
+ * a result from its rows' lengths by one exclusive scan, the map from each element of a result's
+ * child (a byte of a strings column, an element of a list's child) back to its source, and the
+ * rebasing of an input's offsets into a concatenation.
  *
  * How a variable-width gather or filter is built from these, in three steps:
  *  1. `scan_lengths<O>(lengths, rows, out, stream)`: `rows + 1` offsets of the result, written by
@@ -121,6 +122,15 @@ struct child_source {
     std::size_t const row = row_of_element(result_offsets, rows, e);
     return static_cast<std::size_t>(source_start(row)) + (e - static_cast<std::size_t>(result_offsets[row] - result_offsets[0]));
   }
+};
+
+/// An input's offset `o` moved into a concatenation: the input's child starts at `first`, and is
+/// placed at element `base` of the result's child.
+template <class O>
+struct moved_offset {
+  O first;
+  O base;
+  DEVCOL_HOST_DEVICE O operator()(O o) const noexcept { return o - first + base; }
 };
 
 #if DEVCOL_BACKEND_HOST

@@ -1,0 +1,208 @@
+/**
+ * @file nested.hpp
+ * @brief concatenate of list, struct and dictionary columns. Their children are concatenated by
+ * the concatenate of `any_column` (declared here, defined in devcol/ops/concatenate.hpp). Users
+ * include devcol/ops/concatenate.hpp.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/column/any_column.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/concatenate/fixed_width.hpp>
+#include <devcol/ops/detail/masks.hpp>
+#include <devcol/ops/detail/offsets.hpp>
+#include <devcol/ops/detail/validity.hpp>
+
+#include <thrust/fill.h>
+#include <thrust/transform.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <utility>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+
+template <buffer_policy Policy>
+[[nodiscard]] any_column<Policy> concatenate(std::span<any_column<Policy> const> cols, stream_ref stream = {});
+
+namespace detail {
+
+/// The concatenated masks of `inputs`, `nulls` in all, from `resource` (none when `nulls` is 0):
+/// concatenated_mask (one pass over the result's words, then `stream` is synchronised).
+template <class Policy>
+buffer<Policy> concatenate_masks(std::vector<concatenated_input> const& inputs, std::size_t rows, std::size_t nulls,
+                                 typename buffer<Policy>::resource_type const& resource, stream_ref stream) {
+  if (nulls == 0) { return {}; }
+  return concatenated_mask<buffer<Policy>>(inputs, rows, resource, stream);
+}
+
+/// Each input's mask entry, first row and the totals, for concatenate_masks.
+template <class C>
+std::vector<concatenated_input> mask_inputs(std::span<C const> cols, std::size_t& rows, std::size_t& nulls) {
+  std::vector<concatenated_input> inputs;
+  rows = 0;
+  nulls = 0;
+  for (auto const& c : cols) {
+    inputs.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), rows});
+    rows += c.size();
+    nulls += c.null_count();
+  }
+  return inputs;
+}
+
+/// Throws naming both types unless every input has the first's type.
+template <class C>
+void expect_same_types(std::span<C const> cols, char const* op) {
+  for (std::size_t i = 1; i < cols.size(); ++i) {
+    DEVCOL_EXPECTS(devcol::type_name(cols[i]) == devcol::type_name(cols[0]), op, ": input ", i, " is ",
+                   devcol::type_name(cols[i]), ", input 0 ", devcol::type_name(cols[0]));
+  }
+}
+
+/// A dictionary index moved past the values of earlier inputs. In unsigned arithmetic: a null
+/// row's slot holds any value, and a signed overflow there would be undefined behaviour (valid
+/// indices stay below 2^31, checked by the caller; a null slot's value is never read).
+struct moved_index {
+  std::int32_t base;
+  DEVCOL_HOST_DEVICE std::int32_t operator()(std::int32_t i) const noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(i) + static_cast<std::uint32_t>(base));
+  }
+};
+
+}  // namespace detail
+
+/**
+ * @brief The lists of every input, one after the other: each input's child rows [first, last)
+ * (two offsets read per input: a synchronisation each), the children concatenated by their kind,
+ * the offsets moved (one pass per input), and with nulls the masks (see concatenate of columns).
+ * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param cols the inputs, in order
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming both types when the children's types differ
+ */
+template <arrow_offset O, class Policy>
+[[nodiscard]] basic_list_column<O, Policy> concatenate(std::span<basic_list_column<O, Policy> const> cols,
+                                                       stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (cols.empty()) { return {}; }
+  detail::expect_same_types(cols, "concatenate");
+  std::size_t rows = 0;
+  std::size_t nulls = 0;
+  auto inputs = detail::mask_inputs(cols, rows, nulls);
+  std::vector<any_column<Policy>> children;
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  for (auto const& c : cols) {
+    ranges.push_back(c.child_range(stream));
+    children.push_back(devcol::slice(c.child(), ranges.back().first, ranges.back().second, stream));
+  }
+  auto child = devcol::concatenate(std::span<any_column<Policy> const>(children), stream);
+  auto const resource = cols.front().resource();
+  buffer<Policy> offsets((rows + 1) * sizeof(O), stream, mr::default_alignment, resource);
+  auto* out = static_cast<O*>(offsets.data(access::write, stream));
+  detail::executor exec(stream);
+  thrust::fill(exec.policy(), out, out + 1, O{0});
+  std::size_t row = 0;
+  std::size_t base = 0;
+  for (std::size_t k = 0; k < cols.size(); ++k) {
+    auto const& c = cols[k];
+    if (c.size() == 0) { continue; }
+    O const* in = c.offsets(access::read);
+    DEVCOL_EXPECTS(base + (ranges[k].second - ranges[k].first) <= static_cast<std::size_t>(std::numeric_limits<O>::max()),
+                   "concatenate: ", base + (ranges[k].second - ranges[k].first), " child rows overflow ", sizeof(O) * 8,
+                   "-bit offsets");
+    thrust::transform(exec.policy(), in, in + c.size() + 1, out + row,
+                      detail::moved_offset<O>{static_cast<O>(ranges[k].first), static_cast<O>(base)});
+    row += c.size();
+    base += ranges[k].second - ranges[k].first;
+  }
+  auto mask = detail::concatenate_masks<Policy>(inputs, rows, nulls, resource, stream);
+  return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask), rows, nulls);
+}
+
+/**
+ * @brief The rows of every struct input, one after the other: each field concatenated by its kind
+ * from the inputs' rows of it, and with nulls the masks (see concatenate of columns).
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param cols the inputs, in order
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming both types when field names or types differ
+ */
+template <class Policy>
+[[nodiscard]] struct_column<Policy> concatenate(std::span<struct_column<Policy> const> cols, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (cols.empty()) { return {}; }
+  detail::expect_same_types(cols, "concatenate");
+  std::size_t rows = 0;
+  std::size_t nulls = 0;
+  auto inputs = detail::mask_inputs(cols, rows, nulls);
+  std::vector<any_column<Policy>> children;
+  for (std::size_t f = 0; f < cols.front().num_children(); ++f) {
+    std::vector<any_column<Policy>> parts;
+    for (auto const& c : cols) { parts.push_back(c.field(f, stream)); }
+    children.push_back(devcol::concatenate(std::span<any_column<Policy> const>(parts), stream));
+  }
+  auto mask = detail::concatenate_masks<Policy>(inputs, rows, nulls, cols.front().resource(), stream);
+  return struct_column<Policy>(cols.front().names(), std::move(children), std::move(mask), rows, nulls);
+}
+
+/**
+ * @brief The rows of every dictionary input, one after the other. The values are concatenated as
+ * they are (not unified: a value present in two inputs appears twice) and each input's indices
+ * are moved past the values of the inputs before it (one pass per input); the masks as for
+ * columns. Costs no hashing, which a unification would.
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param cols the inputs, in order
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming both types when the values' types differ, or when the values
+ * overflow int32 indices
+ */
+template <class Policy>
+[[nodiscard]] dictionary_column<Policy> concatenate(std::span<dictionary_column<Policy> const> cols,
+                                                    stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (cols.empty()) { return {}; }
+  detail::expect_same_types(cols, "concatenate");
+  std::vector<column<std::int32_t, Policy>> moved;
+  std::vector<any_column<Policy>> values;
+  std::size_t base = 0;
+  detail::executor exec(stream);
+  for (auto const& c : cols) {
+    DEVCOL_EXPECTS(base <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()), "concatenate: ", base,
+                   " dictionary values overflow int32 indices");
+    auto indices = c.indices().template make_like<std::int32_t>(c.size(), stream);
+    std::int32_t const* in = c.indices().data(access::read);
+    thrust::transform(exec.policy(), in, in + c.size(), indices.data(access::write, stream),
+                      detail::moved_index{static_cast<std::int32_t>(base)});
+    detail::copy_validity(c.indices(), indices, stream);
+    moved.push_back(std::move(indices));
+    values.push_back(c.values());
+    base += devcol::size(c.values());
+  }
+  DEVCOL_EXPECTS(base <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) + 1, "concatenate: ", base,
+                 " dictionary values overflow int32 indices");
+  return dictionary_column<Policy>(concatenate(std::span<column<std::int32_t, Policy> const>(moved), stream),
+                                   devcol::concatenate(std::span<any_column<Policy> const>(values), stream));
+}
+
+/// @brief concatenate() of a vector of list, struct or dictionary columns.
+/// @tparam C the column kind
+/// @param cols the inputs, in order
+/// @param stream the stream the work is ordered on
+template <class C>
+  requires(detail::is_nested_kind<C>)
+[[nodiscard]] C concatenate(std::vector<C> const& cols, stream_ref stream = {}) {
+  detail::operation_spill_lock<typename C::policy> const spill_scope{stream};
+  return concatenate(std::span<C const>(cols), stream);
+}
+
+DEVCOL_NAMESPACE_END

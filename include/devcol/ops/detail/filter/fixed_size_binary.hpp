@@ -1,0 +1,55 @@
+/**
+ * @file fixed_size_binary.hpp
+ * @brief filter of fixed-size binary columns: the kept row numbers, then a gather of them. Users include devcol/ops/filter.hpp.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/fixed_size_binary_column.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/gather/fixed_size_binary.hpp>
+#include <devcol/ops/detail/validity.hpp>
+
+#include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstddef>
+#include <cstdint>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/**
+ * @brief The rows of `col` where `keep` is true (a null flag drops the row), in order: the kept
+ * row numbers by one compaction (counting them first synchronises `stream`; an int64 per kept row
+ * of scratch from `col`'s resource), then a gather of those rows (one pass over their bytes; with
+ * nulls, the mask is written and counted, which synchronises).
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param col the input column
+ * @param keep true for each row to keep; a null flag drops the row
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming both sizes if they differ
+ */
+template <class Policy>
+[[nodiscard]] fixed_size_binary_column<Policy> filter(fixed_size_binary_column<Policy> const& col,
+                                                      column<bool, Policy> const& keep, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  detail::expect_same_size(col.size(), keep.size(), "filter");
+  detail::executor exec(stream);
+  auto const rows = thrust::counting_iterator<std::int64_t>(0);
+  auto const flags = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                                     detail::true_and_valid{keep.view()});
+  auto const n = static_cast<std::size_t>(
+      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(col.size()), true));
+  column<std::int64_t, Policy> kept(n, stream, mask_state::unallocated, col.resource());
+  thrust::copy_if(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
+                  thrust::counting_iterator<std::size_t>(0), kept.data(access::write, stream),
+                  detail::true_and_valid{keep.view()});
+  return devcol::gather(col, kept, stream, out_of_bounds::nullify);
+}
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,96 @@
+/**
+ * @file fixed_width.hpp
+ * @brief filter (stream compaction by a bool column) of fixed-width columns, and the host
+ * backend's compaction loop that the strings filter shares. Users include devcol/ops/filter.hpp.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/validity.hpp>
+
+#include <cuda/std/functional>
+#include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstddef>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+#if DEVCOL_BACKEND_HOST
+/**
+ * The kept rows of `in` (where `keep` is true) into `out`, which holds exactly `kept` rows: one
+ * branchless pass. Measured on 2^24 int64 rows with half kept: Thrust's OpenMP copy_if (its
+ * generic flags, scan and scatter) 89 ms, Thrust's serial copy_if (a branch per row, half of them
+ * mispredicted) 74 ms, Arrow C++'s filter 44 ms; this loop is in bench/RESULTS.md. On CUDA,
+ * Thrust's copy_if is CUB's DeviceSelect and stays. `in` and `keep` are random-access iterators
+ * (the strings filter compacts row numbers, by flags that may be null).
+ */
+template <class In, class Keep, class T>
+void compact_flagged(In in, Keep keep, std::size_t n, T* out, std::size_t kept) noexcept {
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < n && j < kept; ++i) {
+    out[j] = in[i];
+    j += keep[i] ? 1U : 0U;
+  }
+}
+#endif
+
+}  // namespace detail
+
+/**
+ * @brief The rows of `col` where `keep` is true (a null flag drops the row), in order: stream
+ * compaction. One pass to count the kept rows (which synchronises `stream`, to size the result
+ * exactly), one to copy values; with nulls, the kept rows' validity goes through one byte per row of
+ * scratch (from `col`'s resource) and the result's nulls are counted (synchronises).
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param col the input column
+ * @param keep true for each row to keep; a null flag drops the row
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming both sizes if they differ
+ */
+template <fixed_width T, class Policy>
+[[nodiscard]] column<T, Policy> filter(column<T, Policy> const& col, column<bool, Policy> const& keep,
+                                       stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  detail::expect_same_size(col.size(), keep.size(), "filter");
+  detail::executor exec(stream);
+  if (!keep.has_nulls() && !col.has_nulls()) {  // the flags' bytes are the stencil: no row arithmetic
+    bool const* flags = keep.data(access::read);
+    auto const n = static_cast<std::size_t>(thrust::count(exec.policy(), flags, flags + keep.size(), true));
+    auto out = col.template make_like<T>(n, stream);
+    T const* in = col.data(access::read);
+#if DEVCOL_BACKEND_HOST
+    detail::compact_flagged(in, flags, col.size(), out.data(access::write, stream), n);
+#else
+    thrust::copy_if(exec.policy(), in, in + col.size(), flags, out.data(access::write, stream), ::cuda::std::identity{});
+#endif
+    return out;
+  }
+  auto const rows = thrust::counting_iterator<std::size_t>(0);
+  auto const flags = thrust::make_transform_iterator(rows, detail::true_and_valid{keep.view()});
+  auto const n = static_cast<std::size_t>(
+      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(col.size()), true));
+  auto out = col.template make_like<T>(n, stream);
+  T const* in = col.data(access::read);
+  thrust::copy_if(exec.policy(), in, in + col.size(), rows, out.data(access::write, stream), detail::true_and_valid{keep.view()});
+  if (col.has_nulls()) {
+    auto valid = col.template make_like<bool>(n, stream);
+    auto const validity = thrust::make_transform_iterator(rows, detail::row_is_valid<T>{col.view()});
+    thrust::copy_if(exec.policy(), validity, validity + static_cast<std::ptrdiff_t>(col.size()), rows,
+                    valid.data(access::write, stream), detail::true_and_valid{keep.view()});
+    detail::set_validity(out, detail::flag_set{valid.view()}, stream);
+  }
+  return out;
+}
+
+DEVCOL_NAMESPACE_END

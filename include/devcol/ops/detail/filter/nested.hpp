@@ -1,0 +1,69 @@
+/**
+ * @file nested.hpp
+ * @brief filter of list, struct and dictionary columns: the kept row positions, then their
+ * gather. Users include devcol/ops/filter.hpp.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/column/any_column.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/gather/nested.hpp>
+#include <devcol/ops/detail/validity.hpp>
+
+#include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// The positions of the rows `keep` keeps (true and not null), as int64 from `resource`: a count
+/// (synchronises `stream`) and one compaction.
+template <class Policy, class KeepPolicy>
+column<std::int64_t, Policy> kept_positions(column<bool, KeepPolicy> const& keep,
+                                            typename buffer<Policy>::resource_type resource, stream_ref stream) {
+  executor exec(stream);
+  auto const rows = thrust::counting_iterator<std::size_t>(0);
+  auto const flags = thrust::make_transform_iterator(rows, true_and_valid{keep.view()});
+  auto const n = static_cast<std::size_t>(
+      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(keep.size()), true));
+  column<std::int64_t, Policy> out(n, stream, mask_state::unallocated, std::move(resource));
+  thrust::copy_if(exec.policy(), thrust::counting_iterator<std::int64_t>(0),
+                  thrust::counting_iterator<std::int64_t>(static_cast<std::int64_t>(keep.size())), rows,
+                  out.data(access::write, stream), true_and_valid{keep.view()});
+  return out;
+}
+
+}  // namespace detail
+
+/**
+ * @brief The rows of a list, struct or dictionary column where `keep` is true (a null flag drops
+ * the row), in order: the kept positions (a count, which synchronises `stream`, and one
+ * compaction into int64 scratch from `col`'s resource), then gather() by them.
+ * @tparam C the column kind
+ * @tparam KeepPolicy the buffer policy of `keep` (any)
+ * @param col the input column
+ * @param keep true for each row to keep; a null flag drops the row
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming both sizes if they differ
+ */
+template <class C, class KeepPolicy>
+  requires(detail::is_nested_kind<C>)
+[[nodiscard]] C filter(C const& col, column<bool, KeepPolicy> const& keep, stream_ref stream = {}) {
+  detail::operation_spill_lock<typename C::policy> const spill_scope{stream};
+  detail::expect_same_size(col.size(), keep.size(), "filter");
+  auto const positions = detail::kept_positions<typename C::policy>(keep, col.resource(), stream);
+  return devcol::gather(col, positions, stream, out_of_bounds::nullify);
+}
+
+DEVCOL_NAMESPACE_END

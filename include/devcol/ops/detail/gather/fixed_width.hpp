@@ -1,0 +1,226 @@
+/**
+ * @file fixed_width.hpp
+ * @brief gather (take) and scatter of fixed-width columns, and what every kind's gather shares:
+ * `out_of_bounds`, the index checks and the row map (`index_rows`). Users include
+ * devcol/ops/gather.hpp.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/validity.hpp>
+
+#include <thrust/fill.h>
+#include <thrust/find.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/scatter.h>
+#include <thrust/transform.h>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/// @brief What gather does with an index outside [0, size).
+enum class out_of_bounds {
+  throw_error,  ///< throw devcol::logic_error naming the first such index (checked first: one pass)
+  nullify       ///< the row is null
+};
+
+namespace detail {
+
+template <class I>
+DEVCOL_HOST_DEVICE bool in_bounds(I index, std::size_t size) noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    if (index < 0) { return false; }
+  }
+  return static_cast<std::size_t>(index) < size;
+}
+
+/// Whether row `i` of the indices is null or out of bounds.
+template <class I>
+struct bad_index {
+  column_view<I> indices;
+  std::size_t size;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
+    return indices.is_valid(i) && !in_bounds(indices[i], size);
+  }
+};
+
+/// Gather's row map, for every column kind: result row `i` reads source row `indices[i]`, or
+/// `none` for a null or out-of-bounds index.
+template <class I>
+struct index_rows {
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
+  column_view<I> indices;
+  std::size_t source_rows;
+  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept {
+    return indices.is_valid(i) && in_bounds(indices[i], source_rows) ? static_cast<std::size_t>(indices[i]) : none;
+  }
+};
+
+/// A fixed-width source and the row map of its gather.
+template <class T, class I>
+struct gather_rows {
+  column_view<T> source;
+  index_rows<I> rows;
+};
+template <class T, class I>
+struct gather_value : gather_rows<T, I> {
+  DEVCOL_HOST_DEVICE T operator()(std::size_t i) const noexcept {
+    std::size_t const row = this->rows(i);
+    return row != this->rows.none ? this->source[row] : T{};
+  }
+};
+template <class T, class I>
+struct gather_valid : gather_rows<T, I> {
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
+    std::size_t const row = this->rows(i);
+    return row != this->rows.none && this->source.is_valid(row);
+  }
+};
+
+/// Where row `i` of the source goes.
+template <class I>
+struct scatter_map {
+  column_view<I> indices;
+  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept { return static_cast<std::size_t>(indices[i]); }
+};
+/// Row `r` of a scattered target reads the winning source row, or its own row where none won.
+template <class T>
+struct scattered_rows {
+  column_view<T> source;
+  column_view<T> target;
+  std::int64_t const* winner;
+  [[nodiscard]] DEVCOL_HOST_DEVICE bool won(std::size_t r) const noexcept { return winner[r] >= 0; }
+  [[nodiscard]] DEVCOL_HOST_DEVICE std::size_t from(std::size_t r) const noexcept {
+    return static_cast<std::size_t>(winner[r]);
+  }
+};
+template <class T>
+struct winner_value : scattered_rows<T> {
+  DEVCOL_HOST_DEVICE T operator()(std::size_t r) const noexcept {
+    return this->won(r) ? this->source[this->from(r)] : this->target[r];
+  }
+};
+template <class T>
+struct winner_valid : scattered_rows<T> {
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t r) const noexcept {
+    return this->won(r) ? this->source.is_valid(this->from(r)) : this->target.is_valid(r);
+  }
+};
+
+/// Throws naming the first index that is out of bounds for `size` rows (one pass; synchronises).
+template <class I>
+void check_indices(column_view<I> indices, std::size_t size, char const* op, stream_ref stream) {
+  executor exec(stream);
+  auto const first = thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                                     thrust::counting_iterator<std::size_t>(indices.size()), bad_index<I>{indices, size});
+  std::size_t const row = *first;
+  if (row == indices.size()) { return; }
+  I index{};
+  copy_bytes(&index, indices.data() + row, sizeof(I), stream);
+  stream.synchronize();
+  DEVCOL_FAIL(op, ": index ", static_cast<long long>(index), " at row ", row, " is out of bounds for ", size, " rows");
+}
+
+}  // namespace detail
+
+/**
+ * @brief Row `indices[i]` of `col` for each `i` (Arrow's `take`): one pass over the indices, a new
+ * column from `col`'s resource. A null index gives a null row. With `throw_error` the indices are
+ * checked first (one pass; synchronises `stream`). Nulls in the result (from `col`, the indices or
+ * `nullify`) are written to a mask and counted (synchronises `stream`).
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam I the integral type of the indices
+ * @tparam IndexPolicy the buffer policy of `indices` (any)
+ * @param col the input column
+ * @param indices the source row of each result row; a null index gives a null row
+ * @param stream the stream the work is ordered on
+ * @param policy what an index outside [0, size) does: throw, or give a null row
+ * @throws devcol::logic_error naming the first out-of-bounds index, with out_of_bounds::throw_error
+ */
+template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
+[[nodiscard]] column<T, Policy> gather(column<T, Policy> const& col, column<I, IndexPolicy> const& indices,
+                                       stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  auto out = col.template make_like<T>(indices.size(), stream);
+  T* rows = out.data(access::write, stream);
+  detail::executor exec(stream);
+  exec.reads(col.data(access::read), col.size() * sizeof(T));
+  exec.reads(indices.data(access::read), indices.size() * sizeof(I));
+  exec.writes(rows, indices.size() * sizeof(T));
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(indices.size()), rows,
+                    detail::gather_value<T, I>{{col.view(), {indices.view(), col.size()}}});
+  if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
+    detail::set_validity(out, detail::gather_valid<T, I>{{col.view(), {indices.view(), col.size()}}}, stream);
+    if (out.null_count() == 0) { out.replace_null_mask({}, 0); }
+  }
+  return out;
+}
+
+/**
+ * @brief `target[indices[i]] = source[i]` for each `i`, value and validity together, in place
+ * through write access (a target that shares memory is copied first). Null indices are skipped.
+ * When indices repeat, one of their source rows wins, unspecified which, and the row takes both its
+ * value and its validity. Costs: a check of the indices (one pass; synchronises), an `int64` per
+ * target row of scratch from `target`'s resource (which source row wins), one pass to write, and
+ * with nulls one over the new mask and its count (synchronises).
+ * Strong guarantee: if it throws, `target` is as it was (a shared target is copied aside first).
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam I the integral type of the indices
+ * @tparam IndexPolicy the buffer policy of `indices` (any)
+ * @param source the rows to write, one per index
+ * @param indices the target row of each source row; a null index skips the row
+ * @param target the column written in place
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming the first out-of-bounds index (checked before anything is
+ *         written), or both sizes if `source` and `indices` differ; devcol::out_of_memory
+ */
+template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
+void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indices, column<T, Policy>& target,
+             stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  detail::expect_same_size(source.size(), indices.size(), "scatter");
+  detail::check_indices(indices.view(), target.size(), "scatter", stream);
+  detail::executor exec(stream);
+  auto const rows = thrust::counting_iterator<std::size_t>(0);
+  auto winners = target.template make_like<std::int64_t>(target.size(), stream);
+  std::int64_t* winner = winners.data(access::write, stream);
+  thrust::fill(exec.policy(), winner, winner + target.size(), std::int64_t{-1});
+  thrust::scatter_if(exec.policy(), thrust::counting_iterator<std::int64_t>(0),
+                     thrust::counting_iterator<std::int64_t>(static_cast<std::int64_t>(source.size())),
+                     thrust::make_transform_iterator(rows, detail::scatter_map<I>{indices.view()}), rows, winner,
+                     detail::row_is_valid<I>{indices.view()});
+  // Strong guarantee: everything that allocates (the copy-on-write copy, the new mask) happens
+  // before the target is written, and a copy is made aside and moved in at the end.
+  column<T, Policy> own = target.writes_copy() ? target.deep_copy(stream) : column<T, Policy>{};
+  column<T, Policy>& out = target.writes_copy() ? own : target;
+  column_view<T> const before = out.view();
+  std::optional<detail::new_mask<Policy>> mask;
+  if (source.has_nulls() || out.has_nulls()) {
+    mask = detail::make_validity(out, detail::winner_valid<T>{{source.view(), before, winner}}, stream);
+  }
+  T* values = out.data(access::write, stream);  // out owns its memory alone here: no copy, no allocation
+  thrust::transform(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(out.size()), values,
+                    detail::winner_value<T>{{source.view(), before, winner}});
+  if (mask) { out.replace_null_mask(std::move(mask->mask), mask->nulls); }
+  if (&out == &own) { target = std::move(own); }
+}
+
+DEVCOL_NAMESPACE_END

@@ -1,0 +1,118 @@
+/**
+ * @file nested.hpp
+ * @brief gather of list, struct and dictionary columns. They recurse through their children, whose
+ * kind is known only at run time, by the gather of `any_column` (declared here, defined in
+ * devcol/ops/gather.hpp), so nested columns do not instantiate every combination of kinds. Users
+ * include devcol/ops/gather.hpp.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/column/any_column.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/gather/fixed_width.hpp>
+#include <devcol/ops/detail/list_offsets.hpp>
+#include <devcol/ops/detail/masks.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+
+template <buffer_policy Policy, std::integral I, class IndexPolicy>
+[[nodiscard]] any_column<Policy> gather(any_column<Policy> const& col, column<I, IndexPolicy> const& indices,
+                                        stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error);
+/**
+ * @brief Row `indices[i]` of a list column for each `i` (Arrow's take): the new offsets from one
+ * exclusive scan of the gathered lengths (reading the total back: synchronises `stream`), an int64
+ * row map of the child rows (one pass, scratch from `col`'s resource) that gathers the child with
+ * its own kind's gather (recursively), and with nulls a new mask and its count (synchronises). A
+ * null index gives a null row, as does an out-of-bounds one with `nullify`.
+ * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam I the integral type of the indices
+ * @tparam IndexPolicy the buffer policy of `indices` (any)
+ * @param col the input column
+ * @param indices the source row of each result row; a null index gives a null row
+ * @param stream the stream the work is ordered on
+ * @param policy what an index outside [0, size) does: throw, or give a null row
+ * @throws devcol::logic_error naming the first out-of-bounds index, with out_of_bounds::throw_error
+ */
+template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
+[[nodiscard]] basic_list_column<O, Policy> gather(basic_list_column<O, Policy> const& col,
+                                                  column<I, IndexPolicy> const& indices, stream_ref stream = {},
+                                                  out_of_bounds policy = out_of_bounds::throw_error) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  auto [offsets, total] = detail::gather_offsets<O, Policy>(col.view(), indices.view(), col.resource(), stream);
+  auto const map = detail::child_row_map<O, Policy>(col.view(), indices.view(),
+                                                    static_cast<O const*>(offsets.data(access::read)), total,
+                                                    col.resource(), stream);
+  auto child = devcol::gather(col.child(), map, stream, out_of_bounds::throw_error);
+  std::pair<buffer<Policy>, std::size_t> mask;
+  if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
+    mask = detail::build_mask<buffer<Policy>>(
+        detail::list_gathered_valid<detail::mask_view, I>{detail::mask_view_of(col), {indices.view(), col.size()}},
+        indices.size(), col.resource(), stream);
+  }
+  return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask.first), indices.size(),
+                                      mask.second);
+}
+
+/**
+ * @brief Row `indices[i]` of a struct column for each `i`: every field gathered with the same
+ * indices (each by its kind's gather: with throw_error each re-checks them, one pass each), and
+ * with nulls a new struct mask and its count (synchronises `stream`).
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam I the integral type of the indices
+ * @tparam IndexPolicy the buffer policy of `indices` (any)
+ * @param col the input column
+ * @param indices the source row of each result row; a null index gives a null row
+ * @param stream the stream the work is ordered on
+ * @param policy what an index outside [0, size) does: throw, or give a null row
+ * @throws devcol::logic_error naming the first out-of-bounds index, with out_of_bounds::throw_error
+ */
+template <class Policy, std::integral I, class IndexPolicy>
+[[nodiscard]] struct_column<Policy> gather(struct_column<Policy> const& col, column<I, IndexPolicy> const& indices,
+                                           stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  std::vector<any_column<Policy>> children;
+  for (std::size_t f = 0; f < col.num_children(); ++f) {
+    children.push_back(devcol::gather(col.field(f, stream), indices, stream, policy));
+  }
+  std::pair<buffer<Policy>, std::size_t> mask;
+  if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
+    mask = detail::build_mask<buffer<Policy>>(
+        detail::list_gathered_valid<detail::mask_view, I>{detail::mask_view_of(col), {indices.view(), col.size()}},
+        indices.size(), col.resource(), stream);
+  }
+  return struct_column<Policy>(col.names(), std::move(children), std::move(mask.first), indices.size(), mask.second);
+}
+
+/**
+ * @brief Row `indices[i]` of a dictionary column for each `i`: its indices gathered (the
+ * fixed-width gather), its values shared (O(1)).
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam I the integral type of the indices
+ * @tparam IndexPolicy the buffer policy of `indices` (any)
+ * @param col the input column
+ * @param indices the source row of each result row; a null index gives a null row
+ * @param stream the stream the work is ordered on
+ * @param policy what an index outside [0, size) does: throw, or give a null row
+ * @throws devcol::logic_error naming the first out-of-bounds index, with out_of_bounds::throw_error
+ */
+template <class Policy, std::integral I, class IndexPolicy>
+[[nodiscard]] dictionary_column<Policy> gather(dictionary_column<Policy> const& col,
+                                               column<I, IndexPolicy> const& indices, stream_ref stream = {},
+                                               out_of_bounds policy = out_of_bounds::throw_error) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  return dictionary_column<Policy>(devcol::gather(col.indices(), indices, stream, policy), col.values());
+}
+
+DEVCOL_NAMESPACE_END

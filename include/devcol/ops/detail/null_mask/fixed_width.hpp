@@ -1,0 +1,69 @@
+/**
+ * @file fixed_width.hpp
+ * @brief fill_null, set_null_mask and drop_null_mask of fixed-width columns. Users include
+ * devcol/ops/null_mask.hpp.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/validity.hpp>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
+
+DEVCOL_NAMESPACE_BEGIN
+
+/// @brief `col` with every null replaced by `value`, without a mask: one pass, no synchronisation.
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+/// @param value the value
+/// @param stream the stream the work is ordered on
+template <fixed_width T, class Policy>
+[[nodiscard]] column<T, Policy> fill_null(column<T, Policy> const& col, T value, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (!col.has_nulls()) { return column<T, Policy>(col.data_buffer(), {}, col.size(), 0, col.offset()); }
+  auto out = col.template make_like<T>(col.size(), stream);
+  detail::executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
+                    detail::value_or_identity<T, T>{col.view(), value});
+  return out;
+}
+
+/**
+ * @brief `col`'s values (shared, no copy) with a new mask: valid where `valid_rows` is true, null
+ * where it is false or null. The null count is counted (one pass; synchronises `stream`).
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param col the input column
+ * @param valid_rows true for each row to make valid; false or null makes it null
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming both sizes if they differ
+ */
+template <fixed_width T, class Policy>
+[[nodiscard]] column<T, Policy> set_null_mask(column<T, Policy> const& col, column<bool, Policy> const& valid_rows,
+                                              stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  detail::expect_same_size(col.size(), valid_rows.size(), "set_null_mask");
+  column<T, Policy> out(col.data_buffer(), {}, col.size(), 0, col.offset());
+  detail::set_validity(out, detail::true_and_valid{valid_rows.view()}, stream);
+  return out;
+}
+
+/// @brief `col`'s values (shared, no copy) without a mask: every row valid (null rows' values are unspecified). O(1).
+/// @tparam T the element type
+/// @tparam Policy the buffer policy of the input and of the result
+/// @param col the input column
+template <fixed_width T, class Policy>
+[[nodiscard]] column<T, Policy> drop_null_mask(column<T, Policy> const& col) {
+  return column<T, Policy>(col.data_buffer(), {}, col.size(), 0, col.offset());
+}
+
+DEVCOL_NAMESPACE_END
