@@ -20,6 +20,7 @@
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <cstddef>
@@ -111,6 +112,33 @@ any_column<Policy> slice(any_column<Policy> const& col, std::size_t begin, std::
 template <buffer_policy Policy>
 any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream) {
   return std::visit([&](auto const& c) { return any_column<Policy>(c.deep_copy(stream)); }, col);
+}
+
+/**
+ * @brief The device a column's memory belongs to (DESIGN.md rule 21: its copies and host reads run
+ * with that device current): its first buffer's (values, offsets or indices); for a struct, its
+ * mask's, or else its first child's. For a column without memory, the current device. O(1) (a
+ * struct without a mask: its depth); never synchronises; nothing on the host backend (device 0).
+ * @tparam C a column kind, or `any_column<Policy>`
+ * @param col the column
+ */
+template <class C>
+[[nodiscard]] device_id column_device(C const& col) {
+  if constexpr (detail::is_any_column<C>::value) {
+    return std::visit([](auto const& c) { return column_device(c); }, col);
+  } else {
+    constexpr kind k = kind_of<C>;
+    if constexpr (k == kind::strings || k == kind::list) {
+      return col.offsets_buffer().device();
+    } else if constexpr (k == kind::dictionary) {
+      return col.indices().data_buffer().device();
+    } else if constexpr (k == kind::structure) {
+      if (!col.mask_buffer().empty() || col.num_children() == 0) { return col.mask_buffer().device(); }
+      return column_device(col.child(0));
+    } else {
+      return col.data_buffer().device();
+    }
+  }
 }
 
 DEVCOL_NAMESPACE_END

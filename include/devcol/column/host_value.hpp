@@ -20,6 +20,7 @@
 #include <devcol/column/validity_view.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <algorithm>
@@ -231,6 +232,7 @@ void print_rows(std::ostream& out, any_column<Policy> const& col) {
  */
 template <buffer_policy Policy>
 std::vector<host_value> to_host_values(any_column<Policy> const& col, stream_ref stream) {
+  scoped_device const on_device(column_device(col));  // rule 21: read with its device current
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return std::visit([&](auto const& c) { return detail::host_values_of(c, stream); }, col);
 }
@@ -238,6 +240,7 @@ std::vector<host_value> to_host_values(any_column<Policy> const& col, stream_ref
 template <class C>
   requires column_kind<C>
 [[nodiscard]] std::vector<host_value> to_host_values(C const& col, stream_ref stream = {}) {
+  scoped_device const on_device(column_device(col));  // rule 21: read with its device current
   detail::operation_spill_lock<typename C::policy> const spill_scope{stream};
   return detail::host_values_of(col, stream);
 }
