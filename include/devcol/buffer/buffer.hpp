@@ -123,15 +123,10 @@ class buffer {
       : owner_(std::exchange(other.owner_, nullptr)),
         offset_(std::exchange(other.offset_, 0)),
         size_(std::exchange(other.size_, 0)) {}
-  /// @brief As the copy constructor; releases what this handle held.
-  buffer& operator=(buffer const& other) {
-    if (this != &other) { *this = buffer(other); }
-    return *this;
-  }
-  /// @brief Releases what this handle held, then takes over `other`'s handle.
-  buffer& operator=(buffer&& other) noexcept {
-    buffer taken(std::move(other));
-    swap(taken);
+  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
+  /// constructor copies, or moved; what this handle held is released. Strong guarantee.
+  buffer& operator=(buffer other) noexcept {
+    swap(other);
     return *this;
   }
   /// @brief Releases this handle; the last handle frees the allocation (rule 5).

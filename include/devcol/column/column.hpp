@@ -116,15 +116,10 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
                    : column(shared_tag{}, other)) {}
   /// @brief Takes over `other`'s buffers; `other` becomes empty.
   column(column&& other) noexcept : rows_base(std::move(other)), data_(std::move(other.data_)) {}
-  /// @brief As the copy constructor; releases what this column held.
-  column& operator=(column const& other) {
-    if (this != &other) { *this = column(other); }
-    return *this;
-  }
-  /// @brief Releases what this column held, then takes over `other`'s buffers.
-  column& operator=(column&& other) noexcept {
-    column taken(std::move(other));
-    swap(taken);
+  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
+  /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  column& operator=(column other) noexcept {
+    swap(other);
     return *this;
   }
   ~column() = default;

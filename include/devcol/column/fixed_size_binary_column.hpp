@@ -140,15 +140,10 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   fixed_size_binary_column(fixed_size_binary_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` becomes empty.
   fixed_size_binary_column(fixed_size_binary_column&& other) noexcept = default;
-  /// @brief As the copy constructor; releases what this column held.
-  fixed_size_binary_column& operator=(fixed_size_binary_column const& other) {
-    if (this != &other) { *this = fixed_size_binary_column(other); }
-    return *this;
-  }
-  /// @brief Releases what this column held, then takes over `other`'s buffers.
-  fixed_size_binary_column& operator=(fixed_size_binary_column&& other) noexcept {
-    fixed_size_binary_column taken(std::move(other));
-    swap(taken);
+  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
+  /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  fixed_size_binary_column& operator=(fixed_size_binary_column other) noexcept {
+    swap(other);
     return *this;
   }
   ~fixed_size_binary_column() = default;

@@ -245,25 +245,18 @@ template <class C>
   return detail::host_values_of(col, stream);
 }
 
-/// @brief Prints `list<int64>[[1, 2], null, []]`, the first 20 rows. Copies to the host on the default stream.
-template <arrow_offset O, class Policy>
-std::ostream& operator<<(std::ostream& out, basic_list_column<O, Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
-  detail::print_rows(out, any_column<Policy>(col));
-  return out;
-}
-/// @brief Prints `struct<a: int64, b: string>[{a: 1, b: "x"}, null]`, the first 20 rows.
-template <class Policy>
-std::ostream& operator<<(std::ostream& out, struct_column<Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
-  detail::print_rows(out, any_column<Policy>(col));
-  return out;
-}
-/// @brief Prints `dictionary<values=string, indices=int32>["a", null, "a"]`, the first 20 rows.
-template <class Policy>
-std::ostream& operator<<(std::ostream& out, dictionary_column<Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
-  detail::print_rows(out, any_column<Policy>(col));
+/**
+ * @brief Prints a list, struct or dictionary column as pyarrow's rows read: `list<int64>[[1, 2],
+ * null, []]`, `struct<a: int64, b: string>[{a: 1, b: "x"}, null]`, `dictionary<values=string,
+ * indices=int32>["a", null, "a"]`; the first 20 rows. Copies to the host on the default stream and
+ * synchronises it.
+ * @tparam C a nested column kind
+ */
+template <class C>
+  requires(kind_traits<C>::nested)
+std::ostream& operator<<(std::ostream& out, C const& col) {
+  detail::operation_spill_lock<typename C::policy> const spill_scope;  // copied and synchronised on the host
+  detail::print_rows(out, any_column<typename C::policy>(col));
   return out;
 }
 /// @brief Prints any column as its kind prints (fixed-width and strings as to_host.hpp prints them).

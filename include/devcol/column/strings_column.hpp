@@ -191,15 +191,10 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
   basic_strings_column(basic_strings_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` becomes empty.
   basic_strings_column(basic_strings_column&& other) noexcept = default;
-  /// @brief As the copy constructor; releases what this column held.
-  basic_strings_column& operator=(basic_strings_column const& other) {
-    if (this != &other) { *this = basic_strings_column(other); }
-    return *this;
-  }
-  /// @brief Releases what this column held, then takes over `other`'s buffers.
-  basic_strings_column& operator=(basic_strings_column&& other) noexcept {
-    basic_strings_column taken(std::move(other));
-    swap(taken);
+  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
+  /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  basic_strings_column& operator=(basic_strings_column other) noexcept {
+    swap(other);
     return *this;
   }
   ~basic_strings_column() = default;

@@ -23,6 +23,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -179,26 +180,36 @@ void print_value(std::ostream& out, T const& v) {
 }
 }  // namespace detail
 
-/**
- * @brief Prints `column<int64>[1, 2, null, 4]`, the first 20 rows then `…` and the row count.
- * Copies the column to the host on the default stream and synchronises it.
- */
-template <fixed_width T, class Policy>
-std::ostream& operator<<(std::ostream& out, column<T, Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
+namespace detail {
+/// Prints `prefix[row, row, …]`: the first 20 rows of `col` (copied to the host on the default
+/// stream, which is synchronised), each valid one through `print_row`, then the row count if more.
+template <class C, class PrintRow>
+std::ostream& print_head(std::ostream& out, std::string_view prefix, C const& col, PrintRow print_row) {
+  detail::operation_spill_lock<typename C::policy> const spill_scope;  // copied and synchronised on the host
   constexpr std::size_t shown = 20;
   auto const head = to_host(col.slice(0, std::min(col.size(), shown)));
-  out << "column<" << type_name_v<T> << ">[";
+  out << prefix << '[';
   for (std::size_t i = 0; i < head.size(); ++i) {
     if (i != 0) { out << ", "; }
     if (head[i]) {
-      detail::print_value(out, *head[i]);
+      print_row(*head[i]);
     } else {
       out << "null";
     }
   }
   if (col.size() > shown) { out << ", ... (" << col.size() << " rows)"; }
   return out << ']';
+}
+}  // namespace detail
+
+/**
+ * @brief Prints `column<int64>[1, 2, null, 4]`, the first 20 rows then `…` and the row count.
+ * Copies the column to the host on the default stream and synchronises it.
+ */
+template <fixed_width T, class Policy>
+std::ostream& operator<<(std::ostream& out, column<T, Policy> const& col) {
+  return detail::print_head(out, "column<" + std::string(type_name_v<T>) + ">", col,
+                            [&](T const& v) { detail::print_value(out, v); });
 }
 
 /**
@@ -207,20 +218,8 @@ std::ostream& operator<<(std::ostream& out, column<T, Policy> const& col) {
  */
 template <arrow_offset O, class Policy>
 std::ostream& operator<<(std::ostream& out, basic_strings_column<O, Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
-  constexpr std::size_t shown = 20;
-  auto const head = to_host(col.slice(0, std::min(col.size(), shown)));
-  out << (sizeof(O) == 4 ? "strings[" : "large_strings[");
-  for (std::size_t i = 0; i < head.size(); ++i) {
-    if (i != 0) { out << ", "; }
-    if (head[i]) {
-      out << '"' << *head[i] << '"';
-    } else {
-      out << "null";
-    }
-  }
-  if (col.size() > shown) { out << ", ... (" << col.size() << " rows)"; }
-  return out << ']';
+  return detail::print_head(out, sizeof(O) == 4 ? "strings" : "large_strings", col,
+                            [&](std::string const& v) { out << '"' << v << '"'; });
 }
 
 /**
@@ -229,16 +228,7 @@ std::ostream& operator<<(std::ostream& out, basic_strings_column<O, Policy> cons
  */
 template <decimal_rep Rep, class Policy>
 std::ostream& operator<<(std::ostream& out, decimal_column<Rep, Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
-  constexpr std::size_t shown = 20;
-  auto const head = to_host(col.slice(0, std::min(col.size(), shown)));
-  out << col.type_name() << '[';
-  for (std::size_t i = 0; i < head.size(); ++i) {
-    if (i != 0) { out << ", "; }
-    out << (head[i] ? format_decimal(*head[i], col.scale()) : std::string("null"));
-  }
-  if (col.size() > shown) { out << ", ... (" << col.size() << " rows)"; }
-  return out << ']';
+  return detail::print_head(out, col.type_name(), col, [&](Rep v) { out << format_decimal(v, col.scale()); });
 }
 
 /**
@@ -247,25 +237,14 @@ std::ostream& operator<<(std::ostream& out, decimal_column<Rep, Policy> const& c
  */
 template <class Policy>
 std::ostream& operator<<(std::ostream& out, fixed_size_binary_column<Policy> const& col) {
-  detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
-  constexpr std::size_t shown = 20;
-  constexpr char hex[] = "0123456789abcdef";
-  auto const head = to_host(col.slice(0, std::min(col.size(), shown)));
-  out << col.type_name() << '[';
-  for (std::size_t i = 0; i < head.size(); ++i) {
-    if (i != 0) { out << ", "; }
-    if (!head[i]) {
-      out << "null";
-      continue;
-    }
+  return detail::print_head(out, col.type_name(), col, [&](std::string const& v) {
+    constexpr char hex[] = "0123456789abcdef";
     out << "0x";
-    for (char c : *head[i]) {
+    for (char c : v) {
       auto const b = static_cast<unsigned char>(c);
       out << hex[b >> 4] << hex[b & 0xF];
     }
-  }
-  if (col.size() > shown) { out << ", ... (" << col.size() << " rows)"; }
-  return out << ']';
+  });
 }
 
 DEVCOL_NAMESPACE_END

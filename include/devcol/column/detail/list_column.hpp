@@ -129,15 +129,10 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   basic_list_column(basic_list_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` may then only be assigned to or destroyed.
   basic_list_column(basic_list_column&& other) noexcept = default;
-  /// @brief As the copy constructor; releases what this column held.
-  basic_list_column& operator=(basic_list_column const& other) {
-    if (this != &other) { *this = basic_list_column(other); }
-    return *this;
-  }
-  /// @brief Releases what this column held, then takes over `other`'s buffers.
-  basic_list_column& operator=(basic_list_column&& other) noexcept {
-    basic_list_column taken(std::move(other));
-    swap(taken);
+  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
+  /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  basic_list_column& operator=(basic_list_column other) noexcept {
+    swap(other);
     return *this;
   }
   ~basic_list_column() = default;

@@ -91,15 +91,10 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
   struct_column(struct_column const& other) = default;
   /// @brief Takes over `other`'s buffers and children; `other` becomes empty.
   struct_column(struct_column&& other) noexcept = default;
-  /// @brief As the copy constructor; releases what this column held.
-  struct_column& operator=(struct_column const& other) {
-    if (this != &other) { *this = struct_column(other); }
-    return *this;
-  }
-  /// @brief Releases what this column held, then takes over `other`'s.
-  struct_column& operator=(struct_column&& other) noexcept {
-    struct_column taken(std::move(other));
-    swap(taken);
+  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
+  /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  struct_column& operator=(struct_column other) noexcept {
+    swap(other);
     return *this;
   }
   ~struct_column() = default;
