@@ -12,8 +12,9 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
-#include <devcol/interop/detail/import.hpp>
-#include <devcol/interop/detail/nested.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
+#include <devcol/interop/detail/kinds.hpp>
+#include <devcol/interop/detail/record_batch.hpp>
 #include <devcol/interop/from_arrow.hpp>
 #include <devcol/interop/to_arrow.hpp>
 

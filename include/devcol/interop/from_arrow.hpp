@@ -9,22 +9,23 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/kind.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/table.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
-#include <devcol/interop/detail/decimal.hpp>
 #include <devcol/interop/detail/device.hpp>
-#include <devcol/interop/detail/fixed_size_binary.hpp>
-#include <devcol/interop/detail/import.hpp>
-#include <devcol/interop/detail/nested.hpp>
-#include <devcol/interop/detail/import_strings.hpp>
+#include <devcol/interop/detail/import_buffers.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
+#include <devcol/interop/detail/kinds.hpp>
+#include <devcol/interop/detail/record_batch.hpp>
 
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -67,10 +68,7 @@ template <arrow_fixed_width T, buffer_policy Policy = default_policy>
 
 /// @brief Whether `C` is a `basic_strings_column` (what from_arrow<C> imports from utf8 / large utf8).
 template <class C>
-concept strings_column_type = requires {
-  typename C::offset_type;
-  typename C::policy;
-} && std::same_as<C, basic_strings_column<typename C::offset_type, typename C::policy>>;
+concept strings_column_type = std::same_as<C, std::remove_cvref_t<C>> && of_kind<C, kind::strings>;
 
 /// @brief Satisfied by the column kinds besides `column<T>` that `from_arrow<K>` imports (strings,
 /// decimal and fixed-size binary columns of any policy, ...): those with a `detail::arrow_importer`.

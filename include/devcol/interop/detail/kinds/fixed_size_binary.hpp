@@ -15,7 +15,8 @@
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
-#include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/detail/import_buffers.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
 
 #include <charconv>
 #include <cstddef>

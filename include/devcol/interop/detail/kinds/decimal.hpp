@@ -11,9 +11,10 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
-#include <devcol/interop/detail/export_column.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
-#include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/detail/import_buffers.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
+#include <devcol/interop/detail/kinds/fixed_width.hpp>
 
 #include <algorithm>
 #include <charconv>
