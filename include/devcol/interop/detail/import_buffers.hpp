@@ -1,8 +1,8 @@
 /**
  * @file import_buffers.hpp
  * @brief What the importers of every kind share: the structure checks of validity and value
- * buffers, the adoption of a producer's bitmap (borrowed when devcol can read whole words of it,
- * else copied), and `arrow_importer`, the hook through which `from_arrow<K>` reaches a kind.
+ * buffers, and the adoption of a producer's bitmap (borrowed when devcol can read whole words of
+ * it, else copied).
  */
 #pragma once
 
@@ -124,17 +124,6 @@ std::pair<buffer<Policy>, std::size_t> import_validity(ArrowArray const& array, 
           : count_unset_bits(static_cast<bitmask_word const*>(mask.data(access::read)), first, first + rows, stream);
   return {std::move(mask), nulls};
 }
-
-/**
- * How `from_arrow<K>` imports a column kind `K` that is not a fixed-width `column<T>`: each kind's
- * interop header specialises it with `enabled = true` and
- *   static void check(ArrowArray const&, arrow_field const&, std::string const& path);  // structure only
- *   static K import(ArrowArray const&, arrow_field const&, std::shared_ptr<void const> const& keep, stream_ref);
- */
-template <class K>
-struct arrow_importer {
-  static constexpr bool enabled = false;
-};
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END

@@ -206,5 +206,59 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
   return import_any<Policy>(array, field, keep, stream, "array");
 }
 
+
+/**
+ * How `from_arrow<K>` imports a column kind `K` other than a fixed-width `column<T>` (which has its
+ * own from_arrow): `check` (structure only, reads no buffer) and `import` route `K`'s kind to the
+ * functions its header under kinds/ gives, the nested kinds' after a check that the format names
+ * `K`. Disabled for every other type.
+ */
+template <class K>
+struct arrow_importer {
+  static constexpr bool enabled = false;
+};
+template <class K>
+  requires(requires { kind_traits<K>::value; } && kind_of<K> != kind::fixed_width)
+struct arrow_importer<K> {
+  static constexpr bool enabled = true;
+  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+    if constexpr (kind_of<K> == kind::strings) {
+      check_strings<typename K::offset_type>(array, field, path);
+    } else if constexpr (kind_of<K> == kind::decimal) {
+      check_decimal<typename K::rep_type>(array, field, path);
+    } else if constexpr (kind_of<K> == kind::fixed_size_binary) {
+      check_fixed_size_binary(array, field, path);
+    } else {
+      if constexpr (kind_of<K> == kind::list) {
+        expect_list_format<typename K::offset_type>(field, path);
+      } else if constexpr (kind_of<K> == kind::structure) {
+        expect_struct_format(field, path);
+      } else {
+        static_assert(kind_of<K> == kind::dictionary, "arrow_importer: a kind without a check");
+        expect_dictionary_format(field, path);
+      }
+      check_any(array, field, path);
+    }
+  }
+  static K import(ArrowArray const& array, arrow_field const& field, std::shared_ptr<void const> const& keep,
+                  stream_ref stream) {
+    using Policy = typename K::policy;
+    if constexpr (kind_of<K> == kind::strings) {
+      return import_strings<typename K::offset_type, Policy>(array, field, keep, stream);
+    } else if constexpr (kind_of<K> == kind::decimal) {
+      return import_decimal<typename K::rep_type, Policy>(array, field, keep, stream);
+    } else if constexpr (kind_of<K> == kind::fixed_size_binary) {
+      return import_fixed_size_binary<Policy>(array, field, keep, stream);
+    } else if constexpr (kind_of<K> == kind::list) {
+      return import_list<typename K::offset_type, Policy>(array, field, keep, stream, "array");
+    } else if constexpr (kind_of<K> == kind::structure) {
+      return import_struct_column<Policy>(array, field, keep, stream, "array");
+    } else {
+      static_assert(kind_of<K> == kind::dictionary, "arrow_importer: a kind without an import");
+      return import_dictionary<Policy>(array, field, keep, stream, "array");
+    }
+  }
+};
+
 }  // namespace detail
 DEVCOL_NAMESPACE_END

@@ -127,18 +127,5 @@ decimal_column<Rep, Policy> import_decimal(ArrowArray const& array, arrow_field 
       d.precision, d.scale);
 }
 
-/// from_arrow<decimal_column<Rep, Policy>>.
-template <decimal_rep Rep, buffer_policy Policy>
-struct arrow_importer<decimal_column<Rep, Policy>> {
-  static constexpr bool enabled = true;
-  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-    check_decimal<Rep>(array, field, path);
-  }
-  static decimal_column<Rep, Policy> import(ArrowArray const& array, arrow_field const& field,
-                                            std::shared_ptr<void const> const& keep, stream_ref stream) {
-    return import_decimal<Rep, Policy>(array, field, keep, stream);
-  }
-};
-
 }  // namespace detail
 DEVCOL_NAMESPACE_END

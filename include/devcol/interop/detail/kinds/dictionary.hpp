@@ -118,20 +118,11 @@ dictionary_column<Policy> import_dictionary(ArrowArray const& array, arrow_field
   return dictionary_column<Policy>(std::move(indices), std::move(values));
 }
 
-/// from_arrow<dictionary_column<Policy>>: the schema must have a dictionary.
-template <buffer_policy Policy>
-struct arrow_importer<dictionary_column<Policy>> {
-  static constexpr bool enabled = true;
-  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-    DEVCOL_ARROW_EXPECTS(!field.dictionary.empty(), path, ": format '", field.format,
-                         "' without a dictionary is not dictionary-encoded");
-    check_any(array, field, path);
-  }
-  static dictionary_column<Policy> import(ArrowArray const& array, arrow_field const& field,
-                                          std::shared_ptr<void const> const& keep, stream_ref stream) {
-    return import_dictionary<Policy>(array, field, keep, stream, "array");
-  }
-};
+/// What from_arrow<dictionary_column> checks before check_any: the schema has a dictionary.
+inline void expect_dictionary_format(arrow_field const& field, std::string const& path) {
+  DEVCOL_ARROW_EXPECTS(!field.dictionary.empty(), path, ": format '", field.format,
+                       "' without a dictionary is not dictionary-encoded");
+}
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END

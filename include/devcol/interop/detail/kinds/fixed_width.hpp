@@ -83,10 +83,7 @@ arrow_device device_of(column<T, Policy> const& col) {
 /// The private data of one column's ArrowArray: two buffers at the kept column's offset, no children.
 template <fixed_width T, buffer_policy Policy>
 std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, stream_ref stream) {
-  // A handle keeps the memory immutable under copy-on-write: a later write through the caller's
-  // column copies first (rule 3). Memory others may write (exposed, rule 12, or shared views whose
-  // writes propagate) is exported as a snapshot instead: Arrow requires it not to change.
-  column<T, Policy> kept = !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
+  column<T, Policy> kept = export_handle(col, stream);
   // Packed bools start in the mask's word of the first row, so a slice costs its rows, not its offset.
   std::size_t const skipped_words = type_traits<T>::arrow_bit_packed ? kept.offset() / bits_per_word : 0;
   std::size_t const offset = kept.offset() - skipped_words * bits_per_word;

@@ -57,11 +57,10 @@ struct exported_list {
 /// (offsets are absolute rows of it). Zero-copy; a snapshot when exposed or not copy-on-write.
 template <arrow_offset O, buffer_policy Policy>
 std::unique_ptr<array_node> export_node(basic_list_column<O, Policy> const& col, stream_ref stream) {
-  auto kept = !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
+  auto kept = export_handle(col, stream);
   buffer<Policy> zero;
   if (kept.offsets_buffer().empty()) {  // no buffers (0 rows): Arrow still wants one offset
-    zero = buffer<Policy>(sizeof(O), stream, mr::default_alignment, kept.resource());
-    fill_bytes(zero.data(access::write, stream), 0, sizeof(O), stream);
+    zero = zeroed_export_buffer<Policy>(sizeof(O), kept.resource(), stream);
   }
   auto node = std::make_unique<holding_array_node<exported_list<O, Policy>>>(
       1, exported_list<O, Policy>{std::move(kept), std::move(zero)});
@@ -131,21 +130,13 @@ basic_list_column<O, Policy> import_list(ArrowArray const& array, arrow_field co
   return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask), rows, nulls, first);
 }
 
-/// from_arrow<list_column> and large lists: the format must be the list's, the rest as check_any.
-template <arrow_offset O, buffer_policy Policy>
-struct arrow_importer<basic_list_column<O, Policy>> {
-  static constexpr bool enabled = true;
-  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-    std::string_view const want = sizeof(O) == 4 ? "+l" : "+L";
-    DEVCOL_ARROW_EXPECTS(field.dictionary.empty() && field.format == want, path, ".format '", field.format,
-                         "' is not a ", sizeof(O) == 4 ? "list" : "large list", " ('", want, "')");
-    check_any(array, field, path);
-  }
-  static basic_list_column<O, Policy> import(ArrowArray const& array, arrow_field const& field,
-                                             std::shared_ptr<void const> const& keep, stream_ref stream) {
-    return import_list<O, Policy>(array, field, keep, stream, "array");
-  }
-};
+/// What from_arrow<list_column> and large lists check before check_any: the format is the list's.
+template <arrow_offset O>
+void expect_list_format(arrow_field const& field, std::string const& path) {
+  std::string_view const want = sizeof(O) == 4 ? "+l" : "+L";
+  DEVCOL_ARROW_EXPECTS(field.dictionary.empty() && field.format == want, path, ".format '", field.format,
+                       "' is not a ", sizeof(O) == 4 ? "list" : "large list", " ('", want, "')");
+}
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END

@@ -60,12 +60,11 @@ struct exported_strings {
  */
 template <arrow_offset O, buffer_policy Policy>
 std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy> const& col, stream_ref stream) {
-  basic_strings_column<O, Policy> kept = !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
+  basic_strings_column<O, Policy> kept = export_handle(col, stream);
   buffer<Policy> zeros;
   bool const no_offsets = kept.offsets_buffer().empty();
   if (no_offsets || kept.chars_buffer().empty()) {
-    zeros = buffer<Policy>(64, stream, mr::default_alignment, kept.resource());
-    fill_bytes(zeros.data(access::write, stream), 0, 64, stream);
+    zeros = zeroed_export_buffer<Policy>(64, kept.resource(), stream);
   }
   auto node = std::make_unique<holding_array_node<exported_strings<O, Policy>>>(
       0, exported_strings<O, Policy>{std::move(kept), std::move(zeros)});
@@ -159,19 +158,6 @@ basic_strings_column<O, Policy> import_strings(ArrowArray const& array, arrow_fi
   return basic_strings_column<O, Policy>(std::move(offsets_buffer), std::move(chars), std::move(mask), rows, nulls,
                                          shift ? 0 : first);
 }
-
-/// from_arrow<basic_strings_column<O, Policy>> (see detail::arrow_importer).
-template <arrow_offset O, buffer_policy Policy>
-struct arrow_importer<basic_strings_column<O, Policy>> {
-  static constexpr bool enabled = true;
-  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-    check_strings<O>(array, field, path);
-  }
-  static basic_strings_column<O, Policy> import(ArrowArray const& array, arrow_field const& field,
-                                                std::shared_ptr<void const> const& keep, stream_ref stream) {
-    return import_strings<O, Policy>(array, field, keep, stream);
-  }
-};
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END

@@ -47,7 +47,7 @@ std::unique_ptr<schema_node> schema_of(struct_column<Policy> const& col, std::st
 /// whole), as in Arrow. Zero-copy; a snapshot when exposed or not copy-on-write.
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(struct_column<Policy> const& col, stream_ref stream) {
-  auto kept = !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
+  auto kept = export_handle(col, stream);
   std::size_t const n = kept.num_children();
   auto node = std::make_unique<holding_array_node<struct_column<Policy>>>(n, std::move(kept));
   auto const& held = node->kept;
@@ -101,20 +101,11 @@ struct_column<Policy> import_struct_column(ArrowArray const& array, arrow_field 
                                static_cast<std::size_t>(array.length), nulls, static_cast<std::size_t>(array.offset));
 }
 
-/// from_arrow<struct_column<Policy>>: the format must be "+s".
-template <buffer_policy Policy>
-struct arrow_importer<struct_column<Policy>> {
-  static constexpr bool enabled = true;
-  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-    DEVCOL_ARROW_EXPECTS(field.dictionary.empty() && field.format == "+s", path, ".format '", field.format,
-                         "' is not a struct ('+s')");
-    check_any(array, field, path);
-  }
-  static struct_column<Policy> import(ArrowArray const& array, arrow_field const& field,
-                                      std::shared_ptr<void const> const& keep, stream_ref stream) {
-    return import_struct_column<Policy>(array, field, keep, stream, "array");
-  }
-};
+/// What from_arrow<struct_column> checks before check_any: the format is "+s".
+inline void expect_struct_format(arrow_field const& field, std::string const& path) {
+  DEVCOL_ARROW_EXPECTS(field.dictionary.empty() && field.format == "+s", path, ".format '", field.format,
+                       "' is not a struct ('+s')");
+}
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END
