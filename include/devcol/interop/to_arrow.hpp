@@ -44,19 +44,19 @@ concept arrow_exportable = detail::exportable_kind<std::remove_cvref_t<C>>();
  *
  * Zero-copy at every level: each array node holds a handle on its column, so the memory stays as
  * exported (a later write through `col` copies first, rule 3: a write to memory another handle
- * holds gives the writer its own copy) until the consumer calls `release`, which frees only what the export made.
- * The array keeps the column's offset, values and mask agreeing: strings and list offsets are not
- * rebased (absolute positions in the data or child, which is exported whole), a struct's offset
- * applies to its children (exported whole, as Arrow specifies). O(1) for any slice but for these
- * documented costs: `bool` values are bit-packed into a new bitmap (one pass); the rows of an
- * exposed column (a third party may write them: rule 11 marks memory exposed once a raw mutable pointer
- * to it is handed out, and rule 12 copies it whole) or of a policy without copy-on-write (writes propagate) are copied as a snapshot (one
- * synchronisation), since Arrow requires exported memory not to change; a strings or list column
- * without buffers (an empty one) exports a one-element {0} offsets buffer (and strings a non-NULL
- * empty data buffer), 64 zeroed bytes from its resource. Under `untracked_exposure` the caller
- * keeps raw pointers it handed out from writing exported memory. For the whole export the
- * column's spillable memory stays on the device, and each node keeps what it exports there until
- * it is released (rule 20).
+ * holds gives the writer its own copy) until the consumer calls `release`, which frees only what
+ * the export made. The array keeps the column's offset, values and mask agreeing: strings and list
+ * offsets are not rebased (absolute positions in the data or child, which is exported whole), a
+ * struct's offset applies to its children (exported whole, as Arrow specifies). O(1) for any slice
+ * but for these documented costs: `bool` values are bit-packed into a new bitmap (one pass); the
+ * rows of an exposed column (a third party may write them: rule 11 marks memory exposed once a raw
+ * mutable pointer to it is handed out, and rule 12 copies it whole) or of a policy without copy-on-
+ * write (writes propagate) are copied as a snapshot (one synchronisation), since Arrow requires
+ * exported memory not to change; a strings or list column without buffers (an empty one) exports a
+ * one-element {0} offsets buffer (and strings a non-NULL empty data buffer), zeroed bytes from its
+ * resource. Under `untracked_exposure` the caller keeps raw pointers it handed out from writing
+ * exported memory. For the whole export the column's spillable memory stays on the device, and each
+ * node keeps what it exports there until it is released (rule 20).
  *
  * The schema carries `name` and the nullable flag. `device_type`/`device_id` say where the memory
  * is (CPU and -1 on the host backend); on CUDA `sync_event` points to a `cudaEvent_t` recorded on
@@ -82,7 +82,15 @@ void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream
  * @brief Exports `tbl` as a struct array (a record batch: format `+s`, no validity, one child per
  * column with its name), each column of any kind as its to_arrow() exports it. Zero-copy but for
  * bool and exposed columns. `schema` and `array` are written only on success.
- * @throws devcol::logic_error when columns live on different kinds of memory; as to_arrow(column)
+ * Each column's spillable memory stays on the device while it is exported, and each node keeps
+ * what it exports there until it is released (rule 20).
+ * @tparam Policy the table's buffer policy
+ * @param tbl the table to export
+ * @param schema where the struct schema is written (not null)
+ * @param array where the struct device array is written (not null)
+ * @param stream the stream the export's copies run on and its `sync_event` is recorded on
+ * @throws devcol::logic_error (null outputs, columns on different kinds of memory); as
+ * to_arrow(column)
  */
 template <buffer_policy Policy>
 void to_arrow(basic_table<Policy> const& tbl, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
@@ -92,6 +100,10 @@ void to_arrow(basic_table<Policy> const& tbl, ArrowSchema* schema, ArrowDeviceAr
 }
 
 /// @brief Exports only the schema of `tbl` (as to_arrow(table) would), which the caller then owns.
+/// Host work only: no device memory is read, nothing synchronises.
+/// @tparam Policy the table's buffer policy
+/// @param tbl the table whose schema is exported
+/// @param schema where the schema is written (not null)
 /// @throws devcol::logic_error (null output), std::bad_alloc
 template <buffer_policy Policy>
 void to_arrow_schema(basic_table<Policy> const& tbl, ArrowSchema* schema) {
