@@ -12,8 +12,9 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
-#include <devcol/interop/detail/import.hpp>
-#include <devcol/interop/detail/nested.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
+#include <devcol/interop/detail/kinds.hpp>
+#include <devcol/interop/detail/record_batch.hpp>
 #include <devcol/interop/from_arrow.hpp>
 #include <devcol/interop/to_arrow.hpp>
 
@@ -32,6 +33,7 @@
 DEVCOL_NAMESPACE_BEGIN
 
 /// @brief What an exported stream calls for its next table: one, or nothing at the end.
+/// @tparam Policy the tables' buffer policy
 template <buffer_policy Policy = default_policy>
 using table_source = std::function<std::optional<basic_table<Policy>>()>;
 
@@ -134,7 +136,13 @@ struct stream_state {
  * (ENOMEM for allocation). The caller owns `out`
  * and releases it, early or at the end; `next` is destroyed then. Device type: where `schema`'s
  * memory is (CPU on the host backend; CUDA with an empty schema).
- * @throws devcol::logic_error (null output), std::bad_alloc; `out` is written only on success
+ * Exporting costs what to_arrow(table) costs for each batch, when the consumer asks for it.
+ * @tparam Policy the tables' buffer policy
+ * @param schema a table with the stream's column names and types (its rows are not exported)
+ * @param next where batches come from; destroyed when `out` is released
+ * @param out where the stream is written (not null)
+ * @param stream the stream each batch's export runs on (its `sync_event` is recorded there)
+ * @throws devcol::logic_error (null output or source), std::bad_alloc; `out` is written only on success
  */
 template <buffer_policy Policy>
 void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, ArrowDeviceArrayStream* out,
@@ -157,7 +165,13 @@ void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, Arro
 }
 
 /**
- * @brief Exports `batches` as a stream, in order; the first gives the schema.
+ * @brief Exports `batches` as a stream, in order; the first gives the schema. The tables are moved
+ * into the stream (no column is copied); each is exported as to_arrow(table) exports it when the
+ * consumer asks for it.
+ * @tparam Policy the tables' buffer policy
+ * @param batches the tables, each with the first's column names and types
+ * @param out where the stream is written (not null)
+ * @param stream the stream each batch's export runs on
  * @throws devcol::logic_error when `batches` is empty (no schema: use the table_source overload)
  */
 template <buffer_policy Policy>
@@ -182,11 +196,14 @@ void to_arrow_stream(std::vector<basic_table<Policy>> batches, ArrowDeviceArrayS
  * its schema (a struct of columns of kinds devcol imports), each a `devcol::arrow_error`. Each array is
  * imported as table_from_arrow() does, and checked first against the stream's device type (Arrow
  * C++ does not), the array released on any failure.
+ * @tparam Policy the buffer policy of the tables read
  */
 template <buffer_policy Policy = default_policy>
 class arrow_stream_reader {
  public:
-  /// @brief Takes `source` over and reads its schema.
+  /// @brief Takes `source` over and reads its schema (host work: no device memory is read).
+  /// @param source the stream, moved in (marked released)
+  /// @param stream the stream each batch's import runs on
   /// @throws devcol::arrow_error naming what is wrong; `source` is released then
   explicit arrow_stream_reader(ArrowDeviceArrayStream* source, stream_ref stream = {}) : stream_(stream) {
     DEVCOL_ARROW_EXPECTS(source != nullptr, "the ArrowDeviceArrayStream is NULL");
@@ -276,7 +293,11 @@ class arrow_stream_reader {
 };
 
 /**
- * @brief Reads every table of `source` (taking it over and releasing it, as arrow_stream_reader).
+ * @brief Reads every table of `source` (taking it over and releasing it, as arrow_stream_reader),
+ * each imported as table_from_arrow() imports it.
+ * @tparam Policy the buffer policy of the tables read
+ * @param source the stream, moved in (marked released)
+ * @param stream the stream each batch's import runs on
  * @throws as arrow_stream_reader
  */
 template <buffer_policy Policy = default_policy>

@@ -80,6 +80,10 @@ struct dlpack_import {
  * until its `deleter` is called (the caller's duty, as with any DLPack producer). On CUDA the
  * memory is ready once `stream`'s work so far completes: order the consumer after `stream`.
  * Element types: their representation (timestamps and durations as int64, bool as 8-bit kDLBool).
+ * @tparam T the column's value type
+ * @tparam Policy the column's buffer policy
+ * @param col the column to export (unshared and marked exposed)
+ * @param stream the stream the unsharing copy runs on
  * @throws devcol::logic_error when the column has nulls (DLPack has no validity); what unsharing throws
  */
 template <fixed_width T, buffer_policy Policy>
@@ -118,6 +122,10 @@ template <fixed_width T, buffer_policy Policy>
  * not `T`'s representation, negative or non-unit strides, a device this backend cannot read,
  * values misaligned for `T`. On CUDA the caller orders `stream` after the producer's work (DLPack's
  * stream exchange happens above this C ABI).
+ * @tparam T the column's value type (the tensor's dtype must be its representation)
+ * @tparam Policy the buffer policy of the column
+ * @param tensor the producer's tensor, moved in (its deleter called exactly once)
+ * @param stream the stream the import's work runs on (the deleter waits for it on CUDA)
  * @throws devcol::dlpack_error naming the field and value
  */
 template <fixed_width T, buffer_policy Policy = default_policy>

@@ -9,22 +9,23 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/kind.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/table.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
-#include <devcol/interop/detail/decimal.hpp>
 #include <devcol/interop/detail/device.hpp>
-#include <devcol/interop/detail/fixed_size_binary.hpp>
-#include <devcol/interop/detail/import.hpp>
-#include <devcol/interop/detail/nested.hpp>
-#include <devcol/interop/detail/import_strings.hpp>
+#include <devcol/interop/detail/import_buffers.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
+#include <devcol/interop/detail/kinds.hpp>
+#include <devcol/interop/detail/record_batch.hpp>
 
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -49,6 +50,11 @@ DEVCOL_NAMESPACE_BEGIN
  * cannot read (host: CPU with device id -1 or 0; CUDA: the current device, pinned or managed
  * memory). Non-zero `reserved` is accepted. On CUDA, `stream` waits for the producer's
  * `sync_event` without blocking the host; on the host backend a `sync_event` is ignored.
+ * @tparam T the column's value type (an Arrow primitive)
+ * @tparam Policy the buffer policy of the column
+ * @param schema the producer's schema, released before this returns
+ * @param array the producer's device array, moved in (marked released)
+ * @param stream the stream the import's copies and checks run on
  * @throws devcol::arrow_error, what allocation throws (for the copies above), devcol::cuda_error
  */
 template <arrow_fixed_width T, buffer_policy Policy = default_policy>
@@ -66,14 +72,14 @@ template <arrow_fixed_width T, buffer_policy Policy = default_policy>
 }
 
 /// @brief Whether `C` is a `basic_strings_column` (what from_arrow<C> imports from utf8 / large utf8).
+/// @tparam C a type (a cv-qualified or reference type is not)
 template <class C>
-concept strings_column_type = requires {
-  typename C::offset_type;
-  typename C::policy;
-} && std::same_as<C, basic_strings_column<typename C::offset_type, typename C::policy>>;
+concept strings_column_type = std::same_as<C, std::remove_cvref_t<C>> && of_kind<C, kind::strings>;
 
 /// @brief Satisfied by the column kinds besides `column<T>` that `from_arrow<K>` imports (strings,
-/// decimal and fixed-size binary columns of any policy, ...): those with a `detail::arrow_importer`.
+/// decimal, fixed-size binary, list, struct and dictionary columns of any policy): those with a
+/// `detail::arrow_importer`.
+/// @tparam K a column type
 template <class K>
 concept arrow_importable = detail::arrow_importer<K>::enabled;
 
@@ -99,6 +105,10 @@ concept arrow_importable = detail::arrow_importer<K>::enabled;
  * decreasing, a NULL data buffer only when no bytes are reached. The C interface does not carry
  * buffer sizes: a strings data buffer is trusted to hold the bytes the last offset reaches. On
  * CUDA, `stream` first waits for the producer's `sync_event`.
+ * @tparam K the column kind to import (see arrow_importable)
+ * @param schema the producer's schema, released before this returns
+ * @param array the producer's device array, moved in (marked released)
+ * @param stream the stream the import's copies and checks run on
  * @throws devcol::arrow_error naming the field and value (the input released), what allocation
  *         throws, devcol::cuda_error
  */
@@ -131,6 +141,10 @@ template <arrow_importable K>
  * indices within the values (one pass each). Each synchronises `stream`.
  * @throws devcol::arrow_error naming the field (its path, e.g. "array.children[0].dictionary") and
  * value; what allocation throws; devcol::cuda_error
+ * @tparam Policy the buffer policy of the columns
+ * @param schema the producer's schema, released before this returns
+ * @param array the producer's device array, moved in (marked released)
+ * @param stream the stream the import's copies and checks run on
  */
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] any_column<Policy> any_from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
@@ -150,7 +164,12 @@ template <buffer_policy Policy = default_policy>
  * built over it goes. The struct's offset and length select the children's rows. Checked as
  * from_arrow() checks, and also: the format is `+s`, the struct has no null rows, each child is at
  * least offset + length long and of any kind any_from_arrow() imports (checked as it checks), and
- * names are unique.
+ * names are unique. A `null_count` of -1 on the struct is checked by counting its nulls (one pass,
+ * which synchronises); each column's content is checked as any_from_arrow() checks it.
+ * @tparam Policy the buffer policy of the table's columns
+ * @param schema the producer's schema, released before this returns
+ * @param array the producer's device array (a struct array), moved in (marked released)
+ * @param stream the stream the import's copies and checks run on
  * @throws devcol::arrow_error (the input released), what allocation throws, devcol::cuda_error
  */
 template <buffer_policy Policy = default_policy>

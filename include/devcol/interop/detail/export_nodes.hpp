@@ -9,10 +9,17 @@
  */
 #pragma once
 
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
 #include <devcol/buffer/spill_state.hpp>
+#include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
 #include <devcol/core/event.hpp>
+#include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/device.hpp>
 
 #include <array>
 #include <cstddef>
@@ -129,6 +136,59 @@ inline void publish(std::unique_ptr<array_node> node, ArrowArray* out) noexcept 
   out->dictionary = node->dictionary != nullptr ? (*node->dictionary)[0] : nullptr;
   out->release = &release_array_node;
   out->private_data = node.release();
+}
+
+/**
+ * What an export of `col` holds on to: a handle on `col` (O(1); under copy-on-write a later write
+ * through the caller's column copies first, rule 3: a write to memory another handle holds gives
+ * the writer its own copy), or a snapshot (`deep_copy`: a copy of its rows, one synchronisation)
+ * when others may write its memory (exposed, or a policy without copy-on-write), since Arrow
+ * requires exported memory not to change.
+ */
+template <class C>
+C export_handle(C const& col, stream_ref stream) {
+  return !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
+}
+
+/// `bytes` zeroed bytes from `resource`, in order on `stream`: what the export of a column without
+/// buffers points its offsets (and data) at, since Arrow wants one offset even for no rows.
+template <buffer_policy Policy, class Resource>
+buffer<Policy> zeroed_export_buffer(std::size_t bytes, Resource const& resource, stream_ref stream) {
+  buffer<Policy> zeros(bytes, stream, mr::default_alignment, resource);
+  fill_bytes(zeros.data(access::write, stream), 0, bytes, stream);
+  return zeros;
+}
+
+/// Records on `stream` the event consumers of a device export wait on (CUDA only).
+inline void record_ready(array_node& node, stream_ref stream) {
+#if DEVCOL_BACKEND_CUDA
+  node.ready.emplace();
+  node.ready->record(stream);
+  node.ready_handle = node.ready->value();
+#else
+  (void)node;
+  (void)stream;
+#endif
+}
+
+/// Publishes a complete export: the schema, then the device array around `node`. Never throws.
+/// (No schema when `schema_tree` is null: a stream's arrays share the stream's schema.)
+inline void publish_device_array(std::unique_ptr<schema_node> schema_tree, std::int64_t schema_flags,
+                                 std::unique_ptr<array_node> node, arrow_device device, ArrowSchema* schema,
+                                 ArrowDeviceArray* array) noexcept {
+  void* const sync_event = node->ready ? static_cast<void*>(&node->ready_handle) : nullptr;
+  if (schema_tree != nullptr) { publish(std::move(schema_tree), schema_flags, schema); }
+  *array = ArrowDeviceArray{};  // reserved bytes zeroed
+  publish(std::move(node), &array->array);
+  array->device_id = device.id;
+  array->device_type = device.type;
+  array->sync_event = sync_event;
+}
+
+/// @throws devcol::logic_error naming `what` when either struct to export into is null
+inline void expect_outputs(void const* schema, void const* array, char const* what) {
+  DEVCOL_EXPECTS(schema != nullptr && array != nullptr, what, ": the ArrowSchema (", schema,
+                 ") and ArrowDeviceArray (", array, ") to export into must not be null");
 }
 
 }  // namespace detail

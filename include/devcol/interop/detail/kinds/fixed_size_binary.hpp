@@ -15,7 +15,8 @@
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
-#include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/detail/import_buffers.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
 
 #include <charconv>
 #include <cstddef>
@@ -66,7 +67,7 @@ arrow_device device_of(fixed_size_binary_column<Policy> const& col) {
  */
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(fixed_size_binary_column<Policy> const& col, stream_ref stream) {
-  fixed_size_binary_column<Policy> kept = !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
+  fixed_size_binary_column<Policy> kept = export_handle(col, stream);
   auto node = std::make_unique<holding_array_node<fixed_size_binary_column<Policy>>>(0, std::move(kept));
   auto const& held = node->kept;
   node->length = static_cast<std::int64_t>(held.size());
@@ -102,19 +103,6 @@ fixed_size_binary_column<Policy> import_fixed_size_binary(ArrowArray const& arra
   auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, false, keep, stream);
   return fixed_size_binary_column<Policy>(width, std::move(data), std::move(mask), rows, nulls, rows != 0 ? first : 0);
 }
-
-/// from_arrow<fixed_size_binary_column<Policy>>.
-template <buffer_policy Policy>
-struct arrow_importer<fixed_size_binary_column<Policy>> {
-  static constexpr bool enabled = true;
-  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-    check_fixed_size_binary(array, field, path);
-  }
-  static fixed_size_binary_column<Policy> import(ArrowArray const& array, arrow_field const& field,
-                                                 std::shared_ptr<void const> const& keep, stream_ref stream) {
-    return import_fixed_size_binary<Policy>(array, field, keep, stream);
-  }
-};
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END

@@ -1,7 +1,8 @@
 /**
- * @file import_strings.hpp
- * @brief Import of untrusted Arrow utf8 ("u") and large utf8 ("U") arrays as strings columns: the
- * structure check (no buffer read) and the import proper (offsets content checked, then borrowed).
+ * @file strings.hpp
+ * @brief Arrow for strings columns (utf8 "u", large utf8 "U"): the schema and zero-copy array
+ * nodes, the structure checks (no buffer read) and the import (offsets content checked, then
+ * borrowed).
  */
 #pragma once
 
@@ -15,7 +16,10 @@
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
-#include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/export_nodes.hpp>
+#include <devcol/interop/detail/import_buffers.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
 #include <devcol/interop/detail/offsets.hpp>
 
 #include <cstddef>
@@ -23,9 +27,69 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
+
+// ---- export ----------------------------------------------------------------------------------
+
+/// The schema node of a strings column: format "u" or "U", the name, no children.
+template <arrow_offset O, buffer_policy Policy>
+std::unique_ptr<schema_node> schema_of(basic_strings_column<O, Policy> const& /*col*/, std::string name) {
+  return std::make_unique<schema_node>(std::string(strings_format_v<O>), std::move(name), 0);
+}
+
+/// What a strings export keeps: a handle on the column (or a snapshot), and for a column without
+/// buffers the zeroed bytes standing in for its one offset and its data.
+template <arrow_offset O, buffer_policy Policy>
+struct exported_strings {
+  basic_strings_column<O, Policy> col;
+  buffer<Policy> zeros;
+};
+
+/**
+ * @brief The array node of a strings column: three buffers (validity, offsets, data) at the column's
+ * offset, zero-copy: O(1) for any slice, the offsets as they are (never rebased). The node holds a
+ * handle on the column, so its memory stays as exported (a later write through the column copies
+ * first, rule 3); an exposed column or one under a policy without copy-on-write is exported as a
+ * snapshot (deep_copy: one synchronisation, a copy of its rows), since Arrow requires the memory not
+ * to change. A column without buffers (empty) exports a one-element {0} offsets buffer and a
+ * non-NULL empty data buffer: 64 zeroed bytes from the column's resource, in order on `stream`.
+ * @throws what allocation and copying throw
+ */
+template <arrow_offset O, buffer_policy Policy>
+std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy> const& col, stream_ref stream) {
+  basic_strings_column<O, Policy> kept = export_handle(col, stream);
+  buffer<Policy> zeros;
+  bool const no_offsets = kept.offsets_buffer().empty();
+  if (no_offsets || kept.chars_buffer().empty()) {
+    zeros = zeroed_export_buffer<Policy>(64, kept.resource(), stream);
+  }
+  auto node = std::make_unique<holding_array_node<exported_strings<O, Policy>>>(
+      0, exported_strings<O, Policy>{std::move(kept), std::move(zeros)});
+  auto const& held = node->kept;
+  void const* const zero = held.zeros.data(access::read);
+  node->length = static_cast<std::int64_t>(held.col.size());
+  node->null_count = static_cast<std::int64_t>(held.col.null_count());
+  node->offset = no_offsets ? 0 : static_cast<std::int64_t>(held.col.offset());
+  node->n_buffers = 3;
+  node->buffers[0] = held.col.mask_buffer().data(access::read);
+  node->buffers[1] = no_offsets ? zero : held.col.offsets_buffer().data(access::read);
+  node->buffers[2] = held.col.chars_buffer().empty() ? zero : held.col.chars_buffer().data(access::read);
+  return node;
+}
+
+/// Where a strings column's memory lives: its offsets' (the current device when it has none).
+template <arrow_offset O, buffer_policy Policy>
+arrow_device device_of(basic_strings_column<O, Policy> const& col) {
+  return device_of(col.offsets_buffer().data(access::read));
+}
+
+/// Where an exported strings node's memory lives (its offsets are never NULL).
+inline arrow_device device_of_node(array_node const& node) { return device_of(node.buffers[1]); }
+
+// ---- structure checks and import ---------------------------------------------------------------
 
 /// "string" or "large_string", as pyarrow names the types.
 template <arrow_offset O>
@@ -94,19 +158,6 @@ basic_strings_column<O, Policy> import_strings(ArrowArray const& array, arrow_fi
   return basic_strings_column<O, Policy>(std::move(offsets_buffer), std::move(chars), std::move(mask), rows, nulls,
                                          shift ? 0 : first);
 }
-
-/// from_arrow<basic_strings_column<O, Policy>> (see detail::arrow_importer).
-template <arrow_offset O, buffer_policy Policy>
-struct arrow_importer<basic_strings_column<O, Policy>> {
-  static constexpr bool enabled = true;
-  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-    check_strings<O>(array, field, path);
-  }
-  static basic_strings_column<O, Policy> import(ArrowArray const& array, arrow_field const& field,
-                                                std::shared_ptr<void const> const& keep, stream_ref stream) {
-    return import_strings<O, Policy>(array, field, keep, stream);
-  }
-};
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END

@@ -11,9 +11,10 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
-#include <devcol/interop/detail/export_column.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
-#include <devcol/interop/detail/import.hpp>
+#include <devcol/interop/detail/import_buffers.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
+#include <devcol/interop/detail/kinds/fixed_width.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -125,19 +126,6 @@ decimal_column<Rep, Policy> import_decimal(ArrowArray const& array, arrow_field 
                                  array.null_count, keep, stream),
       d.precision, d.scale);
 }
-
-/// from_arrow<decimal_column<Rep, Policy>>.
-template <decimal_rep Rep, buffer_policy Policy>
-struct arrow_importer<decimal_column<Rep, Policy>> {
-  static constexpr bool enabled = true;
-  static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-    check_decimal<Rep>(array, field, path);
-  }
-  static decimal_column<Rep, Policy> import(ArrowArray const& array, arrow_field const& field,
-                                            std::shared_ptr<void const> const& keep, stream_ref stream) {
-    return import_decimal<Rep, Policy>(array, field, keep, stream);
-  }
-};
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END

@@ -1,0 +1,144 @@
+/**
+ * @file record_batch.hpp
+ * @brief Tables through Arrow as struct arrays (record batches): the schema and array of a table,
+ * each column of any kind exported as its kind exports it, and the import of a struct array as a
+ * table (no null rows, unique names, each child of any kind devcol imports).
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/any_column.hpp>
+#include <devcol/column/bitmask.hpp>
+#include <devcol/column/table.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/export_nodes.hpp>
+#include <devcol/interop/detail/import_buffers.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
+#include <devcol/interop/detail/kinds.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+// ---- export ----------------------------------------------------------------------------------
+
+/// The schema of a table: a struct (`+s`) with one named child per column, of any kind.
+template <buffer_policy Policy>
+std::unique_ptr<schema_node> table_schema_node(basic_table<Policy> const& tbl) {
+  std::size_t const n = tbl.num_columns();
+  auto tree = std::make_unique<schema_node>("+s", "", n);
+  for (std::size_t i = 0; i < n; ++i) { publish(schema_of(tbl[i], tbl.name(i)), ARROW_FLAG_NULLABLE, tree->children[i]); }
+  return tree;
+}
+
+/// Exports the array of a table (see to_arrow(table)) into `array`, written only on success.
+template <buffer_policy Policy>
+void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array, stream_ref stream,
+                        std::unique_ptr<schema_node> schema_tree = nullptr, ArrowSchema* schema = nullptr) {
+  std::size_t const n = tbl.num_columns();
+  auto node = std::make_unique<array_node>(n);
+  node->n_buffers = 1;  // the struct's validity: none, a record batch has no null rows
+  std::optional<arrow_device> device;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto const& col = tbl[i];
+    if (devcol::size(col) != 0) {  // an empty column has no memory to be anywhere
+      arrow_device const here = device_of(col);
+      if (!device) {
+        device = here;
+      } else {
+        DEVCOL_EXPECTS(here.type == device->type && here.id == device->id, "to_arrow: column '", tbl.name(i), "' is on ",
+                       arrow_device_name(here.type), " device ", here.id, ", an earlier column on ",
+                       arrow_device_name(device->type), " device ", device->id);
+      }
+    }
+    publish(pinned_export_node(col, stream), node->children[i]);
+  }
+  if (!device) { device = device_of(static_cast<void const*>(nullptr)); }
+  node->length = static_cast<std::int64_t>(tbl.num_rows());
+  record_ready(*node, stream);
+  publish_device_array(std::move(schema_tree), 0, std::move(node), *device, schema, array);
+}
+
+// ---- import ----------------------------------------------------------------------------------
+
+/// Checks a struct array that import reads as a table: no null rows, children long enough,
+/// unique names, each child a column of any kind devcol reads (checked as check_any does).
+inline void check_struct(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+  DEVCOL_ARROW_EXPECTS(field.format == "+s", path, ".format '", field.format,
+                       "' is not a struct ('+s'): a table imports from a struct array (a record batch)");
+  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded struct is not a table");
+  DEVCOL_ARROW_EXPECTS(array.n_buffers == 1, path, ".n_buffers is ", array.n_buffers, ", a struct array has 1 (validity)");
+  DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,
+                       " without a validity buffer");
+  DEVCOL_ARROW_EXPECTS(array.null_count <= 0, path, ".null_count is ", array.null_count,
+                       ": a table has no null rows");
+  std::unordered_set<std::string_view> names;
+  for (std::size_t i = 0; i < field.children.size(); ++i) {
+    ArrowArray const& child = *array.children[i];
+    arrow_field const& child_field = field.children[i];
+    std::string const child_path = path + ".children[" + std::to_string(i) + "]";
+    DEVCOL_ARROW_EXPECTS(names.insert(child_field.name).second, child_path, ".name '", child_field.name,
+                         "' is taken by an earlier column");
+    DEVCOL_ARROW_EXPECTS(child.length >= array.offset + array.length, child_path, ".length ", child.length,
+                         " is short of the struct's offset ", array.offset, " + length ", array.length);
+    check_any(child, child_field, child_path);
+  }
+}
+
+/// The columns of a checked struct array, of any kind: rows [offset, offset + length) of each child
+/// (a slice of the imported child, which counts its nulls when it has some).
+template <buffer_policy Policy>
+basic_table<Policy> import_table(ArrowArray const& array, arrow_field const& field,
+                                 std::shared_ptr<void const> const& keep, stream_ref stream) {
+  basic_table<Policy> out;
+  auto const first = static_cast<std::size_t>(array.offset);
+  auto const rows = static_cast<std::size_t>(array.length);
+  for (std::size_t i = 0; i < field.children.size(); ++i) {
+    ArrowArray const& child = *array.children[i];
+    arrow_field const& child_field = field.children[i];
+    auto col = import_any<Policy>(child, child_field, keep, stream, "array.children[" + std::to_string(i) + "]");
+    // The struct's offset applies to its children: the table's rows are [first, first + rows) of each.
+    if (first != 0 || devcol::size(col) != rows) { col = devcol::slice(col, first, first + rows, stream); }
+    out.add_any(child_field.name, std::move(col));
+  }
+  return out;
+}
+
+/**
+ * @brief Imports the struct array `guard` holds (its structure checked against `field`) as a
+ * table: the remaining checks, then ownership, the wait for the producer, and the columns.
+ */
+template <buffer_policy Policy>
+basic_table<Policy> import_struct(arrow_field const& field, import_guard& guard, stream_ref stream) {
+  check_struct(guard.array().array, field, "array");
+  auto const taken = guard.take_array(stream);
+  ArrowArray const& imported = taken->device.array;
+  wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
+  if (imported.buffers[0] != nullptr && imported.null_count < 0) {
+    auto const first = static_cast<std::size_t>(imported.offset);
+    auto const rows = static_cast<std::size_t>(imported.length);
+    auto const bits = import_bits<Policy>(imported.buffers[0], first, rows, false, false, taken, stream);
+    std::size_t const nulls =
+        count_unset_bits(static_cast<bitmask_word const*>(bits.data(access::read)), first, first + rows, stream);
+    DEVCOL_ARROW_EXPECTS(nulls == 0, "array.null_count is -1 and the validity bitmap has ", nulls,
+                         " null rows: a table has none");
+  }
+  return import_table<Policy>(imported, field, taken, stream);
+}
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END
