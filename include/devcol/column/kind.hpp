@@ -114,6 +114,13 @@ template <class C, kind K>
 concept of_kind = requires { kind_traits<std::remove_cvref_t<C>>::value; } && kind_of<C> == K;
 
 namespace detail {
+/// Whether `C` is a plain `column<T, Policy>` (decimals, whose values are one, are not).
+template <class C>
+inline constexpr bool is_plain_column = of_kind<C, kind::fixed_width>;
+/// Whether `C` is a list, struct or dictionary column (a kind with child columns).
+template <class C>
+inline constexpr bool is_nested_kind = requires { kind_traits<C>::nested; } && kind_traits<C>::nested;
+
 template <class F, class Variant>
 inline constexpr bool handles_every_kind = false;
 template <class F, class... Cs>

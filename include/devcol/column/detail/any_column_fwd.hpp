@@ -55,22 +55,6 @@ using any_column =
                  basic_list_column<std::int32_t, Policy>, basic_list_column<std::int64_t, Policy>,
                  struct_column<Policy>, dictionary_column<Policy>>;
 
-namespace detail {
-/// Whether `C` is a `column<T, Policy>` (a plain fixed-width column; decimals are not).
-template <class C>
-inline constexpr bool is_plain_column = false;
-template <class T, class Policy>
-inline constexpr bool is_plain_column<column<T, Policy>> = true;
-/// Whether `C` is a list, struct or dictionary column (the kinds whose ops and Arrow live in nested headers).
-template <class C>
-inline constexpr bool is_nested_kind = false;
-template <arrow_offset O, class Policy>
-inline constexpr bool is_nested_kind<basic_list_column<O, Policy>> = true;
-template <class Policy>
-inline constexpr bool is_nested_kind<struct_column<Policy>> = true;
-template <class Policy>
-inline constexpr bool is_nested_kind<dictionary_column<Policy>> = true;
-}  // namespace detail
 
 /// @brief The number of rows of any column. O(1).
 template <buffer_policy Policy>
