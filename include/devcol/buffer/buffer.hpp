@@ -196,10 +196,11 @@ class buffer {
   /**
    * @brief The bytes, writable. If the policy copies on write and another handle shares the
    * allocation, or the memory is borrowed, this handle first gets its own copy of its range, made
-   * in order on `stream` (rule 3); otherwise nothing is copied (rule 4). Not an exposure: the pointer is for use before
-   * this handle is next copied or sliced (a later copy would share what is still being written;
-   * use expose() to hand the pointer to code that keeps it). Spillable: as data(access::read),
-   * held on the device until the spill_lock ends, or for good outside every lock (rule 20).
+   * in order on `stream` (rule 3: other handles keep the old values); otherwise nothing is copied
+   * (rule 4: a sole owner writes in place). Not an exposure: the pointer is for use before this
+   * handle is next copied or sliced (a later copy would share what is still being written; use
+   * expose() to hand the pointer to code that keeps it). Spillable: as data(access::read), held on
+   * the device until the spill_lock ends, or for good outside every lock (rule 20).
    * @throws what allocation and copying throw, when it copies
    */
   [[nodiscard]] void* data(access::write_t, stream_ref stream = {}) {
@@ -261,9 +262,10 @@ class buffer {
   }
 
   /**
-   * @brief Another handle on this range that shares the allocation even when it is exposed (rule 12
-   * does not apply): for code that keeps exposed memory alive while a third party uses it, such as
-   * a DLPack export. O(1), never copies; writes through either handle are seen by the other.
+   * @brief Another handle on this range that shares the allocation even when it is exposed
+   * (rule 12, which makes a shallow copy of exposed memory a deep one, does not apply): for code
+   * that keeps exposed memory alive while a third party uses it, such as a DLPack export. O(1),
+   * never copies; writes through either handle are seen by the other.
    */
   [[nodiscard]] buffer alias() const noexcept {
     if (owner_ == nullptr) { return buffer{}; }
@@ -303,7 +305,8 @@ class buffer {
   }
   /// @brief The name of the resource that made the allocation ("" when empty).
   [[nodiscard]] std::string resource_name() const { return owner_ != nullptr ? owner_->resource_name() : std::string{}; }
-  /// @brief The resource that made the allocation (for an empty buffer, the one a new buffer would use now).
+  /// @brief The resource that made the allocation (for an empty buffer, the one a new buffer would
+  /// use now).
   [[nodiscard]] resource_type resource() const {
     return owner_ != nullptr ? owner_->resource() : detail::policy_resource<typename Policy::resource>();
   }

@@ -109,7 +109,8 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     this->check_rows_state();
   }
 
-  /// @brief Shares `other`'s buffers (rule 1); if they are exposed, copies its rows instead (rule 12).
+  /// @brief Shares `other`'s buffers (rule 1: a copy shares the owner, in O(1)); if they are
+  /// exposed, copies its rows instead, since a third party may be writing them (rule 12).
   column(column const& other)
       : column(other.must_copy_to_share()
                    ? other.copy_rows(0, other.size_, other.null_count_, other.data_.stream(), keep_mode::of_source)
@@ -131,9 +132,10 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   }
 
   /**
-   * @brief A column owning fresh memory holding a copy of this column's rows only (rules 7 and 8),
-   * made in order on `stream` (asynchronous on CUDA) with this column's device current, and on
-   * that device (rule 21); its offset is 0.
+   * @brief A column owning fresh memory holding a copy of this column's rows only (rules 7 and 8: a
+   * deep copy always owns fresh memory, and a slice's copy holds only its range), made in order on
+   * `stream` (asynchronous on CUDA) with this column's device current, and on that device
+   * (rule 21); its offset is 0.
    * @throws what allocation and copying throw
    */
   [[nodiscard]] column deep_copy(stream_ref stream = {}) const {
@@ -188,9 +190,10 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     return static_cast<T const*>(data_.data(access::read)) + offset_;
   }
   /**
-   * @brief The first row, writable: if the buffers are shared under copy-on-write, or borrowed
-   * (an import), this column first gets its own copy of its rows, in order on `stream` (rule 3); otherwise nothing is
-   * copied (rule 4). The pointer is for use before this column is next copied or sliced.
+   * @brief The first row, writable: if the buffers are shared under copy-on-write, or borrowed (an
+   * import), this column first gets its own copy of its rows, in order on `stream` (rule 3: other
+   * handles keep the old values); otherwise nothing is copied (rule 4: a sole owner writes in
+   * place). The pointer is for use before this column is next copied or sliced.
    */
   [[nodiscard]] T* data(access::write_t, stream_ref stream = {}) {
     unshare(stream);
@@ -297,8 +300,9 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   /// @brief Whether the column's memory was made elsewhere (an import): writes copy it first.
   [[nodiscard]] bool is_borrowed() const noexcept { return data_.is_borrowed() || mask_.is_borrowed(); }
   /**
-   * @brief Another column on the same buffers even when they are exposed (rule 12 does not apply):
-   * for keeping exposed memory alive while a third party uses it (a DLPack export). O(1).
+   * @brief Another column on the same buffers even when they are exposed (rule 12, which makes a
+   * shallow copy of exposed memory a deep one, does not apply): for keeping exposed memory alive
+   * while a third party uses it (a DLPack export). O(1).
    */
   [[nodiscard]] column alias() const noexcept {
     column out;
@@ -306,7 +310,8 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     this->alias_rows(out);
     return out;
   }
-  /// @brief Whether the column's memory was exposed (rule 11).
+  /// @brief Whether the column's memory was exposed, handed out as a raw mutable pointer, which
+  /// marks it for good (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept { return data_.is_exposed() || mask_.is_exposed(); }
   /// @brief Whether writes copy first.
   [[nodiscard]] bool copy_on_write() const noexcept { return data_.copy_on_write(); }

@@ -136,7 +136,8 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
     this->check_rows_state();
   }
 
-  /// @brief Shares `other`'s buffers (rule 1); exposed buffers are copied (rule 12).
+  /// @brief Shares `other`'s buffers (rule 1: a copy shares the owner, in O(1)); exposed buffers
+  /// are copied, since a third party may be writing them (rule 12).
   fixed_size_binary_column(fixed_size_binary_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` becomes empty.
   fixed_size_binary_column(fixed_size_binary_column&& other) noexcept = default;
@@ -166,8 +167,9 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   }
 
   /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8), at
-   * offset 0, with the rows' mask bits from bit 0; copied in order on `stream` (asynchronous on CUDA).
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep copy
+   * always owns fresh memory, and a slice's copy holds only its range), at offset 0, with the rows'
+   * mask bits from bit 0; copied in order on `stream` (asynchronous on CUDA).
    * @throws what allocation and copying throw
    */
   [[nodiscard]] fixed_size_binary_column deep_copy(stream_ref stream = {}) const {
@@ -185,14 +187,16 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
     return out;
   }
 
-  /// @brief The data buffer's first byte, read-only (row 0 is offset() rows in); null without one. Never copies.
+  /// @brief The data buffer's first byte, read-only (row 0 is offset() rows in); null without one.
+  /// Never copies.
   [[nodiscard]] std::byte const* data(access::read_t) const noexcept(!Policy::spill::enabled) {
     return static_cast<std::byte const*>(data_.data(access::read));
   }
   /**
    * @brief The data buffer's first byte, writable in place: if the buffers are shared under
-   * copy-on-write, or borrowed, this column first gets its own copy of its rows (rule 3; then
-   * offset() is 0), else nothing is copied (rule 4). For use before this column is next copied or sliced.
+   * copy-on-write, or borrowed, this column first gets its own copy of its rows (rule 3: a writer
+   * whose buffers are shared copies its own rows first; then offset() is 0), else nothing is copied
+   * (rule 4: a sole owner writes in place). For use before this column is next copied or sliced.
    */
   [[nodiscard]] std::byte* data(access::write_t, stream_ref stream = {}) {
     unshare(stream);
@@ -207,7 +211,8 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   /// @brief Same as view().
   operator view_type() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as column's
 
-  /// @brief Spillable policies: moves the buffers to host memory unless exposed or locked; returns the device bytes freed.
+  /// @brief Spillable policies: moves the buffers to host memory unless exposed or locked; returns
+  /// the device bytes freed.
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -237,11 +242,13 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   [[nodiscard]] bool is_shared() const noexcept { return data_.is_shared() || mask_.is_shared(); }
   /// @brief Whether the memory was made elsewhere (an import): writes copy it first.
   [[nodiscard]] bool is_borrowed() const noexcept { return data_.is_borrowed() || mask_.is_borrowed(); }
-  /// @brief Whether any buffer was exposed (rule 11).
+  /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
+  /// good (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept { return data_.is_exposed() || mask_.is_exposed(); }
   /// @brief Whether writes copy first.
   [[nodiscard]] bool copy_on_write() const noexcept { return data_.empty() ? mask_.copy_on_write() : data_.copy_on_write(); }
-  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
+  /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] fixed_size_binary_column alias() const noexcept {
     fixed_size_binary_column out;
     out.data_ = data_.alias();

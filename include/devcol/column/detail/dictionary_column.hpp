@@ -4,8 +4,8 @@
  * column of any kind (cuDF's dictionary32).
  *
  * The class alone: its members call the free functions over `any_column`, which any_column.hpp
- * defines after including this header, so include <devcol/column/dictionary_column.hpp> (or any_column.hpp),
- * never this one.
+ * defines after including this header, so include <devcol/column/dictionary_column.hpp> (or
+ * any_column.hpp), never this one.
  */
 #pragma once
 
@@ -51,9 +51,11 @@ class dictionary_column {
   /// What the buffers keep of their resource.
   using resource_type = typename buffer_type::resource_type;
 
-  /// @brief An empty column: no rows, no values (int8); allocates the values' heap cell, no device memory.
+  /// @brief An empty column: no rows, no values (int8); allocates the values' heap cell, no device
+  /// memory.
   dictionary_column() : values_(values_type{}) {}
-  /// @brief Adopts `indices` (their nulls are the rows' nulls) into `values`. Nothing is read or checked.
+  /// @brief Adopts `indices` (their nulls are the rows' nulls) into `values`. Nothing is read or
+  /// checked.
   dictionary_column(indices_type indices, values_type values)
       : indices_(std::move(indices)), values_(std::move(values)) {}
 
@@ -141,7 +143,8 @@ class dictionary_column {
   [[nodiscard]] bool is_borrowed() const noexcept {
     return indices_.is_borrowed() || std::visit([](auto const& c) { return c.is_borrowed(); }, *values_);
   }
-  /// @brief Whether any buffer was exposed (rule 11).
+  /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
+  /// good (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept {
     return indices_.is_exposed() || std::visit([](auto const& c) { return c.is_exposed(); }, *values_);
   }
@@ -149,7 +152,8 @@ class dictionary_column {
   [[nodiscard]] bool copy_on_write() const noexcept {
     return indices_.copy_on_write() && std::visit([](auto const& c) { return c.copy_on_write(); }, *values_);
   }
-  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
+  /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] dictionary_column alias() const {
     return dictionary_column(indices_.alias(), std::visit([](auto const& c) { return values_type(c.alias()); }, *values_));
   }

@@ -116,7 +116,8 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
    * @brief Adopts buffers: rows [offset, offset + size), row `i` being child rows
    * [offsets[offset + i], offsets[offset + i + 1]); validity from bits [offset, offset + size) of
    * `mask` (empty: no mask), with `null_count` nulls (not recounted). Offsets are not read.
-   * @throws devcol::logic_error naming the sizes when a buffer is too small or misaligned, or the count impossible
+   * @throws devcol::logic_error naming the sizes when a buffer is too small or misaligned, or the
+   * count impossible
    */
   basic_list_column(buffer_type offsets, child_type child, buffer_type mask, std::size_t size, std::size_t null_count,
                     std::size_t offset = 0)
@@ -125,7 +126,8 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
     this->check_rows_state();
   }
 
-  /// @brief Shares `other`'s buffers and child (rule 1); exposed buffers are copied (rule 12).
+  /// @brief Shares `other`'s buffers and child (rule 1: a copy shares the owner, in O(1)); exposed
+  /// buffers are copied, since a third party may be writing them (rule 12).
   basic_list_column(basic_list_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` may then only be assigned to or destroyed.
   basic_list_column(basic_list_column&& other) noexcept = default;
@@ -155,11 +157,11 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   }
 
   /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8): offsets
-   * rebased to start at 0, a deep copy of the child's rows [first, last) that the lists span
-   * (recursively: only those), the rows' mask bits at bit 0. Reads the first and last offsets to
-   * the host (one synchronisation of `stream`, and one per nested list level), then copies in
-   * order on it.
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep copy
+   * always owns fresh memory, and a slice's copy holds only its range): offsets rebased to start at
+   * 0, a deep copy of the child's rows [first, last) that the lists span (recursively: only those),
+   * the rows' mask bits at bit 0. Reads the first and last offsets to the host (one synchronisation
+   * of `stream`, and one per nested list level), then copies in order on it.
    * @throws what allocation and copying throw
    */
   [[nodiscard]] basic_list_column deep_copy(stream_ref stream = {}) const {
@@ -230,7 +232,8 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
     return offsets_.is_borrowed() || mask_.is_borrowed() ||
            std::visit([](auto const& c) { return c.is_borrowed(); }, *child_);
   }
-  /// @brief Whether any buffer was exposed (rule 11), the child's included.
+  /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
+  /// good (rule 11), the child's included.
   [[nodiscard]] bool is_exposed() const noexcept {
     return offsets_.is_exposed() || mask_.is_exposed() ||
            std::visit([](auto const& c) { return c.is_exposed(); }, *child_);
@@ -241,7 +244,8 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
     return offsets_.copy_on_write() && mask_.copy_on_write() &&
            std::visit([](auto const& c) { return c.copy_on_write(); }, *child_);
   }
-  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
+  /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] basic_list_column alias() const {
     basic_list_column out;
     out.offsets_ = offsets_.alias();

@@ -87,7 +87,8 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     this->check_rows_state();
   }
 
-  /// @brief Shares `other`'s buffers and children (rule 1); exposed buffers are copied (rule 12).
+  /// @brief Shares `other`'s buffers and children (rule 1: a copy shares the owner, in O(1));
+  /// exposed buffers are copied, since a third party may be writing them (rule 12).
   struct_column(struct_column const& other) = default;
   /// @brief Takes over `other`'s buffers and children; `other` becomes empty.
   struct_column(struct_column&& other) noexcept = default;
@@ -117,9 +118,10 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
   }
 
   /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8): each
-   * child's rows [offset(), offset() + size()) deep-copied (as that child's kind deep-copies), the
-   * rows' mask bits at bit 0; offset 0. In order on `stream` (list children synchronise it).
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep copy
+   * always owns fresh memory, and a slice's copy holds only its range): each child's rows
+   * [offset(), offset() + size()) deep-copied (as that child's kind deep-copies), the rows' mask
+   * bits at bit 0; offset 0. In order on `stream` (list children synchronise it).
    * @throws what allocation and copying throw
    */
   [[nodiscard]] struct_column deep_copy(stream_ref stream = {}) const {
@@ -136,12 +138,14 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
 
   /// @brief The number of fields.
   [[nodiscard]] std::size_t num_children() const noexcept { return children_.size(); }
-  /// @brief Field `i`'s column, whole (row `offset() + r` is the struct's row `r`). @throws devcol::logic_error if out of range
+  /// @brief Field `i`'s column, whole (row `offset() + r` is the struct's row `r`). @throws
+  /// devcol::logic_error if out of range
   [[nodiscard]] child_type const& child(std::size_t i) const {
     check_field(i);
     return children_[i];
   }
-  /// @brief The first field named `name`'s column, whole. @throws devcol::logic_error naming it if there is none
+  /// @brief The first field named `name`'s column, whole. @throws devcol::logic_error naming it if
+  /// there is none
   [[nodiscard]] child_type const& child(std::string_view name) const { return children_[index_of(name)]; }
   /**
    * @brief Field `i`'s rows of this struct, [offset(), offset() + size()) of its column: a slice
@@ -152,7 +156,8 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     check_field(i);
     return devcol::slice(children_[i], offset_, offset_ + size_, stream);
   }
-  /// @brief Field `name`'s rows of this struct (see field(i)). @throws devcol::logic_error naming it if there is none
+  /// @brief Field `name`'s rows of this struct (see field(i)). @throws devcol::logic_error naming
+  /// it if there is none
   [[nodiscard]] child_type field(std::string_view name, stream_ref stream = {}) const {
     return field(index_of(name), stream);
   }
@@ -197,7 +202,8 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
   [[nodiscard]] bool is_borrowed() const noexcept {
     return mask_.is_borrowed() || any_child([](auto const& k) { return k.is_borrowed(); });
   }
-  /// @brief Whether any buffer was exposed (rule 11), children's included.
+  /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
+  /// good (rule 11), children's included.
   [[nodiscard]] bool is_exposed() const noexcept {
     return mask_.is_exposed() || any_child([](auto const& k) { return k.is_exposed(); });
   }
@@ -208,7 +214,8 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
            std::all_of(children_.begin(), children_.end(),
                        [](auto const& c) { return std::visit([](auto const& k) { return k.copy_on_write(); }, c); });
   }
-  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1) per child.
+  /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
+  /// copy of exposed memory a deep one, does not apply). O(1) per child.
   [[nodiscard]] struct_column alias() const {
     struct_column out;
     out.names_ = names_;
@@ -218,7 +225,8 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     this->alias_rows(out);
     return out;
   }
-  /// @brief The resource ops allocate results from: the mask's, else the first child's, else the policy's.
+  /// @brief The resource ops allocate results from: the mask's, else the first child's, else the
+  /// policy's.
   [[nodiscard]] resource_type resource() const {
     if (!mask_.empty() || children_.empty()) {
       return mask_.empty() ? detail::policy_resource<typename Policy::resource>() : mask_.resource();
