@@ -155,9 +155,10 @@ class buffer {
 
   /**
    * @brief A new allocation holding a copy of this handle's bytes (only its range), in order on
-   * `stream` (rule 7), from the resource that made this one, on this allocation's device (made
-   * current for the call). Memory made from nothing: under `runtime_sharing` it takes the mode in
-   * force (rule 9). Asynchronous on CUDA.
+   * `stream` (rule 7: a deep copy always owns fresh memory), from the resource that made this one,
+   * on this allocation's device (made current for the call). Memory made from nothing: under
+   * `runtime_sharing` it takes the mode in force (rule 9: only memory made from nothing takes the
+   * option's mode; copies and slices keep their source's). Asynchronous on CUDA.
    * @throws what allocation and copying throw
    */
   [[nodiscard]] buffer deep_copy(stream_ref stream = {}) const { return copy_range(0, size_, stream, keep_mode::in_force); }

@@ -30,8 +30,9 @@ DEVCOL_NAMESPACE_BEGIN
  * @brief `size()` rows, each an int32 index into a values column (row `i` is `values()[indices()[i]]`),
  * null where the index is null. The rows' offset, mask and null count are the indices': slicing
  * slices the indices in O(1) (a count of nulls when some are null) and keeps every value. The
- * values are held by value in a heap cell; copying the column shares both in O(1) (rule 1; rule 12
- * for exposed buffers).
+ * values are held by value in a heap cell; copying the column shares both in O(1) (rule 1: a copy
+ * shares the owner), except exposed buffers, which a copy copies since a third party may be
+ * writing them (rule 12).
  *
  * The indices are trusted to be within the values (the Arrow importer checks a producer's).
  *
@@ -59,7 +60,8 @@ class dictionary_column {
   dictionary_column(indices_type indices, values_type values)
       : indices_(std::move(indices)), values_(std::move(values)) {}
 
-  /// @brief Shares `other`'s indices and values (rule 1).
+  /// @brief Shares `other`'s indices and values in O(1) (rule 1: a copy shares the owner); exposed
+  /// buffers are copied (rule 12: a shallow copy of exposed memory is a deep one).
   dictionary_column(dictionary_column const& other) = default;
   /// @brief Takes over `other`'s columns; `other` may then only be assigned to or destroyed.
   dictionary_column(dictionary_column&& other) noexcept = default;
