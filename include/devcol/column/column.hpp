@@ -319,7 +319,13 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   [[nodiscard]] buffer_type const& data_buffer() const noexcept { return data_; }
   /**
    * @brief A new column of `size` uninitialised `U` rows from the resource that made this one's
-   * values (what ops allocate their results from), with a mask as `mask` says.
+   * values (what ops allocate their results from), with a mask as `mask` says. Allocates in order
+   * on `stream`; copies nothing from this column.
+   * @tparam U the new column's fixed-width value type (need not be `T`)
+   * @param size the number of rows
+   * @param stream the stream the allocation (and a mask's fill) is ordered on
+   * @param mask whether a mask is allocated, and with every row valid or null
+   * @throws devcol::out_of_memory; devcol::logic_error for a size past PTRDIFF_MAX bytes
    */
   template <fixed_width U>
   [[nodiscard]] column<U, Policy> make_like(std::size_t size, stream_ref stream, mask_state mask = mask_state::unallocated) const {
