@@ -34,11 +34,12 @@ class dictionary_column;
  * `std::variant`, so `std::visit`, `std::get_if` and `std::holds_alternative` work on it. It is
  * recursive: a list's child, a struct's children and a dictionary's values are `any_column`s,
  * held by value (a list's child and a dictionary's values in a heap cell, `detail::box`, whose copy
- * copies the column). Copying an any_column copies the column: buffers are shared in O(1) (rules
- * 1 and 12 as for the column itself).
+ * copies the column). Copying an any_column copies the column: buffers are shared in O(1) (rule
+ * 1: a copy shares the owner), and exposed buffers are copied since a third party may be writing
+ * them (rule 12), as for the column itself.
  *
- * The fixed-width alternatives come first, in the order the table held them before nested kinds
- * existed (their indices are unchanged).
+ * The fixed-width alternatives come first, so that their indices in the variant do not depend on
+ * the nested kinds that follow them.
  */
 template <buffer_policy Policy = default_policy>
 using any_column =
