@@ -121,21 +121,10 @@ template <class C>
   return col.arrow_format();
 }
 
-/**
- * @brief The number of rows of whichever kind `col` holds. O(1), reads no device memory.
- * @tparam Policy the buffer policy shared by every kind in the variant
- * @param col the column
- */
 template <buffer_policy Policy>
 std::size_t size(any_column<Policy> const& col) noexcept {
   return std::visit([](auto const& c) noexcept { return c.size(); }, col);
 }
-/**
- * @brief The number of null rows of whichever kind `col` holds (a dictionary: its indices' nulls).
- * O(1): the count is kept with the column, never computed by a hidden kernel.
- * @tparam Policy the buffer policy shared by every kind in the variant
- * @param col the column
- */
 template <buffer_policy Policy>
 std::size_t null_count(any_column<Policy> const& col) noexcept {
   return std::visit([](auto const& c) noexcept { return c.null_count(); }, col);
@@ -149,51 +138,18 @@ template <buffer_policy Policy>
 [[nodiscard]] bool nullable(any_column<Policy> const& col) noexcept {
   return std::visit([](auto const& c) noexcept { return c.nullable(); }, col);
 }
-/**
- * @brief The type of whichever kind `col` holds, as the kind's own type_name() gives it.
- * @tparam Policy the buffer policy shared by every kind in the variant
- * @param col the column
- * @throws std::bad_alloc if the string cannot be made
- */
 template <buffer_policy Policy>
 std::string type_name(any_column<Policy> const& col) {
   return std::visit([](auto const& c) { return devcol::type_name(c); }, col);
 }
-/**
- * @brief The Arrow format of whichever kind `col` holds, as the kind's own arrow_format() gives it.
- * @tparam Policy the buffer policy shared by every kind in the variant
- * @param col the column
- * @throws std::bad_alloc if the string cannot be made
- */
 template <buffer_policy Policy>
 std::string arrow_format(any_column<Policy> const& col) {
   return std::visit([](auto const& c) { return devcol::arrow_format(c); }, col);
 }
-/**
- * @brief Rows [begin, end) of whichever kind `col` holds, as that kind's slice() makes them:
- * sharing its buffers with the offsets summed, O(1) without nulls, else one pass counting the
- * slice's nulls that synchronises `stream`; exposed buffers are copied, since a shallow copy of
- * exposed memory must be a deep one.
- * @tparam Policy the buffer policy shared by every kind in the variant
- * @param col the column
- * @param begin the first row kept
- * @param end one past the last row kept
- * @param stream the stream a null count or copy is ordered on
- * @throws devcol::logic_error naming the bounds unless begin <= end <= size(col); what allocation
- * and copying throw when the rows are copied
- */
 template <buffer_policy Policy>
 any_column<Policy> slice(any_column<Policy> const& col, std::size_t begin, std::size_t end, stream_ref stream) {
   return std::visit([&](auto const& c) { return any_column<Policy>(c.slice(begin, end, stream)); }, col);
 }
-/**
- * @brief Fresh memory holding only `col`'s rows, as that kind's deep_copy() makes it, in order on
- * `stream` (a nested kind may synchronise it to learn its children's range).
- * @tparam Policy the buffer policy shared by every kind in the variant
- * @param col the column
- * @param stream the stream the copies are ordered on
- * @throws what allocation and copying throw
- */
 template <buffer_policy Policy>
 any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream) {
   return std::visit([&](auto const& c) { return any_column<Policy>(c.deep_copy(stream)); }, col);

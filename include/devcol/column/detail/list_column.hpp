@@ -44,6 +44,7 @@ DEVCOL_NAMESPACE_BEGIN
  * @brief A read-only view of a list column's offsets and validity, for kernels: five words,
  * trivially copyable, never allocates. Row `i` is child rows [offsets()[i], offsets()[i + 1]);
  * the child is viewed on its own (its kind is known only at run time).
+ * @tparam O the offset type, `std::int32_t` (list) or `std::int64_t` (large list)
  */
 template <arrow_offset O>
 class list_column_view : public validity_view {
@@ -53,12 +54,19 @@ class list_column_view : public validity_view {
   /// @brief An empty view.
   constexpr list_column_view() noexcept = default;
   /// @brief `size` rows whose offsets start at `offsets`; validity bit `mask_offset + i` of `mask`.
+  /// Nothing is read or checked.
+  /// @param offsets row 0's offset; `size + 1` follow, absolute rows of the child
+  /// @param size the number of rows
+  /// @param mask the validity words, or null when every row is valid
+  /// @param mask_offset the bit of `mask` that holds row 0's validity
+  /// @param null_count the number of null rows, trusted as given
   DEVCOL_HOST_DEVICE constexpr list_column_view(O const* offsets, std::size_t size, bitmask_word const* mask = nullptr,
                                                 std::size_t mask_offset = 0, std::size_t null_count = 0) noexcept
       : validity_view(size, mask, mask_offset, null_count), offsets_(offsets) {}
   /// @brief Row 0's start offset; `size() + 1` follow (absolute rows of the child).
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr O const* offsets() const noexcept { return offsets_; }
-  /// @brief Row `i`'s number of child rows. No bounds check.
+  /// @brief Row `i`'s number of child rows. No bounds check; reads two offsets (device memory).
+  /// @param i the row, in [0, size())
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t length(std::size_t i) const noexcept {
     return static_cast<std::size_t>(offsets_[i + 1] - offsets_[i]);
   }
