@@ -57,21 +57,28 @@ class dictionary_column {
   dictionary_column() : values_(values_type{}) {}
   /// @brief Adopts `indices` (their nulls are the rows' nulls) into `values`. Nothing is read or
   /// checked.
+  /// @param indices one int32 index per row into `values`; its nulls are the rows' nulls
+  /// @param values the dictionary, of any kind; shared, not copied
   dictionary_column(indices_type indices, values_type values)
       : indices_(std::move(indices)), values_(std::move(values)) {}
 
   /// @brief Shares `other`'s indices and values in O(1) (rule 1: a copy shares the owner); exposed
   /// buffers are copied (rule 12: a shallow copy of exposed memory is a deep one).
+  /// @param other the column copied
   dictionary_column(dictionary_column const& other) = default;
   /// @brief Takes over `other`'s columns; `other` may then only be assigned to or destroyed.
+  /// @param other the column emptied
   dictionary_column(dictionary_column&& other) noexcept = default;
   /// @brief As the copy constructor.
+  /// @param other the column copied
   dictionary_column& operator=(dictionary_column const& other) = default;
   /// @brief Takes over `other`'s columns.
+  /// @param other the column emptied
   dictionary_column& operator=(dictionary_column&& other) noexcept = default;
   ~dictionary_column() = default;
 
   /// @brief Exchanges two columns. O(1), never throws.
+  /// @param other the column exchanged with this one
   void swap(dictionary_column& other) noexcept {
     indices_.swap(other.indices_);
     values_.swap(other.values_);
@@ -80,6 +87,9 @@ class dictionary_column {
   /**
    * @brief Rows [begin, end): the indices sliced (O(1) without nulls, else a count of the
    * slice's nulls, synchronising `stream`), every value kept (shared).
+   * @param begin the first row kept
+   * @param end one past the last row kept
+   * @param stream the stream the null count or copy is ordered on
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] dictionary_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
@@ -89,6 +99,7 @@ class dictionary_column {
   /**
    * @brief Fresh memory for the rows' indices (only this column's rows, rule 8) and for the whole
    * values column (indices may point anywhere in it), in order on `stream`.
+   * @param stream the stream the reads and copies are ordered on
    * @throws what allocation and copying throw
    */
   [[nodiscard]] dictionary_column deep_copy(stream_ref stream = {}) const {
@@ -106,12 +117,14 @@ class dictionary_column {
   }
 
   /// @brief Spillable policies: moves indices and values to host memory unless exposed or locked.
+  /// @param stream the stream the copies to the host are ordered on; synchronised
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
     return indices_.spill(stream) + std::visit([&](auto& c) { return c.spill(stream); }, *values_);
   }
   /// @brief Spillable policies: brings indices and values back to the device. Synchronises.
+  /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {

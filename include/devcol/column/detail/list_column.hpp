@@ -124,6 +124,12 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
    * @brief Adopts buffers: rows [offset, offset + size), row `i` being child rows
    * [offsets[offset + i], offsets[offset + i + 1]); validity from bits [offset, offset + size) of
    * `mask` (empty: no mask), with `null_count` nulls (not recounted). Offsets are not read.
+   * @param offsets at least `offset + size + 1` offsets of `O`, aligned for `O`
+   * @param child the elements the offsets index, of any kind; shared, not copied
+   * @param mask the validity words covering bits [offset, offset + size), or empty
+   * @param size the number of rows
+   * @param null_count the number of null rows among them, trusted as given
+   * @param offset the first row, in offsets and mask alike
    * @throws devcol::logic_error naming the sizes when a buffer is too small or misaligned, or the
    * count impossible
    */
@@ -136,11 +142,14 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
 
   /// @brief Shares `other`'s buffers and child (rule 1: a copy shares the owner, in O(1)); exposed
   /// buffers are copied, since a third party may be writing them (rule 12).
+  /// @param other the column copied
   basic_list_column(basic_list_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` may then only be assigned to or destroyed.
+  /// @param other the column emptied
   basic_list_column(basic_list_column&& other) noexcept = default;
   /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
   /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  /// @param other the copied or moved-from column
   basic_list_column& operator=(basic_list_column other) noexcept {
     swap(other);
     return *this;
@@ -148,6 +157,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   ~basic_list_column() = default;
 
   /// @brief Exchanges two columns. O(1), never throws.
+  /// @param other the column exchanged with this one
   void swap(basic_list_column& other) noexcept {
     offsets_.swap(other.offsets_);
     child_.swap(other.child_);
@@ -158,6 +168,9 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
    * @brief Rows [begin, end), sharing the buffers and the whole child with the offset moved (rules
    * 1 and 8): O(1) when the column has no nulls or only nulls, else one pass over the slice's mask
    * bits to count them (synchronising `stream`).
+   * @param begin the first row kept
+   * @param end one past the last row kept
+   * @param stream the stream the null count or copy is ordered on
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] basic_list_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
@@ -170,6 +183,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
    * 0, a deep copy of the child's rows [first, last) that the lists span (recursively: only those),
    * the rows' mask bits at bit 0. Reads the first and last offsets to the host (one synchronisation
    * of `stream`, and one per nested list level), then copies in order on it.
+   * @param stream the stream the reads and copies are ordered on
    * @throws what allocation and copying throw
    */
   [[nodiscard]] basic_list_column deep_copy(stream_ref stream = {}) const {
@@ -189,6 +203,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   /**
    * @brief The child rows [first, last) that the lists span: reads two offsets to the host and
    * synchronises `stream`. {0, 0} without an offsets buffer.
+   * @param stream the stream the two offset reads are ordered on; synchronised
    */
   [[nodiscard]] std::pair<std::size_t, std::size_t> child_range(stream_ref stream = {}) const {
     return detail::offsets_span(offsets(access::read), size_, stream);
@@ -209,6 +224,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
 
   /// @brief Spillable policies: moves the buffers (the child's too) to host memory unless exposed
   /// or locked; returns the device bytes freed.
+  /// @param stream the stream the copies to the host are ordered on; synchronised
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -216,6 +232,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
            std::visit([&](auto& c) { return c.spill(stream); }, *child_);
   }
   /// @brief Spillable policies: brings the buffers (the child's too) back to the device. Synchronises.
+  /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
