@@ -78,14 +78,19 @@ class host_value {
   template <std::same_as<bool> B>
   host_value(B v) noexcept : value_(v) {}  // NOLINT
   /// @brief A string.
+  /// @param s a null-terminated string, copied
   host_value(char const* s) : value_(std::string(s)) {}  // NOLINT
   /// @brief A string.
+  /// @param s the string, moved in
   host_value(std::string s) noexcept : value_(std::move(s)) {}  // NOLINT
   /// @brief A string.
+  /// @param s the bytes, copied
   host_value(std::string_view s) : value_(std::string(s)) {}  // NOLINT
   /// @brief A list row.
+  /// @param l the elements, moved in
   host_value(list l) noexcept : value_(std::move(l)) {}  // NOLINT
   /// @brief A struct row.
+  /// @param f the named fields, moved in
   host_value(fields f) noexcept : value_(std::move(f)) {}  // NOLINT
   /// @brief The value of an optional, null when empty; copies a string or tree it holds.
   /// @tparam T any type a host_value is made from
