@@ -221,6 +221,8 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
    * copy-on-write, or borrowed, this column first gets its own copy of its rows (rule 3: a writer
    * whose buffers are shared copies its own rows first; then offset() is 0), else nothing is copied
    * (rule 4: a sole owner writes in place). For use before this column is next copied or sliced.
+   * @param stream the stream a copy, if one is needed, is ordered on
+   * @throws what allocation and copying throw, when the rows are copied
    */
   [[nodiscard]] std::byte* data(access::write_t, stream_ref stream = {}) {
     unshare(stream);
