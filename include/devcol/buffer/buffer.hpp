@@ -107,7 +107,8 @@ class buffer {
    * @param stream the stream whose work the memory is ready for
    * @param writable_elsewhere true when a third party may still write the memory
    * @param resource what a write's or deep copy's fresh memory comes from
-   * @throws devcol::logic_error when `keep_alive` is empty; std::bad_alloc (the owner's bookkeeping)
+   * @throws devcol::logic_error when `keep_alive` is empty; std::bad_alloc (the owner's
+   * bookkeeping)
    */
   [[nodiscard]] static buffer borrow(void const* data, std::size_t bytes, std::shared_ptr<void const> keep_alive,
                                      stream_ref stream = {}, bool writable_elsewhere = false,

@@ -253,7 +253,8 @@ inline void bitmask_and(bitmask_word const* a, std::size_t a_begin, bitmask_word
 /// @param dst the destination words; must not overlap `a` or `b`
 /// @param dst_bytes the bytes of `dst` written, a multiple of 8 holding at least `bits` bits
 /// @param stream the stream the kernel is ordered on (asynchronous on CUDA)
-/// @throws what Thrust throws if the kernel fails (`thrust::system_error`); the sizes are not checked
+/// @throws what Thrust throws if the kernel fails (`thrust::system_error`); the sizes are not
+/// checked
 inline void bitmask_or(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
                        std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
   detail::combine_masks<detail::bit_or>(a, a_begin, b, b_begin, bits, dst, dst_bytes, stream);

@@ -125,7 +125,8 @@ class decimal_column {
   /// @param other the column copied
   /// @throws what allocation and copying throw, when exposed buffers are copied
   decimal_column(decimal_column const& other) = default;
-  /// @brief Takes over `other`'s buffers; `other` becomes empty (its precision and scale stay). O(1).
+  /// @brief Takes over `other`'s buffers; `other` becomes empty (its precision and scale stay).
+  /// O(1).
   /// @param other the column emptied
   decimal_column(decimal_column&& other) noexcept = default;
   /// @brief As the copy constructor; releases what this column held.
@@ -188,7 +189,8 @@ class decimal_column {
   [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
     return values_.null_mask(access::write, stream);
   }
-  /// @brief Replaces the mask (empty: none) and states its null count. O(1); nulls are not recounted.
+  /// @brief Replaces the mask (empty: none) and states its null count. O(1); nulls are not
+  /// recounted.
   /// @param mask the new validity words, row 0 at bit offset(); or empty for no mask
   /// @param null_count the number of null rows the mask holds
   /// @throws devcol::logic_error as column's replace_null_mask() does: a mask too small or

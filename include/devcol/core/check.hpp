@@ -93,8 +93,8 @@ DEVCOL_NAMESPACE_END
   throw ::devcol::out_of_memory(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__), (bytes))
 
 #if DEVCOL_BACKEND_CUDA
-/// @brief Calls a CUDA runtime function; throws `devcol::cuda_error` (or `out_of_memory`) on failure,
-/// after clearing CUDA's last error so that the next call does not see it again.
+/// @brief Calls a CUDA runtime function; throws `devcol::cuda_error` (or `out_of_memory`) on
+/// failure, after clearing CUDA's last error so that the next call does not see it again.
 /// @param call the CUDA runtime call, evaluated once; its text goes into the message
 #  define DEVCOL_CUDA_TRY(call)                                                                 \
     do {                                                                                        \

@@ -40,7 +40,8 @@ class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
   using base = detail::adaptor_base<Upstream, logging<Upstream>>;
 
  public:
-  /// @brief Logs to `sink`, which the caller keeps alive as long as this adaptor. Writes the header.
+  /// @brief Logs to `sink`, which the caller keeps alive as long as this adaptor. Writes the
+  /// header.
   /// @param sink the stream the CSV lines go to
   explicit logging(std::ostream& sink) : sink_(&sink) { write_header(); }
   /// @brief Same, over `upstream` (moved in).
