@@ -72,6 +72,9 @@ class buffer {
   /**
    * @brief Allocates `bytes` uninitialised bytes aligned to `alignment`, from the policy's resource
    * (for `default_policy`, this thread's default resource now), usable on `stream`.
+   * @param bytes the size in bytes
+   * @param stream the stream the allocation is ordered on, and later its free
+   * @param alignment a power of two the resource honours; 64 by default, what Arrow asks of buffers
    * @throws devcol::out_of_memory, devcol::logic_error (bad alignment), devcol::cuda_error
    */
   explicit buffer(std::size_t bytes, stream_ref stream = {}, std::size_t alignment = mr::default_alignment)
@@ -79,6 +82,10 @@ class buffer {
 
   /**
    * @brief Allocates `bytes` uninitialised bytes from `resource` (kept to free them).
+   * @param bytes the size in bytes
+   * @param stream the stream the allocation is ordered on, and later its free
+   * @param alignment a power of two the resource honours
+   * @param resource what the bytes come from and go back to
    * @throws what the resource throws
    */
   buffer(std::size_t bytes, stream_ref stream, std::size_t alignment, resource_type resource)
@@ -94,7 +101,14 @@ class buffer {
    * policy, into memory from `resource` (which also serves deep copies). If a third party may
    * still write the memory (`writable_elsewhere`, a writable DLPack tensor), it counts as exposed:
    * copies of it are deep (rule 12).
-   * @throws std::bad_alloc (the owner's bookkeeping)
+   * @param data the first byte; any memory the policy's copies can read
+   * @param bytes the number of bytes at `data`
+   * @param keep_alive keeps `data` valid while any handle refers to it; required
+   * @param stream the stream whose work the memory is ready for
+   * @param writable_elsewhere true when a third party may still write the memory
+   * @param resource what a write's or deep copy's fresh memory comes from
+   * @throws devcol::logic_error when `keep_alive` is empty; std::bad_alloc (the owner's
+   * bookkeeping)
    */
   [[nodiscard]] static buffer borrow(void const* data, std::size_t bytes, std::shared_ptr<void const> keep_alive,
                                      stream_ref stream = {}, bool writable_elsewhere = false,
@@ -107,7 +121,9 @@ class buffer {
   }
 
   /// @brief Shares `other`'s allocation (rule 1), or copies its range if it is exposed (rule 12),
-  /// on the stream the allocation was made on. @throws what allocation throws, in the deep case
+  /// on the stream the allocation was made on.
+  /// @param other the handle copied
+  /// @throws what allocation throws, in the deep case
   buffer(buffer const& other) : owner_(other.owner_), offset_(other.offset_), size_(other.size_) {
     if (owner_ == nullptr) { return; }
     if (other.copies_are_deep()) {
@@ -118,13 +134,15 @@ class buffer {
       owner_->retain();
     }
   }
-  /// @brief Takes over `other`'s handle; `other` becomes empty.
+  /// @brief Takes over `other`'s handle; `other` becomes empty. O(1).
+  /// @param other the handle emptied
   buffer(buffer&& other) noexcept
       : owner_(std::exchange(other.owner_, nullptr)),
         offset_(std::exchange(other.offset_, 0)),
         size_(std::exchange(other.size_, 0)) {}
   /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
   /// constructor copies, or moved; what this handle held is released. Strong guarantee.
+  /// @param other the copied or moved-from handle
   buffer& operator=(buffer other) noexcept {
     swap(other);
     return *this;
@@ -135,6 +153,7 @@ class buffer {
   }
 
   /// @brief Exchanges two handles. O(1), never throws.
+  /// @param other the handle exchanged with this one
   void swap(buffer& other) noexcept {
     std::swap(owner_, other.owner_);
     std::swap(offset_, other.offset_);
@@ -145,6 +164,8 @@ class buffer {
    * @brief A handle on bytes [begin, end) of this one: it shares the allocation, with its offset
    * added to this handle's (slices are flat, rule 8), or copies the range if the allocation is
    * exposed (rule 12). It keeps the whole allocation alive.
+   * @param begin the first byte kept, relative to this handle
+   * @param end one past the last byte kept
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] buffer slice(std::size_t begin, std::size_t end) const {
@@ -155,9 +176,11 @@ class buffer {
 
   /**
    * @brief A new allocation holding a copy of this handle's bytes (only its range), in order on
-   * `stream` (rule 7), from the resource that made this one, on this allocation's device (made
-   * current for the call). Memory made from nothing: under `runtime_sharing` it takes the mode in
-   * force (rule 9). Asynchronous on CUDA.
+   * `stream` (rule 7: a deep copy always owns fresh memory), from the resource that made this one,
+   * on this allocation's device (made current for the call). Memory made from nothing: under
+   * `runtime_sharing` it takes the mode in force (rule 9: only memory made from nothing takes the
+   * option's mode; copies and slices keep their source's). Asynchronous on CUDA.
+   * @param stream the stream the copy is ordered on
    * @throws what allocation and copying throw
    */
   [[nodiscard]] buffer deep_copy(stream_ref stream = {}) const { return copy_range(0, size_, stream, keep_mode::in_force); }
@@ -172,6 +195,7 @@ class buffer {
    * Cost: nothing on the host backend, for an empty handle or on the allocation's own stream;
    * else one event, made with the allocation's device current (`stream` must be one of that
    * device), never a host synchronisation.
+   * @param stream the stream whose queued work reads this allocation
    * @throws devcol::cuda_error if CUDA fails to create, record or wait on the event
    */
   void read_on(stream_ref stream) const {
@@ -196,10 +220,12 @@ class buffer {
   /**
    * @brief The bytes, writable. If the policy copies on write and another handle shares the
    * allocation, or the memory is borrowed, this handle first gets its own copy of its range, made
-   * in order on `stream` (rule 3); otherwise nothing is copied (rule 4). Not an exposure: the pointer is for use before
-   * this handle is next copied or sliced (a later copy would share what is still being written;
-   * use expose() to hand the pointer to code that keeps it). Spillable: as data(access::read),
-   * held on the device until the spill_lock ends, or for good outside every lock (rule 20).
+   * in order on `stream` (rule 3: other handles keep the old values); otherwise nothing is copied
+   * (rule 4: a sole owner writes in place). Not an exposure: the pointer is for use before this
+   * handle is next copied or sliced (a later copy would share what is still being written; use
+   * expose() to hand the pointer to code that keeps it). Spillable: as data(access::read), held on
+   * the device until the spill_lock ends, or for good outside every lock (rule 20).
+   * @param stream the stream a copy, if one is needed, is ordered on
    * @throws what allocation and copying throw, when it copies
    */
   [[nodiscard]] void* data(access::write_t, stream_ref stream = {}) {
@@ -211,6 +237,8 @@ class buffer {
    * @brief A writable pointer for code outside devcol to keep: unshares as data(access::write)
    * does, then marks the allocation exposed, for good (rule 11). Copies of an exposed allocation are
    * deep (rule 12). Without exposure tracking it is data(access::write).
+   * @param stream the stream a copy, if one is needed, is ordered on
+   * @throws what allocation and copying throw, when it copies
    */
   [[nodiscard]] void* expose(stream_ref stream = {})
     requires(!spillable)
@@ -222,6 +250,9 @@ class buffer {
   /// @brief As above for a spillable policy: unspills first, and the owner is never spilled again
   /// (rule 14). With spill statistics at level 2, `where` (the caller, unless given) is recorded
   /// as the place of the permanent exposure (`spill_manager::exposure_sites()`).
+  /// @param stream the stream a copy, if one is needed, is ordered on
+  /// @param where the place recorded for the exposure
+  /// @throws what allocation and copying throw, and what unspilling throws
   [[nodiscard]] void* expose(stream_ref stream = {}, source_location where = source_location::current())
     requires spillable
   {
@@ -235,6 +266,7 @@ class buffer {
    * unless it is exposed, spill-locked, borrowed, empty or spilled already (rules 14, 15). One
    * spill serves every handle sharing the allocation. Copies on `stream` after the allocation's
    * own stream, and synchronises. Allocates host memory (pinned on CUDA).
+   * @param stream the stream the copy to the host is ordered on
    * @returns the device bytes freed (0 when it did not spill)
    * @throws devcol::out_of_memory (host), devcol::cuda_error
    */
@@ -261,9 +293,10 @@ class buffer {
   }
 
   /**
-   * @brief Another handle on this range that shares the allocation even when it is exposed (rule 12
-   * does not apply): for code that keeps exposed memory alive while a third party uses it, such as
-   * a DLPack export. O(1), never copies; writes through either handle are seen by the other.
+   * @brief Another handle on this range that shares the allocation even when it is exposed
+   * (rule 12, which makes a shallow copy of exposed memory a deep one, does not apply): for code
+   * that keeps exposed memory alive while a third party uses it, such as a DLPack export. O(1),
+   * never copies; writes through either handle are seen by the other.
    */
   [[nodiscard]] buffer alias() const noexcept {
     if (owner_ == nullptr) { return buffer{}; }
@@ -297,13 +330,15 @@ class buffer {
   [[nodiscard]] bool copy_on_write() const noexcept {
     return owner_ != nullptr ? owner_->copy_on_write() : detail::sharing_cell<typename Policy::sharing>{}.copy_on_write();
   }
-  /// @brief Whether both handles refer to the same allocation.
+  /// @brief Whether both handles refer to the same allocation (whatever their ranges). O(1).
+  /// @param other the other handle
   [[nodiscard]] bool shares_memory_with(buffer const& other) const noexcept {
     return owner_ != nullptr && owner_ == other.owner_;
   }
   /// @brief The name of the resource that made the allocation ("" when empty).
   [[nodiscard]] std::string resource_name() const { return owner_ != nullptr ? owner_->resource_name() : std::string{}; }
-  /// @brief The resource that made the allocation (for an empty buffer, the one a new buffer would use now).
+  /// @brief The resource that made the allocation (for an empty buffer, the one a new buffer would
+  /// use now).
   [[nodiscard]] resource_type resource() const {
     return owner_ != nullptr ? owner_->resource() : detail::policy_resource<typename Policy::resource>();
   }

@@ -27,6 +27,7 @@ class options {
    */
   [[nodiscard]] static bool copy_on_write() noexcept { return copy_on_write_flag().load(std::memory_order_relaxed); }
   /// @brief Sets copy_on_write() for buffers created from now on; returns the previous value.
+  /// @param enabled true for copy-on-write, false for shared views
   static bool set_copy_on_write(bool enabled) noexcept {
     return copy_on_write_flag().exchange(enabled, std::memory_order_relaxed);
   }
@@ -38,6 +39,7 @@ class options {
    */
   [[nodiscard]] static bool spill() noexcept { return spill_flag().load(std::memory_order_relaxed); }
   /// @brief Sets spill(); returns the previous value.
+  /// @param enabled whether the manager spills on its own
   static bool set_spill(bool enabled) noexcept { return spill_flag().exchange(enabled, std::memory_order_relaxed); }
   /**
    * @brief Whether, with spill() on, an allocation that fails spills and retries (through the
@@ -45,6 +47,7 @@ class options {
    */
   [[nodiscard]] static bool spill_on_demand() noexcept { return on_demand_flag().load(std::memory_order_relaxed); }
   /// @brief Sets spill_on_demand(); returns the previous value.
+  /// @param enabled whether a failed allocation spills and retries
   static bool set_spill_on_demand(bool enabled) noexcept {
     return on_demand_flag().exchange(enabled, std::memory_order_relaxed);
   }
@@ -55,6 +58,7 @@ class options {
    */
   [[nodiscard]] static std::size_t spill_device_limit() noexcept { return limit_value().load(std::memory_order_relaxed); }
   /// @brief Sets spill_device_limit(); returns the previous value.
+  /// @param bytes the soft device limit in bytes; 0 for none
   static std::size_t set_spill_device_limit(std::size_t bytes) noexcept {
     return limit_value().exchange(bytes, std::memory_order_relaxed);
   }
@@ -102,6 +106,7 @@ class options {
 class [[nodiscard]] scoped_copy_on_write {
  public:
   /// @brief Makes buffers created in the scope copy on write (`true`) or share views (`false`).
+  /// @param enabled true for copy-on-write, false for shared views
   explicit scoped_copy_on_write(bool enabled) noexcept : previous_(options::set_copy_on_write(enabled)) {}
   scoped_copy_on_write(scoped_copy_on_write const&) = delete;
   scoped_copy_on_write& operator=(scoped_copy_on_write const&) = delete;

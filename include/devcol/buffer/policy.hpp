@@ -97,6 +97,8 @@ struct default_policy {
 };
 
 /// @brief Satisfied by a policy struct with the five members, each a known choice.
+/// @tparam P the policy tested: `resource` a memory resource, `sharing`, `exposure` and `refcount`
+/// one of the tags above, `spill` a type with a static `enabled`
 template <class P>
 concept buffer_policy =
     mr::memory_resource<typename P::resource> &&

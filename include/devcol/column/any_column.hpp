@@ -43,31 +43,63 @@ template <buffer_policy Policy>
 struct is_any_column<any_column<Policy>> : std::true_type {};
 }  // namespace detail
 
-/// @brief Satisfied by every column kind of `any_column<Policy>` (not by the variant itself).
+/**
+ * @brief Satisfied by every column kind of `any_column<Policy>` (not by the variant itself).
+ * @tparam C the type tested
+ * @tparam Policy the buffer policy whose variant is meant; by default `C`'s own
+ */
 template <class C, class Policy = typename C::policy>
 concept column_kind = detail::is_alternative<C, any_column<Policy>>::value;
 
-/// @brief The type of a fixed-width column as pyarrow prints it ("int64", "timestamp[ms]").
+/**
+ * @brief The type of a fixed-width column as pyarrow prints it ("int64", "timestamp[ms]"). Reads
+ * no memory.
+ * @tparam T the column's fixed-width value type, which alone decides the name
+ * @tparam Policy the column's buffer policy (no effect on the name)
+ * @throws std::bad_alloc if the string cannot be made
+ */
 template <fixed_width T, class Policy>
 [[nodiscard]] std::string type_name(column<T, Policy> const&) {
   return std::string(type_name_v<T>);
 }
-/// @brief The Arrow format of a fixed-width column ("l", "tsm:").
+/**
+ * @brief The Arrow format of a fixed-width column ("l", "tsm:"). Reads no memory.
+ * @tparam T the column's fixed-width value type, which alone decides the format
+ * @tparam Policy the column's buffer policy (no effect on the format)
+ * @throws std::bad_alloc if the string cannot be made
+ */
 template <fixed_width T, class Policy>
 [[nodiscard]] std::string arrow_format(column<T, Policy> const&) {
   return std::string(arrow_format_v<T>);
 }
-/// @brief "string" or "large_string", as pyarrow prints them.
+/**
+ * @brief "string" or "large_string", as pyarrow prints them. Reads no memory.
+ * @tparam O the offset type: `std::int32_t` names "string", `std::int64_t` "large_string"
+ * @tparam Policy the column's buffer policy (no effect on the name)
+ * @throws std::bad_alloc if the string cannot be made
+ */
 template <arrow_offset O, class Policy>
 [[nodiscard]] std::string type_name(basic_strings_column<O, Policy> const&) {
   return sizeof(O) == 4 ? "string" : "large_string";
 }
-/// @brief "u" or "U".
+/**
+ * @brief The Arrow format of a strings column: "u" (32-bit offsets) or "U" (64-bit). Reads no
+ * memory.
+ * @tparam O the offset type, `std::int32_t` or `std::int64_t`
+ * @tparam Policy the column's buffer policy (no effect on the format)
+ * @throws std::bad_alloc if the string cannot be made
+ */
 template <arrow_offset O, class Policy>
 [[nodiscard]] std::string arrow_format(basic_strings_column<O, Policy> const&) {
   return std::string(strings_format_v<O>);
 }
-/// @brief The type of a column kind that names itself (lists, structs, dictionaries, decimals…).
+/**
+ * @brief The type of a column kind that names itself (lists, structs, dictionaries, decimals…).
+ * Reads no device memory.
+ * @tparam C a column kind with a `type_name()` member
+ * @param col the column
+ * @throws what `col.type_name()` throws (std::bad_alloc)
+ */
 template <class C>
   requires requires(C const& c) {
     { c.type_name() } -> std::convertible_to<std::string>;
@@ -75,7 +107,12 @@ template <class C>
 [[nodiscard]] std::string type_name(C const& col) {
   return col.type_name();
 }
-/// @brief The Arrow format of a column kind that names its own.
+/**
+ * @brief The Arrow format of a column kind that names its own. Reads no device memory.
+ * @tparam C a column kind with an `arrow_format()` member
+ * @param col the column
+ * @throws what `col.arrow_format()` throws (std::bad_alloc)
+ */
 template <class C>
   requires requires(C const& c) {
     { c.arrow_format() } -> std::convertible_to<std::string>;
@@ -92,7 +129,11 @@ template <buffer_policy Policy>
 std::size_t null_count(any_column<Policy> const& col) noexcept {
   return std::visit([](auto const& c) noexcept { return c.null_count(); }, col);
 }
-/// @brief Whether any column has a validity mask (a dictionary: its indices). O(1).
+/**
+ * @brief Whether any column has a validity mask (a dictionary: its indices). O(1).
+ * @tparam Policy the buffer policy shared by every kind in the variant
+ * @param col the column
+ */
 template <buffer_policy Policy>
 [[nodiscard]] bool nullable(any_column<Policy> const& col) noexcept {
   return std::visit([](auto const& c) noexcept { return c.nullable(); }, col);

@@ -34,12 +34,17 @@ using bitmask_word = std::uint64_t;
 /// Bits in a bitmask_word.
 inline constexpr std::size_t bits_per_word = 64;
 
-/// @brief Bytes to allocate for a mask of `bits` rows: whole bytes, padded to a multiple of 64.
+/// @brief Bytes to allocate for a mask of `bits` rows: whole bytes, padded to a multiple of 64
+/// (Arrow's recommended padding, so word-wide kernels never read past the allocation).
+/// @param bits the number of rows the mask covers
 [[nodiscard]] constexpr std::size_t bitmask_allocation_size(std::size_t bits) noexcept {
   return mr::align_up((bits + 7) / 8, 64);
 }
 
-/// @brief Whether bit `i` of `mask` is set (row `i` is valid). Host and device.
+/// @brief Whether bit `i` of `mask` is set (row `i` is valid). Host and device; reads one word,
+/// so on the host `mask` must be host memory.
+/// @param mask the validity words (not null)
+/// @param i the bit, counted from bit 0 of word 0
 [[nodiscard]] DEVCOL_HOST_DEVICE inline bool bit_is_set(bitmask_word const* mask, std::size_t i) noexcept {
   return ((mask[i / bits_per_word] >> (i % bits_per_word)) & 1U) != 0;
 }
@@ -128,6 +133,10 @@ void combine_masks(bitmask_word const* a, std::size_t a_begin, bitmask_word cons
 /**
  * @brief The number of unset bits (null rows) among bits [begin, end) of `mask`: one pass over the
  * range's words. Synchronises `stream` to return the count to the host.
+ * @param mask the validity words, in device memory
+ * @param begin the first bit counted
+ * @param end one past the last bit counted
+ * @param stream the stream the reduction runs on
  * @throws devcol::logic_error unless begin <= end
  */
 [[nodiscard]] inline std::size_t count_unset_bits(bitmask_word const* mask, std::size_t begin, std::size_t end,
@@ -144,8 +153,14 @@ void combine_masks(bitmask_word const* a, std::size_t a_begin, bitmask_word cons
 
 /**
  * @brief Unset bits in each of several ranges [begin, end) of `mask`, counted in one launch (a
- * reduction by range over all the ranges' words). Synchronises `stream`.
- * @throws devcol::logic_error for a range whose begin is past its end
+ * reduction by range over all the ranges' words). Synchronises `stream`. Allocates one scratch
+ * buffer from this thread's default resource for the ranges and the results.
+ * @param mask the validity words, in device memory
+ * @param ranges the bit ranges [first, second), in any order, overlapping or not
+ * @param stream the stream the copies and the reduction run on
+ * @returns one count per range, in the ranges' order
+ * @throws devcol::logic_error for a range whose begin is past its end; what allocation and
+ * copying throw
  */
 [[nodiscard]] inline std::vector<std::size_t> segmented_count_unset_bits(
     bitmask_word const* mask, std::span<std::pair<std::size_t, std::size_t> const> ranges, stream_ref stream) {
@@ -189,7 +204,15 @@ void combine_masks(bitmask_word const* a, std::size_t a_begin, bitmask_word cons
 
 /**
  * @brief Writes bits [begin, end) of `src` to `dst` starting at bit 0, and zeroes the rest of
- * `dst`'s `dst_bytes` (which must be a whole number of words): one pass, in order on `stream`.
+ * `dst`'s `dst_bytes` (which must be a whole number of words): one pass, in order on `stream`
+ * (asynchronous on CUDA).
+ * @param src the source words
+ * @param begin the first bit copied, which lands at bit 0 of `dst`
+ * @param end one past the last bit copied
+ * @param dst the destination words; must not overlap `src`
+ * @param dst_bytes the bytes of `dst` written, a multiple of 8 holding at least `end - begin` bits
+ * @param stream the stream the kernel is ordered on
+ * @throws devcol::logic_error unless begin <= end and `dst_bytes` fits those rules
  */
 inline void copy_bitmask(bitmask_word const* src, std::size_t begin, std::size_t end, bitmask_word* dst,
                          std::size_t dst_bytes, stream_ref stream) {
@@ -205,13 +228,33 @@ inline void copy_bitmask(bitmask_word const* src, std::size_t begin, std::size_t
 /**
  * @brief `dst` = bits [a_begin, a_begin + bits) of `a` AND those of `b` from `b_begin`, at bit 0
  * (valid where both are valid); the rest of `dst_bytes` zeroed. One pass, in order on `stream`.
+ * @param a the first mask's words
+ * @param a_begin the bit of `a` that lands at bit 0
+ * @param b the second mask's words
+ * @param b_begin the bit of `b` that lands at bit 0
+ * @param bits the number of bits combined
+ * @param dst the destination words; must not overlap `a` or `b`
+ * @param dst_bytes the bytes of `dst` written, a multiple of 8 holding at least `bits` bits
+ * @param stream the stream the kernel is ordered on (asynchronous on CUDA)
+ * @throws what Thrust throws if the kernel fails (`thrust::system_error`); the sizes are not
+ * checked, so a `dst_bytes` too small leaves bits out
  */
 inline void bitmask_and(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
                         std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
   detail::combine_masks<detail::bit_and>(a, a_begin, b, b_begin, bits, dst, dst_bytes, stream);
 }
 
-/// @brief As bitmask_and, with OR (valid where either is valid).
+/// @brief As bitmask_and, with OR (valid where either is valid); the parameters are bitmask_and's.
+/// @param a the first mask's words
+/// @param a_begin the bit of `a` that lands at bit 0
+/// @param b the second mask's words
+/// @param b_begin the bit of `b` that lands at bit 0
+/// @param bits the number of bits combined
+/// @param dst the destination words; must not overlap `a` or `b`
+/// @param dst_bytes the bytes of `dst` written, a multiple of 8 holding at least `bits` bits
+/// @param stream the stream the kernel is ordered on (asynchronous on CUDA)
+/// @throws what Thrust throws if the kernel fails (`thrust::system_error`); the sizes are not
+/// checked
 inline void bitmask_or(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
                        std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
   detail::combine_masks<detail::bit_or>(a, a_begin, b, b_begin, bits, dst, dst_bytes, stream);

@@ -75,13 +75,20 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   /**
    * @brief `size` uninitialised rows from the policy's resource (for `default_policy`, this thread's
    * default resource now), with a mask as `mask` says (filled in order on `stream`).
+   * @param size the number of rows
+   * @param stream the stream the allocations and the mask's fill are ordered on; not synchronised
+   * @param mask whether a mask is allocated, and with every row valid or null
    * @throws devcol::out_of_memory, devcol::logic_error naming a size past PTRDIFF_MAX bytes (a negative
    *         count converted to size_t, or an overflow)
    */
   explicit column(std::size_t size, stream_ref stream = {}, mask_state mask = mask_state::unallocated)
       : column(size, stream, mask, detail::policy_resource<typename Policy::resource>()) {}
 
-  /// @brief As above, with memory from `resource`.
+  /// @brief As above, with memory from `resource`. Throws as above.
+  /// @param size the number of rows
+  /// @param stream the stream the allocations and the mask's fill are ordered on
+  /// @param mask whether a mask is allocated, and with every row valid or null
+  /// @param resource what the values and the mask are allocated from (and later freed through)
   column(std::size_t size, stream_ref stream, mask_state mask, resource_type resource)
       : rows_base(buffer_type{}, size, 0, 0), data_(byte_size(size), stream, mr::default_alignment, resource) {
     if (mask != mask_state::unallocated) {
@@ -95,6 +102,12 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   /**
    * @brief Adopts buffers: rows [offset, offset + size) of `data` (as `T`s), validity from bits
    * [offset, offset + size) of `mask` (empty: no mask), with `null_count` nulls (not recounted).
+   * O(1); nothing is copied or synchronised.
+   * @param data the values, at least `offset + size` of them, aligned for `T`
+   * @param mask the validity words covering bits [offset, offset + size), or empty for no mask
+   * @param size the number of rows
+   * @param null_count the number of null rows among them, trusted as given
+   * @param offset the first row, in data and mask alike
    * @throws devcol::logic_error naming the sizes when the buffers are too small, the count too big, or
    *         offset or size past PTRDIFF_MAX bytes (so their sum cannot wrap)
    */
@@ -109,15 +122,20 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     this->check_rows_state();
   }
 
-  /// @brief Shares `other`'s buffers (rule 1); if they are exposed, copies its rows instead (rule 12).
+  /// @brief Shares `other`'s buffers (rule 1: a copy shares the owner, in O(1)); if they are
+  /// exposed, copies its rows instead, since a third party may be writing them (rule 12).
+  /// @param other the column copied
+  /// @throws what allocation and copying throw, when exposed rows are copied
   column(column const& other)
       : column(other.must_copy_to_share()
                    ? other.copy_rows(0, other.size_, other.null_count_, other.data_.stream(), keep_mode::of_source)
                    : column(shared_tag{}, other)) {}
-  /// @brief Takes over `other`'s buffers; `other` becomes empty.
+  /// @brief Takes over `other`'s buffers; `other` becomes empty. O(1).
+  /// @param other the column emptied
   column(column&& other) noexcept : rows_base(std::move(other)), data_(std::move(other.data_)) {}
   /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
   /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  /// @param other the copied or moved-from column
   column& operator=(column other) noexcept {
     swap(other);
     return *this;
@@ -125,15 +143,18 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   ~column() = default;
 
   /// @brief Exchanges two columns. O(1), never throws.
+  /// @param other the column exchanged with this one
   void swap(column& other) noexcept {
     data_.swap(other.data_);
     this->swap_rows(other);
   }
 
   /**
-   * @brief A column owning fresh memory holding a copy of this column's rows only (rules 7 and 8),
-   * made in order on `stream` (asynchronous on CUDA) with this column's device current, and on
-   * that device (rule 21); its offset is 0.
+   * @brief A column owning fresh memory holding a copy of this column's rows only (rules 7 and 8: a
+   * deep copy always owns fresh memory, and a slice's copy holds only its range), made in order on
+   * `stream` (asynchronous on CUDA) with this column's device current, and on that device
+   * (rule 21); its offset is 0.
+   * @param stream the stream the copies are ordered on; not synchronised
    * @throws what allocation and copying throw
    */
   [[nodiscard]] column deep_copy(stream_ref stream = {}) const {
@@ -145,6 +166,9 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
    * O(1) when the column has no nulls, or only nulls). Otherwise the slice's nulls are counted in one
    * pass over its bits, in order on `stream`, which this synchronises. If the buffers are exposed,
    * copies the rows (rule 12).
+   * @param begin the first row kept
+   * @param end one past the last row kept
+   * @param stream the stream the null count or copy is ordered on
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
@@ -156,6 +180,9 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   /**
    * @brief One slice per range [first, second), as slice() does, with the nulls of all ranges
    * counted in one launch (which this synchronises).
+   * @param ranges the row ranges, each [first, second) within [0, size()), in any order
+   * @param stream the stream the count and any copies are ordered on
+   * @returns one column per range, in the ranges' order
    * @throws devcol::logic_error naming the first bad range
    */
   [[nodiscard]] std::vector<column> slice(std::span<std::pair<std::size_t, std::size_t> const> ranges,
@@ -188,9 +215,12 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     return static_cast<T const*>(data_.data(access::read)) + offset_;
   }
   /**
-   * @brief The first row, writable: if the buffers are shared under copy-on-write, or borrowed
-   * (an import), this column first gets its own copy of its rows, in order on `stream` (rule 3); otherwise nothing is
-   * copied (rule 4). The pointer is for use before this column is next copied or sliced.
+   * @brief The first row, writable: if the buffers are shared under copy-on-write, or borrowed (an
+   * import), this column first gets its own copy of its rows, in order on `stream` (rule 3: other
+   * handles keep the old values); otherwise nothing is copied (rule 4: a sole owner writes in
+   * place). The pointer is for use before this column is next copied or sliced.
+   * @param stream the stream a copy, if one is needed, is ordered on
+   * @throws what allocation and copying throw, when the rows are copied
    */
   [[nodiscard]] T* data(access::write_t, stream_ref stream = {}) {
     unshare(stream);
@@ -217,7 +247,10 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
 
   /**
    * @brief A writable view, which code may keep: unshares as data(access::write) does, then marks
-   * the buffers exposed (rule 11), so later copies are deep (rule 12).
+   * the buffers exposed (rule 11: a raw mutable pointer handed out marks them, for good), so later
+   * copies are deep (rule 12).
+   * @param stream the stream a copy, if one is needed, is ordered on
+   * @throws what allocation and copying throw, when the rows are copied
    */
   [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {})
     requires(!Policy::spill::enabled)
@@ -227,6 +260,9 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     return mutable_column_view<T>{values, size_, mask, offset_, null_count_};
   }
   /// @brief As above for a spillable policy; `where` is recorded at spill statistics level 2.
+  /// @param stream the stream a copy or unspill is ordered on
+  /// @param where the place recorded for the exposure; the caller unless given
+  /// @throws what allocation and copying throw
   [[nodiscard]] mutable_column_view<T> mutable_view(stream_ref stream = {},
                                                     source_location where = source_location::current())
     requires Policy::spill::enabled
@@ -236,7 +272,10 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     return mutable_column_view<T>{values, size_, mask, offset_, null_count_};
   }
 
-  /// @brief A writable pointer to the first row for code outside devcol to keep (rule 11).
+  /// @brief A writable pointer to the first row for code outside devcol to keep: unshares as
+  /// data(access::write) does, then marks the buffer exposed for good (rule 11).
+  /// @param stream the stream a copy, if one is needed, is ordered on
+  /// @throws what allocation and copying throw, when the rows are copied
   [[nodiscard]] T* expose(stream_ref stream = {})
     requires(!Policy::spill::enabled)
   {
@@ -245,6 +284,9 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   }
   /// @brief As above for a spillable policy: unspills first, never spilled again (rule 14);
   /// `where` (the caller, unless given) is recorded at spill statistics level 2 (rule 19).
+  /// @param stream the stream a copy or unspill is ordered on
+  /// @param where the place recorded for the exposure
+  /// @throws what allocation and copying throw
   [[nodiscard]] T* expose(stream_ref stream = {}, source_location where = source_location::current())
     requires Policy::spill::enabled
   {
@@ -255,6 +297,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   /**
    * @brief Spillable policies: moves both buffers to host memory, freeing their device memory,
    * unless exposed or spill-locked (rules 14, 15). Synchronises `stream`.
+   * @param stream the stream the copies to the host are ordered on
    * @returns the device bytes freed
    */
   std::size_t spill(stream_ref stream = {})
@@ -264,7 +307,9 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   }
   /// @brief Spillable policies: brings both buffers back to the device. Synchronises. If the mask
   /// cannot be brought back, the values go back to the host (best effort), so a failure frees the
-  /// device memory it took. @throws devcol::out_of_memory
+  /// device memory it took.
+  /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
+  /// @throws devcol::out_of_memory
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -297,8 +342,9 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   /// @brief Whether the column's memory was made elsewhere (an import): writes copy it first.
   [[nodiscard]] bool is_borrowed() const noexcept { return data_.is_borrowed() || mask_.is_borrowed(); }
   /**
-   * @brief Another column on the same buffers even when they are exposed (rule 12 does not apply):
-   * for keeping exposed memory alive while a third party uses it (a DLPack export). O(1).
+   * @brief Another column on the same buffers even when they are exposed (rule 12, which makes a
+   * shallow copy of exposed memory a deep one, does not apply): for keeping exposed memory alive
+   * while a third party uses it (a DLPack export). O(1).
    */
   [[nodiscard]] column alias() const noexcept {
     column out;
@@ -306,7 +352,8 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     this->alias_rows(out);
     return out;
   }
-  /// @brief Whether the column's memory was exposed (rule 11).
+  /// @brief Whether the column's memory was exposed, handed out as a raw mutable pointer, which
+  /// marks it for good (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept { return data_.is_exposed() || mask_.is_exposed(); }
   /// @brief Whether writes copy first.
   [[nodiscard]] bool copy_on_write() const noexcept { return data_.copy_on_write(); }
@@ -314,7 +361,13 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   [[nodiscard]] buffer_type const& data_buffer() const noexcept { return data_; }
   /**
    * @brief A new column of `size` uninitialised `U` rows from the resource that made this one's
-   * values (what ops allocate their results from), with a mask as `mask` says.
+   * values (what ops allocate their results from), with a mask as `mask` says. Allocates in order
+   * on `stream`; copies nothing from this column.
+   * @tparam U the new column's fixed-width value type (need not be `T`)
+   * @param size the number of rows
+   * @param stream the stream the allocation (and a mask's fill) is ordered on
+   * @param mask whether a mask is allocated, and with every row valid or null
+   * @throws devcol::out_of_memory; devcol::logic_error for a size past PTRDIFF_MAX bytes
    */
   template <fixed_width U>
   [[nodiscard]] column<U, Policy> make_like(std::size_t size, stream_ref stream, mask_state mask = mask_state::unallocated) const {

@@ -35,14 +35,17 @@ DEVCOL_NAMESPACE_BEGIN
 
 /// @brief The representations of Arrow's decimals: int32 (decimal32), int64 (decimal64) and
 /// `devcol::int128_t` (decimal128).
+/// @tparam Rep the type tested
 template <class Rep>
 concept decimal_rep = std::same_as<Rep, std::int32_t> || std::same_as<Rep, std::int64_t> || std::same_as<Rep, int128_t>;
 
 /// @brief The greatest precision (decimal digits) a `Rep` holds, as Arrow allows: 9, 18 or 38.
+/// @tparam Rep `std::int32_t`, `std::int64_t` or `devcol::int128_t`
 template <decimal_rep Rep>
 inline constexpr int max_decimal_precision_v = sizeof(Rep) == 4 ? 9 : sizeof(Rep) == 8 ? 18 : 38;
 
 /// @brief The bit width of a `Rep` as Arrow's decimal formats name it: 32, 64 or 128.
+/// @tparam Rep `std::int32_t`, `std::int64_t` or `devcol::int128_t`
 template <decimal_rep Rep>
 inline constexpr int decimal_bit_width_v = static_cast<int>(sizeof(Rep) * 8);
 
@@ -92,6 +95,9 @@ class decimal_column {
   /**
    * @brief The unscaled `values` (shared, O(1)) as decimals of `precision` digits, `scale` of them
    * after the point (negative: the values count 10^-scale units).
+   * @param values the unscaled values and their validity; not checked against the precision
+   * @param precision the number of decimal digits, in [1, 9 / 18 / 38] by `Rep`
+   * @param scale the digits after the decimal point; any int, as Arrow allows
    * @throws devcol::logic_error naming the precision when it is outside [1, 9 / 18 / 38]
    */
   decimal_column(values_type values, int precision, int scale)
@@ -101,23 +107,39 @@ class decimal_column {
 
   /**
    * @brief `size` uninitialised rows from the policy's resource, with a mask as `mask` says.
-   * @throws devcol::logic_error naming a bad precision; devcol::out_of_memory
+   * Allocates in order on `stream`; does not synchronise.
+   * @param size the number of rows
+   * @param precision the number of decimal digits, in [1, 9 / 18 / 38] by `Rep`
+   * @param scale the digits after the decimal point
+   * @param stream the stream the allocation (and a mask's fill) is ordered on
+   * @param mask whether a mask is allocated, and with every row valid or null
+   * @throws devcol::logic_error naming a bad precision (checked after the allocation, which is then
+   * released); devcol::out_of_memory
    */
   decimal_column(std::size_t size, int precision, int scale, stream_ref stream = {},
                  mask_state mask = mask_state::unallocated)
       : decimal_column(values_type(size, stream, mask), precision, scale) {}
 
-  /// @brief Shares `other`'s buffers (rule 1); exposed buffers are copied (rule 12).
+  /// @brief Shares `other`'s buffers in O(1) (rule 1: a copy shares the owner); exposed buffers
+  /// are copied, because a third party may be writing them (rule 12).
+  /// @param other the column copied
+  /// @throws what allocation and copying throw, when exposed buffers are copied
   decimal_column(decimal_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` becomes empty (its precision and scale stay).
+  /// O(1).
+  /// @param other the column emptied
   decimal_column(decimal_column&& other) noexcept = default;
   /// @brief As the copy constructor; releases what this column held.
+  /// @param other the column copied
+  /// @throws what the copy constructor throws
   decimal_column& operator=(decimal_column const& other) = default;
-  /// @brief Releases what this column held, then takes over `other`'s buffers.
+  /// @brief Releases what this column held, then takes over `other`'s buffers. O(1).
+  /// @param other the column emptied
   decimal_column& operator=(decimal_column&& other) noexcept = default;
   ~decimal_column() = default;
 
-  /// @brief Exchanges two columns. O(1), never throws.
+  /// @brief Exchanges two columns, precision and scale included. O(1), never throws.
+  /// @param other the column exchanged with this one
   void swap(decimal_column& other) noexcept {
     values_.swap(other.values_);
     std::swap(precision_, other.precision_);
@@ -125,15 +147,23 @@ class decimal_column {
   }
 
   /**
-   * @brief Rows [begin, end), sharing the buffers (rules 1 and 8): O(1) without nulls or with only
-   * nulls, else one pass over the slice's mask bits (synchronises `stream`). Exposed: a copy (rule 12).
+   * @brief Rows [begin, end), sharing the buffers (rules 1 and 8: slices share the owner, and a
+   * slice of a slice sums the offsets): O(1) without nulls or with only nulls, else one pass over
+   * the slice's mask bits (synchronises `stream`). Exposed: a copy (rule 12: a shallow copy of
+   * exposed memory is a deep one).
+   * @param begin the first row kept
+   * @param end one past the last row kept
+   * @param stream the stream the null count or copy is ordered on
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] decimal_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
     return decimal_column(values_.slice(begin, end, stream), precision_, scale_, trusted{});
   }
-  /// @brief A column owning fresh memory holding only this column's rows (rules 7 and 8), copied
-  /// in order on `stream` (asynchronous on CUDA). @throws what allocation and copying throw
+  /// @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep
+  /// copy always owns fresh memory, and a slice's copy holds only its range), copied in order on
+  /// `stream` (asynchronous on CUDA).
+  /// @param stream the stream the copies are ordered on
+  /// @throws what allocation and copying throw
   [[nodiscard]] decimal_column deep_copy(stream_ref stream = {}) const {
     return decimal_column(values_.deep_copy(stream), precision_, scale_, trusted{});
   }
@@ -142,7 +172,11 @@ class decimal_column {
   [[nodiscard]] Rep const* data(access::read_t) const noexcept(!Policy::spill::enabled) {
     return values_.data(access::read);
   }
-  /// @brief The first row, writable, after unsharing (rule 3; rule 4: no copy when unshared).
+  /// @brief The first row, writable, after unsharing: a handle whose buffers are shared first
+  /// copies its own rows (rule 3), a sole owner writes in place (rule 4). The pointer is for use
+  /// before this column is next copied or sliced.
+  /// @param stream the stream a copy, if one is needed, is ordered on
+  /// @throws what allocation and copying throw, when the rows are copied
   [[nodiscard]] Rep* data(access::write_t, stream_ref stream = {}) { return values_.data(access::write, stream); }
   /// @brief The validity mask, read-only (null without one); row 0 is bit offset().
   [[nodiscard]] bitmask_word const* null_mask(access::read_t) const noexcept(!Policy::spill::enabled) {
@@ -150,14 +184,23 @@ class decimal_column {
   }
   /// @brief The validity mask, writable, after the same unsharing as data(access::write); state
   /// the new count with set_null_count().
+  /// @param stream the stream a copy, if one is needed, is ordered on
+  /// @throws what allocation and copying throw, when the rows are copied
   [[nodiscard]] bitmask_word* null_mask(access::write_t, stream_ref stream = {}) {
     return values_.null_mask(access::write, stream);
   }
-  /// @brief Replaces the mask (empty: none) and states its null count. @throws devcol::logic_error as column's
+  /// @brief Replaces the mask (empty: none) and states its null count. O(1); nulls are not
+  /// recounted.
+  /// @param mask the new validity words, row 0 at bit offset(); or empty for no mask
+  /// @param null_count the number of null rows the mask holds
+  /// @throws devcol::logic_error as column's replace_null_mask() does: a mask too small or
+  /// misaligned for the rows, or a count it cannot hold
   void replace_null_mask(buffer_type mask, std::size_t null_count) {
     values_.replace_null_mask(std::move(mask), null_count);
   }
-  /// @brief States the null count after writing the mask. @throws devcol::logic_error if impossible
+  /// @brief States the null count after writing the mask. O(1); the mask is not read.
+  /// @param null_count the number of null rows, at most size() (0 without a mask)
+  /// @throws devcol::logic_error if impossible
   void set_null_count(std::size_t null_count) { values_.set_null_count(null_count); }
 
   /// @brief A read-only view of the unscaled values for kernels; never copies (unspills first).
@@ -166,12 +209,17 @@ class decimal_column {
   operator view_type() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as column's
 
   /// @brief Spillable policies: moves the buffers to host memory unless exposed or locked; returns the device bytes freed.
+  /// Synchronises `stream`; allocates host memory (pinned on CUDA).
+  /// @param stream the stream the copies to the host are ordered on
+  /// @throws devcol::out_of_memory when host memory runs out; devcol::cuda_error if a copy fails
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
     return values_.spill(stream);
   }
   /// @brief Spillable policies: brings the buffers back to the device. Synchronises.
+  /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
+  /// @throws what the device allocation throws (the bytes then stay on the host)
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -218,11 +266,13 @@ class decimal_column {
   [[nodiscard]] bool is_shared() const noexcept { return values_.is_shared(); }
   /// @brief Whether the memory was made elsewhere (an import): writes copy it first.
   [[nodiscard]] bool is_borrowed() const noexcept { return values_.is_borrowed(); }
-  /// @brief Whether the memory was exposed (rule 11).
+  /// @brief Whether the memory was exposed: handed out as a raw mutable pointer, which marks it
+  /// for good (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept { return values_.is_exposed(); }
   /// @brief Whether writes copy first.
   [[nodiscard]] bool copy_on_write() const noexcept { return values_.copy_on_write(); }
-  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
+  /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] decimal_column alias() const noexcept {
     return decimal_column(values_.alias(), precision_, scale_, trusted{});
   }

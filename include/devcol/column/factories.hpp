@@ -46,6 +46,14 @@ inline constexpr bool is_optional_of = std::is_same_v<std::remove_cvref_t<V>, st
  * optional is a null row; the column has a mask only if some row is null). Stages the values in
  * host memory and copies them in order on `stream`, which it then synchronises (the staging
  * memory is freed on return).
+ * @tparam T the column's fixed-width value type
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @tparam Range a host input range of values convertible to `T`, or of `std::optional<T>`;
+ *         walked once, in order
+ * @param values the rows, first to last; its length is the column's size
+ * @param stream the stream the copy runs on and that is synchronised before returning
+ * @returns a column owning fresh device memory of `values.size()` rows
  * @throws what allocation and copying throw
  */
 template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::input_range Range>
@@ -87,14 +95,33 @@ template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::inp
   return out;
 }
 
-/// @brief make_column from a braced list of values: `make_column<std::int64_t>({1, 2, 3})`.
+/**
+ * @brief make_column from a braced list of values: `make_column<std::int64_t>({1, 2, 3})`.
+ * Synchronises `stream`, as the range overload does.
+ * @tparam T the column's fixed-width value type
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @param values the rows, first to last, none null (the column has no mask)
+ * @param stream the stream the copy runs on and that is synchronised before returning
+ * @throws what allocation and copying throw
+ */
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> make_column(std::initializer_list<T> values, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return make_column<T, Policy>(std::views::all(values), stream);
 }
 
-/// @brief make_column from a braced list with nulls: `make_column<double>({1.0, std::nullopt})`.
+/**
+ * @brief make_column from a braced list with nulls: `make_column<double>({1.0, std::nullopt})`.
+ * Synchronises `stream`, as the range overload does.
+ * @tparam T the column's fixed-width value type
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @param values the rows, first to last; `std::nullopt` is a null row (a mask is allocated only
+ *        if some row is null)
+ * @param stream the stream the copy runs on and that is synchronised before returning
+ * @throws what allocation and copying throw
+ */
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> make_column(std::initializer_list<std::optional<T>> values, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
@@ -104,6 +131,15 @@ template <fixed_width T, buffer_policy Policy = default_policy>
 /**
  * @brief `size` rows `start, start + step, start + 2 step, …` without nulls, written by one kernel
  * in order on `stream` (asynchronous on CUDA).
+ * @tparam T an arithmetic value type other than `bool` (a sequence of bools has no meaning)
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @param size the number of rows
+ * @param start the value of row 0
+ * @param step what each row adds to the one before it, in `T`'s arithmetic (wraps or loses
+ *        precision as `T` does)
+ * @param stream the stream the allocation and the kernel are ordered on; not synchronised
+ * @throws what allocation throws
  */
 template <fixed_width T, buffer_policy Policy = default_policy>
   requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)
@@ -119,6 +155,14 @@ template <fixed_width T, buffer_policy Policy = default_policy>
 /**
  * @brief `size` rows all equal to `value`, or all null when `value` is empty, written by one kernel
  * in order on `stream` (asynchronous on CUDA).
+ * @tparam T the column's fixed-width value type
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @param size the number of rows
+ * @param value the value of every row; empty makes every row null (a mask with every bit clear,
+ *        the data filled with `T{}`)
+ * @param stream the stream the allocation and the kernel are ordered on; not synchronised
+ * @throws what allocation throws
  */
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> full(std::size_t size, std::optional<T> value, stream_ref stream = {}) {
@@ -135,6 +179,16 @@ template <fixed_width T, buffer_policy Policy = default_policy>
  * of `Rep` or of `std::optional<Rep>` (an empty optional is a null row; a mask only if some row is
  * null), as make_column<Rep> stages and copies them (synchronises `stream`). Values are not
  * checked against the precision.
+ * @tparam Rep the unscaled integer representation: `std::int32_t`, `std::int64_t` or the 128-bit
+ *         integer, which bounds the precision at 9, 18 or 38 digits
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @tparam Range a host input range of values convertible to `Rep`, or of `std::optional<Rep>`
+ * @param values the unscaled rows, first to last (row value = unscaled * 10^-scale)
+ * @param precision the number of decimal digits a value may hold, in [1, 9 / 18 / 38] by `Rep`
+ * @param scale the number of digits after the decimal point (negative scales multiply by a power
+ *        of ten), as Arrow defines it
+ * @param stream the stream the copy runs on and that is synchronised before returning
  * @throws devcol::logic_error naming the precision when it is outside [1, 9 / 18 / 38] (checked
  * before anything is allocated); what allocation and copying throw
  */
@@ -212,6 +266,14 @@ staged_rows stage_string_rows(Range const& values, OnValue on_value, OnNull on_n
  * string; the column has a mask only if some row is null). Stages offsets and bytes in host
  * memory, copies them in order on `stream`, which it then synchronises. A column of 0 rows still
  * has its one offset, 0.
+ * @tparam O the offset type: `std::int32_t` (Arrow utf8, at most 2^31 - 1 bytes in all) or
+ *         `std::int64_t` (Arrow large utf8)
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @tparam Range a host input range of values a `std::string_view` is made from, or of
+ *         `std::optional`s of them; the bytes are copied as given, not checked as UTF-8
+ * @param values the rows, first to last
+ * @param stream the stream the copies run on and that is synchronised before returning
  * @throws devcol::logic_error when 32-bit offsets cannot hold the bytes (use `O = std::int64_t`),
  * what allocation and copying throw
  */
@@ -238,8 +300,18 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, 
   return basic_strings_column<O, Policy>(std::move(offsets_buffer), std::move(chars_buffer), std::move(mask), row, nulls);
 }
 
-/// @brief make_strings_column from a braced list, `std::nullopt` for a null row:
-/// `make_strings_column({"a", "bc", std::nullopt})` (a mask only if some row is null).
+/**
+ * @brief make_strings_column from a braced list, `std::nullopt` for a null row:
+ * `make_strings_column({"a", "bc", std::nullopt})` (a mask only if some row is null). Copies the
+ * list into a host vector first, then stages and synchronises as the range overload does.
+ * @tparam O the offset type: `std::int32_t` (Arrow utf8) or `std::int64_t` (Arrow large utf8)
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @param values the rows, first to last; `std::nullopt` is a null row stored as an empty string
+ * @param stream the stream the copies run on and that is synchronised before returning
+ * @throws devcol::logic_error when 32-bit offsets cannot hold the bytes; what allocation and
+ * copying throw
+ */
 template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
 [[nodiscard]] basic_strings_column<O, Policy> make_strings_column(
     std::initializer_list<std::optional<std::string_view>> values, stream_ref stream = {}) {
@@ -253,6 +325,13 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
  * of anything a `std::string_view` is made from, or of `std::optional`s of it (an empty optional
  * is a null row, stored as `width` zero bytes; a mask only if some row is null). Stages the rows
  * in host memory and copies them in order on `stream`, which it then synchronises.
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @tparam Range a host input range of values a `std::string_view` is made from, or of
+ *         `std::optional`s of them
+ * @param values the rows, first to last, each exactly `width` bytes unless null
+ * @param width the byte length of every row (Arrow's `byte_width`)
+ * @param stream the stream the copies run on and that is synchronised before returning
  * @throws devcol::logic_error naming the row and its length when a value is not exactly `width`
  * bytes (checked before anything is allocated); what allocation and copying throw
  */
@@ -278,7 +357,17 @@ template <buffer_policy Policy = default_policy, std::ranges::input_range Range>
   return fixed_size_binary_column<Policy>(width, std::move(data), std::move(mask), row, nulls);
 }
 
-/// @brief make_fixed_size_binary_column from a braced list, `std::nullopt` for a null row.
+/**
+ * @brief make_fixed_size_binary_column from a braced list, `std::nullopt` for a null row. Copies
+ * the list into a host vector first, then stages and synchronises as the range overload does.
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @param values the rows, first to last, each exactly `width` bytes unless `std::nullopt`
+ * @param width the byte length of every row
+ * @param stream the stream the copies run on and that is synchronised before returning
+ * @throws devcol::logic_error naming the row and its length when a value is not `width` bytes;
+ * what allocation and copying throw
+ */
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] fixed_size_binary_column<Policy> make_fixed_size_binary_column(
     std::initializer_list<std::optional<std::string_view>> values, std::size_t width, stream_ref stream = {}) {

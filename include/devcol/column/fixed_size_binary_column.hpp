@@ -54,6 +54,7 @@ class fixed_size_binary_column_view : public validity_view {
   /// @brief Row 0's index in the data (in rows) and in the mask (in bits).
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t offset() const noexcept { return mask_offset(); }
   /// @brief Row `i`'s first byte (`width()` follow). No bounds check. Device memory: kernels only.
+  /// @param i the row, in [0, size())
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::byte const* operator[](std::size_t i) const noexcept {
     return data_ + (mask_offset() + i) * width_;
   }
@@ -101,6 +102,10 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   /**
    * @brief `size` uninitialised rows of `width` bytes from the policy's resource, with a mask as
    * `mask` says (filled in order on `stream`).
+   * @param width the byte length of every row (0 allocates no data)
+   * @param size the number of rows
+   * @param stream the stream the allocations and the mask's fill are ordered on
+   * @param mask whether a mask is allocated, and with every row valid or null
    * @throws devcol::logic_error when the bytes overflow; devcol::out_of_memory
    */
   fixed_size_binary_column(std::size_t width, std::size_t size, stream_ref stream = {},
@@ -108,6 +113,11 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
       : fixed_size_binary_column(width, size, stream, mask, detail::policy_resource<typename Policy::resource>()) {}
 
   /// @brief As above, with memory from `resource`.
+  /// @param width the byte length of every row
+  /// @param size the number of rows
+  /// @param stream the stream the allocations and the mask's fill are ordered on
+  /// @param mask whether a mask is allocated, and with every row valid or null
+  /// @param resource what the data and the mask are allocated from (and later freed through)
   fixed_size_binary_column(std::size_t width, std::size_t size, stream_ref stream, mask_state mask,
                            resource_type resource)
       : rows_base(buffer_type{}, size, 0, 0), width_(width) {
@@ -124,6 +134,12 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   /**
    * @brief Adopts buffers: rows [offset, offset + size) of `width` bytes of `data`, validity from
    * bits [offset, offset + size) of `mask` (empty: no mask), with `null_count` nulls (not recounted).
+   * @param width the byte length of every row
+   * @param data the rows' bytes, at least (offset + size) * width of them
+   * @param mask the validity words covering bits [offset, offset + size), or empty
+   * @param size the number of rows
+   * @param null_count the number of null rows among them, trusted as given
+   * @param offset the first row, in data (in rows) and mask (in bits) alike
    * @throws devcol::logic_error naming the sizes when a buffer is too small, or the count impossible
    */
   fixed_size_binary_column(std::size_t width, buffer_type data, buffer_type mask, std::size_t size,
@@ -136,12 +152,16 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
     this->check_rows_state();
   }
 
-  /// @brief Shares `other`'s buffers (rule 1); exposed buffers are copied (rule 12).
+  /// @brief Shares `other`'s buffers (rule 1: a copy shares the owner, in O(1)); exposed buffers
+  /// are copied, since a third party may be writing them (rule 12).
+  /// @param other the column copied
   fixed_size_binary_column(fixed_size_binary_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` becomes empty.
+  /// @param other the column emptied
   fixed_size_binary_column(fixed_size_binary_column&& other) noexcept = default;
   /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
   /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  /// @param other the copied or moved-from column
   fixed_size_binary_column& operator=(fixed_size_binary_column other) noexcept {
     swap(other);
     return *this;
@@ -149,6 +169,7 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   ~fixed_size_binary_column() = default;
 
   /// @brief Exchanges two columns. O(1), never throws.
+  /// @param other the column exchanged with this one
   void swap(fixed_size_binary_column& other) noexcept {
     data_.swap(other.data_);
     std::swap(width_, other.width_);
@@ -159,6 +180,9 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
    * @brief Rows [begin, end), sharing the buffers with the offset moved (rules 1 and 8): O(1) when
    * the column has no nulls or only nulls, else one pass over the slice's mask bits to count them
    * (synchronising `stream`).
+   * @param begin the first row kept
+   * @param end one past the last row kept
+   * @param stream the stream the null count or copy is ordered on
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] fixed_size_binary_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
@@ -166,8 +190,10 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   }
 
   /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8), at
-   * offset 0, with the rows' mask bits from bit 0; copied in order on `stream` (asynchronous on CUDA).
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep copy
+   * always owns fresh memory, and a slice's copy holds only its range), at offset 0, with the rows'
+   * mask bits from bit 0; copied in order on `stream` (asynchronous on CUDA).
+   * @param stream the stream the reads and copies are ordered on
    * @throws what allocation and copying throw
    */
   [[nodiscard]] fixed_size_binary_column deep_copy(stream_ref stream = {}) const {
@@ -185,14 +211,18 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
     return out;
   }
 
-  /// @brief The data buffer's first byte, read-only (row 0 is offset() rows in); null without one. Never copies.
+  /// @brief The data buffer's first byte, read-only (row 0 is offset() rows in); null without one.
+  /// Never copies.
   [[nodiscard]] std::byte const* data(access::read_t) const noexcept(!Policy::spill::enabled) {
     return static_cast<std::byte const*>(data_.data(access::read));
   }
   /**
    * @brief The data buffer's first byte, writable in place: if the buffers are shared under
-   * copy-on-write, or borrowed, this column first gets its own copy of its rows (rule 3; then
-   * offset() is 0), else nothing is copied (rule 4). For use before this column is next copied or sliced.
+   * copy-on-write, or borrowed, this column first gets its own copy of its rows (rule 3: a writer
+   * whose buffers are shared copies its own rows first; then offset() is 0), else nothing is copied
+   * (rule 4: a sole owner writes in place). For use before this column is next copied or sliced.
+   * @param stream the stream a copy, if one is needed, is ordered on
+   * @throws what allocation and copying throw, when the rows are copied
    */
   [[nodiscard]] std::byte* data(access::write_t, stream_ref stream = {}) {
     unshare(stream);
@@ -207,13 +237,16 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   /// @brief Same as view().
   operator view_type() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as column's
 
-  /// @brief Spillable policies: moves the buffers to host memory unless exposed or locked; returns the device bytes freed.
+  /// @brief Spillable policies: moves the buffers to host memory unless exposed or locked; returns
+  /// the device bytes freed.
+  /// @param stream the stream the copies to the host are ordered on; synchronised
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
     return data_.spill(stream) + mask_.spill(stream);
   }
   /// @brief Spillable policies: brings the buffers back to the device. Synchronises.
+  /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -237,11 +270,13 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   [[nodiscard]] bool is_shared() const noexcept { return data_.is_shared() || mask_.is_shared(); }
   /// @brief Whether the memory was made elsewhere (an import): writes copy it first.
   [[nodiscard]] bool is_borrowed() const noexcept { return data_.is_borrowed() || mask_.is_borrowed(); }
-  /// @brief Whether any buffer was exposed (rule 11).
+  /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
+  /// good (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept { return data_.is_exposed() || mask_.is_exposed(); }
   /// @brief Whether writes copy first.
   [[nodiscard]] bool copy_on_write() const noexcept { return data_.empty() ? mask_.copy_on_write() : data_.copy_on_write(); }
-  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
+  /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] fixed_size_binary_column alias() const noexcept {
     fixed_size_binary_column out;
     out.data_ = data_.alias();

@@ -56,30 +56,46 @@ class host_value {
   host_value() noexcept = default;
   /// @brief Null.
   host_value(std::nullopt_t) noexcept {}  // NOLINT: implicit, so rows read as literals
-  /// @brief A signed integer, widened to int64.
+  /// @brief A signed integer, widened to int64. Never allocates.
+  /// @tparam I any signed integer type of at most 64 bits
+  /// @param v the value
   template <std::signed_integral I>
   host_value(I v) noexcept : value_(static_cast<std::int64_t>(v)) {}  // NOLINT
-  /// @brief An unsigned integer, widened to uint64.
+  /// @brief An unsigned integer, widened to uint64 (so it compares unequal to the same int64).
+  /// @tparam I any unsigned integer type but `bool`, which has a constructor of its own
+  /// @param v the value
   template <std::unsigned_integral I>
     requires(!std::same_as<I, bool>)
   host_value(I v) noexcept : value_(static_cast<std::uint64_t>(v)) {}  // NOLINT
-  /// @brief A float, widened to double.
+  /// @brief A float, widened to double. Never allocates.
+  /// @tparam F `float`, `double` (or `long double`, narrowed)
+  /// @param v the value
   template <std::floating_point F>
   host_value(F v) noexcept : value_(static_cast<double>(v)) {}  // NOLINT
-  /// @brief A bool.
+  /// @brief A bool; a template so that pointers and integers do not convert to it silently.
+  /// @tparam B exactly `bool`
+  /// @param v the value
   template <std::same_as<bool> B>
   host_value(B v) noexcept : value_(v) {}  // NOLINT
   /// @brief A string.
+  /// @param s a null-terminated string, copied
   host_value(char const* s) : value_(std::string(s)) {}  // NOLINT
   /// @brief A string.
+  /// @param s the string, moved in
   host_value(std::string s) noexcept : value_(std::move(s)) {}  // NOLINT
   /// @brief A string.
+  /// @param s the bytes, copied
   host_value(std::string_view s) : value_(std::string(s)) {}  // NOLINT
   /// @brief A list row.
+  /// @param l the elements, moved in
   host_value(list l) noexcept : value_(std::move(l)) {}  // NOLINT
   /// @brief A struct row.
+  /// @param f the named fields, moved in
   host_value(fields f) noexcept : value_(std::move(f)) {}  // NOLINT
-  /// @brief The value of an optional, null when empty.
+  /// @brief The value of an optional, null when empty; copies a string or tree it holds.
+  /// @tparam T any type a host_value is made from
+  /// @param v the optional
+  /// @throws std::bad_alloc when a string, list or struct value cannot be copied
   template <class T>
     requires std::constructible_from<host_value, T>
   host_value(std::optional<T> const& v) : host_value(v ? host_value(*v) : host_value()) {}  // NOLINT
@@ -89,9 +105,15 @@ class host_value {
   /// @brief What it holds.
   [[nodiscard]] variant_type const& value() const noexcept { return value_; }
   /// @brief Equal types and values (lists and structs element by element, names included).
+  /// O(size of the trees); doubles compare as IEEE does (a NaN row is unequal to itself).
+  /// @param a one row
+  /// @param b the other
   friend bool operator==(host_value const& a, host_value const& b) { return a.value_ == b.value_; }
 
   /// @brief Prints `null`, `5`, `2.5`, `true`, `"text"`, `[1, null]`, `{a: 1, b: "x"}`.
+  /// @param out the stream written to; strings go out unescaped
+  /// @param v the row printed
+  /// @returns `out`
   friend std::ostream& operator<<(std::ostream& out, host_value const& v) {
     std::visit(
         [&](auto const& x) {
@@ -123,10 +145,13 @@ class host_value {
 };
 
 /// @brief A list row: `host_list({1, 2, std::nullopt})`.
+/// @param values the elements, in order
 [[nodiscard]] inline host_value host_list(host_value::list values) { return host_value(std::move(values)); }
 /// @brief A struct row: `host_struct({{"a", 1}, {"b", "x"}})`.
+/// @param values the fields, named and in order
 [[nodiscard]] inline host_value host_struct(host_value::fields values) { return host_value(std::move(values)); }
 
+// Declared ahead of its definition because host_values_of() recurses through it for children.
 template <buffer_policy Policy>
 [[nodiscard]] std::vector<host_value> to_host_values(any_column<Policy> const& col, stream_ref stream = {});
 
@@ -228,6 +253,11 @@ void print_rows(std::ostream& out, any_column<Policy> const& col) {
  * host_values; a list row holds its child rows, a struct row its named fields, a dictionary row
  * its value). Copies each level's buffers in order on `stream` and synchronises it (lists: twice
  * per level, to learn their child rows first).
+ * @tparam Policy the column's buffer policy; reading never copies or exposes its buffers
+ * @param col the column, of any kind; a slice gives only its own rows
+ * @param stream a stream of the column's device (rule 21: every owner's reads run with its device
+ *        current), which the copies are ordered on
+ * @returns one host_value per row, in row order
  * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
  */
 template <buffer_policy Policy>
@@ -236,7 +266,14 @@ std::vector<host_value> to_host_values(any_column<Policy> const& col, stream_ref
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return std::visit([&](auto const& c) { return detail::host_values_of(c, stream); }, col);
 }
-/// @brief to_host_values() of one column kind.
+/**
+ * @brief to_host_values() of one column kind, without wrapping it in an `any_column` first.
+ * Copies and synchronises as the `any_column` overload does.
+ * @tparam C one of the column kinds of `any_column<C::policy>`
+ * @param col the column; a slice gives only its own rows
+ * @param stream a stream of the column's device, which the copies are ordered on
+ * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
+ */
 template <class C>
   requires column_kind<C>
 [[nodiscard]] std::vector<host_value> to_host_values(C const& col, stream_ref stream = {}) {
@@ -251,6 +288,10 @@ template <class C>
  * indices=int32>["a", null, "a"]`; the first 20 rows. Copies to the host on the default stream and
  * synchronises it.
  * @tparam C a nested column kind
+ * @param out the stream written to
+ * @param col the column printed
+ * @returns `out`
+ * @throws what to_host_values() throws, and what `out` throws if its exceptions are enabled
  */
 template <class C>
   requires(kind_traits<C>::nested)
@@ -259,7 +300,16 @@ std::ostream& operator<<(std::ostream& out, C const& col) {
   detail::print_rows(out, any_column<typename C::policy>(col));
   return out;
 }
-/// @brief Prints any column as its kind prints (fixed-width and strings as to_host.hpp prints them).
+/**
+ * @brief Prints any column as its kind prints (fixed-width and strings as to_host.hpp prints them):
+ * the first 20 rows, copied to the host on the default stream, which is synchronised.
+ * @tparam Policy the column's buffer policy
+ * @param out the stream written to
+ * @param col the column printed
+ * @returns `out`
+ * @throws what to_host() and to_host_values() throw, and what `out` throws if its exceptions are
+ * enabled
+ */
 template <buffer_policy Policy>
 std::ostream& operator<<(std::ostream& out, any_column<Policy> const& col) {
   detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host

@@ -66,8 +66,17 @@ struct index_outside {
  * [offsets[i], offsets[i + 1]), null where `valid[i]` is false (empty `valid`: no mask; a mask
  * only if some row is null). Offsets and mask are copied from the host in order on `stream`, which
  * is then synchronised; the child is adopted (shared, O(1)). Memory from the policy's resource.
+ * @tparam O the offset type: `std::int32_t` (Arrow list, "+l") or `std::int64_t` (large list, "+L")
+ * @tparam Policy the buffer policy of the result and of the adopted children: its `resource` gives
+ *         the memory the offsets and mask are copied into
+ * @param offsets the `rows + 1` row boundaries, absolute positions in `child`'s rows: at least one,
+ *        non-negative, non-decreasing, the last no greater than the child's size (all checked on
+ *        the host before anything is allocated)
+ * @param child the elements of every row, of any kind; shared, not copied
+ * @param valid one flag per row, false for a null row; empty for no mask
+ * @param stream the stream the copies are ordered on and that is synchronised before returning
  * @throws devcol::logic_error naming the value when offsets are empty, negative, decreasing or past
- * the child's rows, or when `valid` has another length
+ * the child's rows, or when `valid` has another length; what allocation and copying throw
  */
 template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
 [[nodiscard]] basic_list_column<O, Policy> make_list_column(std::vector<O> const& offsets,
@@ -97,7 +106,18 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
   return basic_list_column<O, Policy>(std::move(offsets_buffer), std::move(child), std::move(mask), rows, nulls);
 }
 
-/// @brief make_list_column with 64-bit offsets: a large list ("+L").
+/**
+ * @brief make_list_column with 64-bit offsets: a large list ("+L"). Checks, copies and
+ * synchronises as make_list_column does.
+ * @tparam Policy the buffer policy of the result and of the adopted children: its `resource` gives
+ *         the memory the offsets and mask are copied into
+ * @param offsets the `rows + 1` row boundaries, absolute positions in `child`'s rows
+ * @param child the elements of every row, of any kind; shared, not copied
+ * @param valid one flag per row, false for a null row; empty for no mask
+ * @param stream the stream the copies are ordered on and that is synchronised before returning
+ * @throws devcol::logic_error when the offsets or `valid` are malformed, as make_list_column says;
+ * what allocation and copying throw
+ */
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] basic_list_column<std::int64_t, Policy> make_large_list_column(
     std::vector<std::int64_t> const& offsets, std::type_identity_t<any_column<Policy>> child,
@@ -110,8 +130,15 @@ template <buffer_policy Policy = default_policy>
  * @brief A struct column of the named `fields` (all of one size, which is the struct's), null
  * where `valid[i]` is false (empty `valid`: no mask). The children are adopted (shared, O(1));
  * the mask is copied from the host in order on `stream`, which is then synchronised. Without
- * fields the struct has 0 rows.
- * @throws devcol::logic_error naming the field whose size differs, or when `valid` has another length
+ * fields the struct has `valid.size()` rows (0 when `valid` is empty too).
+ * @tparam Policy the buffer policy of the result and of the adopted children: its `resource` gives
+ *         the memory the offsets and mask are copied into
+ * @param fields the children with their names, in order; names need not be unique (a lookup
+ *        by name finds the first)
+ * @param valid one flag per row, false for a null row; empty for no mask
+ * @param stream the stream the mask copy is ordered on and that is synchronised before returning
+ * @throws devcol::logic_error naming the field whose size differs, or when `valid` has another
+ * length; what allocation and copying throw
  */
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] struct_column<Policy> make_struct_column(
@@ -141,6 +168,10 @@ template <buffer_policy Policy = default_policy>
  * @brief A dictionary column: `indices` (their nulls are the rows' nulls) into `values`, both
  * adopted (shared, O(1)). The valid indices are checked to lie within the values: one pass, which
  * synchronises `stream`.
+ * @tparam Policy the buffer policy of the indices, the values and the result
+ * @param indices one index into `values` per row; a null index is a null row, and is not checked
+ * @param values the dictionary, of any kind; rows may be unused or used many times
+ * @param stream the stream the check runs on, synchronised by it
  * @throws devcol::logic_error naming the first index outside [0, values' size) and its row
  */
 template <buffer_policy Policy = default_policy>

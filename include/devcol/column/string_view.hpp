@@ -25,6 +25,7 @@ class string_view {
   /// @brief `size` bytes at `data`.
   DEVCOL_HOST_DEVICE constexpr string_view(char const* data, std::size_t size) noexcept : data_(data), size_(size) {}
   /// @brief The bytes of `s` (host memory, or device memory for kernels).
+  /// @param s the bytes viewed; they must outlive the view
   constexpr string_view(std::string_view s) noexcept : data_(s.data()), size_(s.size()) {}  // NOLINT: implicit, as std's
 
   /// @brief The first byte.
@@ -34,6 +35,7 @@ class string_view {
   /// @brief Whether there are no bytes.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool empty() const noexcept { return size_ == 0; }
   /// @brief Byte `i`. No bounds check.
+  /// @param i the byte, in [0, size())
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr char operator[](std::size_t i) const noexcept { return data_[i]; }
   /// @brief Iterators over the bytes.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr char const* begin() const noexcept { return data_; }
@@ -44,6 +46,7 @@ class string_view {
 
   /// @brief <0, 0 or >0 as this string orders before, with or after `other`: bytes compared as
   /// unsigned, then lengths (a prefix comes first).
+  /// @param other the string compared with
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr int compare(string_view other) const noexcept {
     std::size_t const n = size_ < other.size_ ? size_ : other.size_;
     for (std::size_t i = 0; i < n; ++i) {
@@ -54,22 +57,32 @@ class string_view {
     return size_ == other.size_ ? 0 : (size_ < other.size_ ? -1 : 1);
   }
   /// @brief Byte equality.
+  /// @param a the left operand
+  /// @param b the right operand
   [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator==(string_view a, string_view b) noexcept {
     return a.size_ == b.size_ && a.compare(b) == 0;
   }
   /// @brief See compare().
+  /// @param a the left operand
+  /// @param b the right operand
   [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator<(string_view a, string_view b) noexcept {
     return a.compare(b) < 0;
   }
   /// @brief See compare().
+  /// @param a the left operand
+  /// @param b the right operand
   [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator>(string_view a, string_view b) noexcept {
     return b < a;
   }
   /// @brief See compare().
+  /// @param a the left operand
+  /// @param b the right operand
   [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator<=(string_view a, string_view b) noexcept {
     return !(b < a);
   }
   /// @brief See compare().
+  /// @param a the left operand
+  /// @param b the right operand
   [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator>=(string_view a, string_view b) noexcept {
     return !(a < b);
   }

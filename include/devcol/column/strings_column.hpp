@@ -38,13 +38,17 @@
 
 DEVCOL_NAMESPACE_BEGIN
 
-/// @brief The offset types of Arrow's variable-width layouts: int32 (utf8, list) and int64 (large).
+/**
+ * @brief The offset types of Arrow's variable-width layouts: int32 (utf8, list) and int64 (large).
+ * @tparam O the type tested
+ */
 template <class O>
 concept arrow_offset = std::same_as<O, std::int32_t> || std::same_as<O, std::int64_t>;
 
 /**
  * @brief A read-only view of a strings column's rows, for kernels: six words, trivially copyable,
  * never allocates. Row `i` is bytes [offsets()[i], offsets()[i + 1]) of chars().
+ * @tparam O the offset type, `std::int32_t` or `std::int64_t`, as the column's
  */
 template <arrow_offset O>
 class strings_column_view : public validity_view {
@@ -56,7 +60,13 @@ class strings_column_view : public validity_view {
   constexpr strings_column_view() noexcept = default;
   /**
    * @brief `size` rows: row `i` is bytes [offsets[i], offsets[i + 1]) of `chars`; its validity bit
-   * `mask_offset + i` of `mask` (no mask: all valid).
+   * `mask_offset + i` of `mask` (no mask: all valid). Nothing is read or checked.
+   * @param offsets row 0's offset; `size + 1` offsets follow, absolute positions in `chars`
+   * @param chars the characters buffer's first byte (device memory)
+   * @param size the number of rows
+   * @param mask the validity words, or null when every row is valid
+   * @param mask_offset the bit of `mask` that holds row 0's validity
+   * @param null_count the number of null rows, trusted as given
    */
   DEVCOL_HOST_DEVICE constexpr strings_column_view(O const* offsets, char const* chars, std::size_t size,
                                                    bitmask_word const* mask = nullptr, std::size_t mask_offset = 0,
@@ -69,10 +79,12 @@ class strings_column_view : public validity_view {
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr char const* chars() const noexcept { return chars_; }
   /// @brief Row `i`'s bytes (empty for a null row, in data from devcol; unspecified from a producer
   /// that filled null slots). No bounds check. Device memory: kernels only.
+  /// @param i the row, in [0, size())
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr string_view operator[](std::size_t i) const noexcept {
     return string_view(chars_ + offsets_[i], static_cast<std::size_t>(offsets_[i + 1] - offsets_[i]));
   }
-  /// @brief Row `i`'s length in bytes. No bounds check.
+  /// @brief Row `i`'s length in bytes. No bounds check; reads two offsets from device memory.
+  /// @param i the row, in [0, size())
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t length(std::size_t i) const noexcept {
     return static_cast<std::size_t>(offsets_[i + 1] - offsets_[i]);
   }
@@ -137,9 +149,11 @@ template <arrow_offset O, class Buffer>
  * first row (in offsets and mask alike) and the null count, which is always known.
  *
  * Sharing and exposure follow the policy as for `devcol::column`: copies and slices share the
- * buffers in O(1) (rules 1 and 8; a slice moves the offset, never rewrites offsets), reads never
- * copy (rule 2), and write access through a handle whose buffers are shared (or borrowed) first
- * gives it its own copy of its own rows, rebased to start at byte 0 (rules 3 and 4). Rows are
+ * buffers in O(1) (rules 1 and 8: copies and slices share the owner, and a slice of a slice sums
+ * the offsets; a slice moves the offset, never rewrites offsets), reads never copy (rule 2), and
+ * write access through a handle whose buffers are shared (or borrowed) first gives it its own copy
+ * of its own rows, rebased to start at byte 0, while a sole owner writes in place (rules 3 and 4).
+ * Rows are
  * never resized in place: edits that change lengths build new buffers (as cuDF's do).
  *
  * The offsets are trusted as given (monotonic, within the characters buffer); the Arrow importer
@@ -177,7 +191,13 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
    * @brief Adopts buffers: rows [offset, offset + size), row `i` being bytes
    * [offsets[offset + i], offsets[offset + i + 1]) of `chars`; validity from bits
    * [offset, offset + size) of `mask` (empty: no mask), with `null_count` nulls (not recounted).
-   * The offsets' values are not read.
+   * The offsets' values are not read. O(1); nothing is copied or synchronised.
+   * @param offsets at least `offset + size + 1` offsets of `O`, aligned for `O` (empty for 0 rows)
+   * @param chars the characters the offsets point into
+   * @param mask the validity words covering bits [offset, offset + size), or empty for no mask
+   * @param size the number of rows
+   * @param null_count the number of null rows among them, trusted as given
+   * @param offset the first row, in offsets and mask alike
    * @throws devcol::logic_error naming the sizes when a buffer is too small or misaligned, or the count impossible
    */
   basic_strings_column(buffer_type offsets, buffer_type chars, buffer_type mask, std::size_t size,
@@ -187,12 +207,17 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
     this->check_rows_state();
   }
 
-  /// @brief Shares `other`'s buffers (rule 1); exposed buffers are copied (rule 12).
+  /// @brief Shares `other`'s buffers in O(1) (rule 1: a copy shares the owner); exposed buffers
+  /// are copied, because a third party may be writing them (rule 12).
+  /// @param other the column copied
+  /// @throws what allocation and copying throw, when exposed buffers are copied
   basic_strings_column(basic_strings_column const& other) = default;
-  /// @brief Takes over `other`'s buffers; `other` becomes empty.
+  /// @brief Takes over `other`'s buffers; `other` becomes empty. O(1).
+  /// @param other the column emptied
   basic_strings_column(basic_strings_column&& other) noexcept = default;
   /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
   /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  /// @param other the copied or moved-from column
   basic_strings_column& operator=(basic_strings_column other) noexcept {
     swap(other);
     return *this;
@@ -200,6 +225,7 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
   ~basic_strings_column() = default;
 
   /// @brief Exchanges two columns. O(1), never throws.
+  /// @param other the column exchanged with this one
   void swap(basic_strings_column& other) noexcept {
     offsets_.swap(other.offsets_);
     chars_.swap(other.chars_);
@@ -210,6 +236,9 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
    * @brief Rows [begin, end), sharing the buffers with the offset moved (rules 1 and 8): O(1) when
    * the column has no nulls or only nulls, else one pass over the slice's mask bits to count them
    * (synchronising `stream`).
+   * @param begin the first row kept
+   * @param end one past the last row kept
+   * @param stream the stream the null count is ordered on
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] basic_strings_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
@@ -217,9 +246,11 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
   }
 
   /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8): offsets
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep
+   * copy always owns fresh memory, and a slice's copy holds only its range): offsets
    * rebased to start at 0, the rows' bytes, the rows' mask bits at bit 0. Reads the first and last
    * offsets to the host (one synchronisation of `stream`), then copies in order on it.
+   * @param stream a stream of the column's device that the reads and copies are ordered on
    * @throws what allocation and copying throw
    */
   [[nodiscard]] basic_strings_column deep_copy(stream_ref stream = {}) const {
@@ -243,11 +274,15 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
   /**
    * @brief The byte range [first, last) of the characters buffer that the rows span: reads two
    * offsets to the host and synchronises `stream`. {0, 0} without buffers.
+   * @param stream the stream the two reads are ordered on
+   * @throws devcol::cuda_error if a copy fails
    */
   [[nodiscard]] std::pair<std::size_t, std::size_t> chars_range(stream_ref stream = {}) const {
     return detail::offsets_span(offsets(access::read), size_, stream);
   }
   /// @brief The rows' bytes in all: chars_range()'s length (one synchronisation).
+  /// @param stream the stream the two offset reads are ordered on
+  /// @throws devcol::cuda_error if a copy fails
   [[nodiscard]] std::size_t chars_size(stream_ref stream = {}) const {
     auto const [first, last] = chars_range(stream);
     return last - first;
@@ -265,8 +300,11 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
   /**
    * @brief The characters, writable in place (same lengths: the offsets stay as they are): if the
    * buffers are shared under copy-on-write, or borrowed, this column first gets its own copy of
-   * its rows (rule 3; then the rows start at byte 0 and offset() is 0), else nothing is copied
-   * (rule 4). For use before this column is next copied or sliced.
+   * its rows (rule 3: a writer copies its own range first so other handles keep the old values;
+   * then the rows start at byte 0 and offset() is 0), else nothing is copied (rule 4: a sole owner
+   * writes in place). For use before this column is next copied or sliced.
+   * @param stream the stream a copy, if one is needed, is ordered on
+   * @throws what allocation and copying throw, when the rows are copied
    */
   [[nodiscard]] char* chars(access::write_t, stream_ref stream = {}) {
     unshare(stream);
@@ -283,12 +321,17 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
   operator view_type() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as libcudf's
 
   /// @brief Spillable policies: moves the buffers to host memory unless exposed or locked; returns the device bytes freed.
+  /// Synchronises `stream`; allocates host memory (pinned on CUDA).
+  /// @param stream the stream the copies to the host are ordered on
+  /// @throws devcol::out_of_memory when host memory runs out; devcol::cuda_error if a copy fails
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
     return offsets_.spill(stream) + chars_.spill(stream) + mask_.spill(stream);
   }
   /// @brief Spillable policies: brings the buffers back to the device. Synchronises.
+  /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
+  /// @throws what the device allocation throws (the bytes then stay on the host)
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -309,13 +352,15 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
   [[nodiscard]] bool is_borrowed() const noexcept {
     return offsets_.is_borrowed() || chars_.is_borrowed() || mask_.is_borrowed();
   }
-  /// @brief Whether any buffer was exposed (rule 11).
+  /// @brief Whether any buffer was exposed: handed out as a raw mutable pointer, which marks it
+  /// for good (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept {
     return offsets_.is_exposed() || chars_.is_exposed() || mask_.is_exposed();
   }
   /// @brief Whether writes copy first.
   [[nodiscard]] bool copy_on_write() const noexcept { return offsets_.copy_on_write(); }
-  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
+  /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] basic_strings_column alias() const noexcept {
     basic_strings_column out;
     out.offsets_ = offsets_.alias();
@@ -348,6 +393,7 @@ using strings_column = basic_strings_column<std::int32_t>;
 using large_strings_column = basic_strings_column<std::int64_t>;
 
 /// @brief The Arrow format string of a strings column with offsets `O`: "u" or "U".
+/// @tparam O the offset type, `std::int32_t` or `std::int64_t`
 template <arrow_offset O>
 inline constexpr std::string_view strings_format_v = sizeof(O) == 4 ? "u" : "U";
 

@@ -25,8 +25,10 @@ DEVCOL_NAMESPACE_BEGIN
 
 /**
  * @brief Named columns of any kinds (fixed width, strings, lists, structs, dictionaries), all with
- * the same number of rows (cuDF's column accessor), each held as an `any_column`. Columns are held by value, so adding, selecting and copying share their
- * buffers under the columns' sharing policy: O(1) per column, no device work.
+ * the same number of rows (cuDF's column accessor), each held as an `any_column`. Columns are
+ * held by value, so adding, selecting and copying share their buffers under the columns' sharing
+ * policy: O(1) per column, no device work.
+ * @tparam Policy the buffer policy every column of the table has
  */
 template <buffer_policy Policy = default_policy>
 class basic_table {
@@ -38,7 +40,12 @@ class basic_table {
   basic_table() = default;
 
   /**
-   * @brief Appends `col` under `name`.
+   * @brief Appends `col` under `name`. O(number of columns) to check the name; shares `col`'s
+   * buffers, copies nothing.
+   * @tparam T the column's fixed-width value type
+   * @param name a name no other column has
+   * @param col the column, with as many rows as the table (any size for the first column)
+   * @returns this table, to chain calls
    * @throws devcol::logic_error when the name is taken, or the size differs from the table's rows
    */
   template <fixed_width T>
@@ -46,12 +53,19 @@ class basic_table {
     return add_any(std::move(name), column_type{std::move(col)});
   }
   /// @brief Appends a column of any other kind (strings, list, struct, dictionary). Throws as add().
+  /// @tparam C a column kind of this table's policy
+  /// @param name a name no other column has
+  /// @param col the column, with as many rows as the table
+  /// @returns this table
   template <class C>
     requires column_kind<C, Policy>
   basic_table& add(std::string name, C col) {
     return add_any(std::move(name), column_type{std::move(col)});
   }
   /// @brief Appends an already type-erased column. Throws as add().
+  /// @param name a name no other column has
+  /// @param col the column, with as many rows as the table
+  /// @returns this table
   basic_table& add_any(std::string name, column_type col) {
     DEVCOL_EXPECTS(find(name) == npos, "table::add: a column named '", name, "' exists already");
     std::size_t const rows = size_of(col);
@@ -61,19 +75,27 @@ class basic_table {
     return *this;
   }
 
-  /// @brief Removes the column `name`. @throws devcol::logic_error naming it if there is none
+  /// @brief Removes the column `name`; its buffers are released unless shared elsewhere.
+  /// @param name the column's name; looked up by a linear scan over the columns
+  /// @returns this table
+  /// @throws devcol::logic_error naming it if there is none
   basic_table& drop(std::string_view name) {
     columns_.erase(columns_.begin() + static_cast<std::ptrdiff_t>(index_of(name)));
     return *this;
   }
 
-  /// @brief The column `name` as `column<T, Policy>`.
+  /// @brief The column `name` as `column<T, Policy>`; a reference, nothing is copied.
+  /// @tparam T the value type the column must hold
+  /// @param name the column's name; looked up by a linear scan over the columns
   /// @throws devcol::logic_error naming the column and both types if it holds another type, or if there is none
   template <fixed_width T>
   [[nodiscard]] column<T, Policy> const& get(std::string_view name) const {
     return typed<T>(index_of(name));
   }
-  /// @brief The column at `index` as `column<T, Policy>`. @throws devcol::logic_error as get(name)
+  /// @brief The column at `index` as `column<T, Policy>`; a reference, nothing is copied.
+  /// @tparam T the value type the column must hold
+  /// @param index the column's position, in [0, num_columns())
+  /// @throws devcol::logic_error as get(name), or for an index out of range
   template <fixed_width T>
   [[nodiscard]] column<T, Policy> const& get(std::size_t index) const {
     check_index(index);
@@ -81,7 +103,10 @@ class basic_table {
   }
 
   /**
-   * @brief The column `name` as the column kind `C` (e.g. `get<devcol::strings_column>("s")`).
+   * @brief The column `name` as the column kind `C` (e.g. `get<devcol::strings_column>("s")`); a
+   * reference, nothing is copied.
+   * @tparam C the column kind the column must be (not a plain `column<T>`: name `T` instead)
+   * @param name the column's name
    * @throws devcol::logic_error naming the column and both types if it holds another kind, or if there is none
    */
   template <class C>
@@ -89,7 +114,10 @@ class basic_table {
   [[nodiscard]] C const& get(std::string_view name) const {
     return kind<C>(index_of(name));
   }
-  /// @brief The column at `index` as the column kind `C`. @throws devcol::logic_error as get(name)
+  /// @brief The column at `index` as the column kind `C`; a reference, nothing is copied.
+  /// @tparam C the column kind the column must be (not a plain `column<T>`)
+  /// @param index the column's position, in [0, num_columns())
+  /// @throws devcol::logic_error as get(name), or for an index out of range
   template <class C>
     requires(column_kind<C, Policy> && !detail::is_plain_column<C>)
   [[nodiscard]] C const& get(std::size_t index) const {
@@ -97,32 +125,49 @@ class basic_table {
     return kind<C>(index);
   }
 
-  /// @brief The column `name`, type-erased. @throws devcol::logic_error if there is none
+  /// @brief The column `name`, type-erased.
+  /// @param name the column's name; looked up by a linear scan over the columns
+  /// @throws devcol::logic_error if there is none
   [[nodiscard]] column_type const& operator[](std::string_view name) const { return columns_[index_of(name)].second; }
-  /// @brief The column at `index`, type-erased. @throws devcol::logic_error if out of range
+  /// @brief The column at `index`, type-erased. O(1).
+  /// @param index the column's position, in [0, num_columns())
+  /// @throws devcol::logic_error if out of range
   [[nodiscard]] column_type const& operator[](std::size_t index) const {
     check_index(index);
     return columns_[index].second;
   }
-  /// @brief The name of the column at `index`. @throws devcol::logic_error if out of range
+  /// @brief The name of the column at `index`. O(1).
+  /// @param index the column's position, in [0, num_columns())
+  /// @throws devcol::logic_error if out of range
   [[nodiscard]] std::string const& name(std::size_t index) const {
     check_index(index);
     return columns_[index].first;
   }
   /// @brief Whether a column is named `name`.
+  /// @param name the column's name; looked up by a linear scan over the columns
   [[nodiscard]] bool contains(std::string_view name) const noexcept { return find(name) != npos; }
-  /// @brief The Arrow format string of the column `name` (e.g. "l", "+l"). @throws devcol::logic_error if none
+  /// @brief The Arrow format string of the column `name` (e.g. "l", "+l"). Reads no device memory.
+  /// @param name the column's name; looked up by a linear scan over the columns
+  /// @throws devcol::logic_error if none
   [[nodiscard]] std::string format(std::string_view name) const { return devcol::arrow_format((*this)[name]); }
-  /// @brief The type of the column `name` as pyarrow prints it (e.g. "list<int64>"). @throws devcol::logic_error if none
+  /// @brief The type of the column `name` as pyarrow prints it (e.g. "list<int64>"). Reads no
+  /// device memory.
+  /// @param name the column's name; looked up by a linear scan over the columns
+  /// @throws devcol::logic_error if none
   [[nodiscard]] std::string type_name(std::string_view name) const { return devcol::type_name((*this)[name]); }
 
-  /// @brief A table of the named columns, in that order (shallow copies). @throws devcol::logic_error naming a missing one
+  /// @brief A table of the named columns, in that order (shallow copies: O(1) per column, exposed
+  /// buffers excepted, which a shallow copy copies).
+  /// @param names the columns kept, each found by a linear scan; a repeated name is kept twice
+  /// @throws devcol::logic_error naming a missing one
   [[nodiscard]] basic_table select(std::initializer_list<std::string_view> names) const {
     basic_table out;
     for (auto name : names) { out.columns_.push_back(columns_[index_of(name)]); }
     return out;
   }
-  /// @brief A table of the columns at `indices`, in that order. @throws devcol::logic_error for one out of range
+  /// @brief A table of the columns at `indices`, in that order (shallow copies, as select(names)).
+  /// @param indices the positions kept, each in [0, num_columns())
+  /// @throws devcol::logic_error for one out of range
   [[nodiscard]] basic_table select(std::vector<std::size_t> const& indices) const {
     basic_table out;
     for (std::size_t index : indices) {

@@ -47,7 +47,13 @@ inline std::vector<bitmask_word> mask_words_to_host(bitmask_word const* mask, st
 /**
  * @brief The column's rows on the host, an empty optional for each null row. Copies the values and
  * the mask's words in order on `stream` and synchronises it, with the column's device current
- * (rule 21: `stream` must be one of that device; the default stream is).
+ * (rule 21: every owner's copies run with its device current, so `stream` must be one of that
+ * device; the default stream is).
+ * @tparam T the column's fixed-width value type
+ * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @param col the column to read; a slice gives only its own rows
+ * @param stream the stream the copies are ordered on, synchronised before returning
+ * @returns one element per row, in row order
  * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
  */
 template <fixed_width T, class Policy>
@@ -72,6 +78,11 @@ template <fixed_width T, class Policy>
  * @brief The strings column's rows on the host, an empty optional for each null row. Copies the
  * rows' offsets, their bytes and the mask's words in order on `stream` and synchronises it twice
  * (once to learn the bytes' range).
+ * @tparam O the column's offset type, `std::int32_t` or `std::int64_t`
+ * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @param col the column to read; a slice copies only the bytes its rows span
+ * @param stream a stream of the column's device that the copies are ordered on; synchronised
+ * @returns one element per row, in row order; a null row is empty, not an empty string
  * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
  */
 template <arrow_offset O, class Policy>
@@ -102,6 +113,11 @@ template <arrow_offset O, class Policy>
 /**
  * @brief The decimal column's unscaled values on the host, an empty optional for each null row
  * (format one with format_decimal()). Copies as to_host(column) does; synchronises `stream`.
+ * @tparam Rep the unscaled integer representation (`std::int32_t`, `std::int64_t` or 128-bit)
+ * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @param col the column to read; its precision and scale are not part of the result
+ * @param stream a stream of the column's device that the copies are ordered on; synchronised
+ * @returns one unscaled value per row, in row order
  * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
  */
 template <decimal_rep Rep, class Policy>
@@ -114,6 +130,10 @@ template <decimal_rep Rep, class Policy>
  * @brief The fixed-size binary column's rows on the host as byte strings of width() bytes, an
  * empty optional for each null row. Copies the rows' bytes and the mask's words in order on
  * `stream` and synchronises it.
+ * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @param col the column to read; a slice copies only its own rows' bytes
+ * @param stream a stream of the column's device that the copies are ordered on; synchronised
+ * @returns one element per row, in row order, each `col.width()` bytes unless null
  * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
  */
 template <class Policy>
@@ -139,6 +159,11 @@ template <class Policy>
 /**
  * @brief The decimal text of an unscaled value at `scale`: "-12.34" for (-1234, 2), "0.05" for
  * (5, 2), "1200" for (12, -2), as pyarrow prints decimals (without an exponent). Host only.
+ * @tparam Rep the unscaled integer representation (`std::int32_t`, `std::int64_t` or 128-bit);
+ *         its most negative value is formatted too
+ * @param value the unscaled value
+ * @param scale digits after the decimal point; a negative scale appends `-scale` zeros
+ * @throws std::bad_alloc if the string cannot grow
  */
 template <decimal_rep Rep>
 [[nodiscard]] std::string format_decimal(Rep value, int scale) {
@@ -205,6 +230,12 @@ std::ostream& print_head(std::ostream& out, std::string_view prefix, C const& co
 /**
  * @brief Prints `column<int64>[1, 2, null, 4]`, the first 20 rows then `…` and the row count.
  * Copies the column to the host on the default stream and synchronises it.
+ * @tparam T the column's fixed-width value type; its name comes from `type_name_v<T>`
+ * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @param out the stream written to; its formatting flags apply to the numbers
+ * @param col the column to print
+ * @returns `out`
+ * @throws what to_host() throws, and what `out` throws if its exceptions are enabled
  */
 template <fixed_width T, class Policy>
 std::ostream& operator<<(std::ostream& out, column<T, Policy> const& col) {
@@ -215,6 +246,12 @@ std::ostream& operator<<(std::ostream& out, column<T, Policy> const& col) {
 /**
  * @brief Prints `strings["a", "bc", null]`, the first 20 rows then `…` and the row count. Copies
  * to the host on the default stream and synchronises it.
+ * @tparam O the column's offset type; `std::int64_t` prints as `large_strings`
+ * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @param out the stream written to; the bytes go out unescaped
+ * @param col the column to print
+ * @returns `out`
+ * @throws what to_host() throws, and what `out` throws if its exceptions are enabled
  */
 template <arrow_offset O, class Policy>
 std::ostream& operator<<(std::ostream& out, basic_strings_column<O, Policy> const& col) {
@@ -225,6 +262,12 @@ std::ostream& operator<<(std::ostream& out, basic_strings_column<O, Policy> cons
 /**
  * @brief Prints `decimal128(38, 2)[-12.34, null, 0.05]`, the first 20 rows then `…` and the row
  * count. Copies to the host on the default stream and synchronises it.
+ * @tparam Rep the unscaled integer representation (`std::int32_t`, `std::int64_t` or 128-bit)
+ * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @param out the stream written to
+ * @param col the column to print, each row formatted at its scale by format_decimal()
+ * @returns `out`
+ * @throws what to_host() throws, and what `out` throws if its exceptions are enabled
  */
 template <decimal_rep Rep, class Policy>
 std::ostream& operator<<(std::ostream& out, decimal_column<Rep, Policy> const& col) {
@@ -234,6 +277,11 @@ std::ostream& operator<<(std::ostream& out, decimal_column<Rep, Policy> const& c
 /**
  * @brief Prints `fixed_size_binary[2][0x6162, null]` (each row's bytes in hex), the first 20 rows
  * then `…` and the row count. Copies to the host on the default stream and synchronises it.
+ * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @param out the stream written to
+ * @param col the column to print
+ * @returns `out`
+ * @throws what to_host() throws, and what `out` throws if its exceptions are enabled
  */
 template <class Policy>
 std::ostream& operator<<(std::ostream& out, fixed_size_binary_column<Policy> const& col) {

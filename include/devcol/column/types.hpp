@@ -40,10 +40,13 @@ struct unit_ratio<time_unit::ns> {
 }  // namespace detail
 
 /// @brief A length of time in `U`s, 64-bit: Arrow's `duration[U]` (libcu++'s chrono, usable in kernels).
+/// @tparam U the unit of one tick: seconds, milliseconds, microseconds or nanoseconds
 template <time_unit U>
 using duration = ::cuda::std::chrono::duration<std::int64_t, typename detail::unit_ratio<U>::type>;
 
 /// @brief A point in time, `U`s since the Unix epoch, 64-bit, no time zone: Arrow's `timestamp[U]`.
+/// @tparam U the unit of one tick since the epoch: seconds, milliseconds, microseconds or
+/// nanoseconds (nanoseconds reach only the years 1677 to 2262)
 template <time_unit U>
 using timestamp = ::cuda::std::chrono::time_point<::cuda::std::chrono::system_clock, duration<U>>;
 
@@ -75,6 +78,8 @@ static_assert(sizeof(int128_t) == 16 && alignof(int128_t) == 16,
  * `format` is the Arrow C Data Interface format string. `bool` is stored one byte per row, as
  * libcudf's BOOL8; Arrow packs booleans one bit per row (`arrow_bit_packed`), so exporting a bool
  * column packs it (a copy), while every other type exports as it is.
+ * @tparam T the element type described; the primary template, for unsupported types, has only
+ *         `supported = false`
  */
 template <class T>
 struct type_traits {
@@ -140,19 +145,24 @@ struct type_traits<int128_t> {
 };
 
 /// @brief Satisfied by the fixed-width element types devcol columns hold.
+/// @tparam T the type tested; cv-qualifiers are ignored, and it must be trivially copyable since
+/// rows are moved as bytes
 template <class T>
 concept fixed_width = type_traits<std::remove_cv_t<T>>::supported && std::is_trivially_copyable_v<T>;
 
 /// @brief Satisfied by the fixed-width types that are an Arrow primitive type of their own (every
 /// fixed-width type but `int128_t`): what `to_arrow`/`from_arrow` of a `column<T>` and a table take.
+/// @tparam T the type tested; cv-qualifiers are ignored
 template <class T>
 concept arrow_fixed_width = fixed_width<T> && type_traits<std::remove_cv_t<T>>::arrow_primitive;
 
 /// @brief The Arrow format string of `T` (e.g. "l" for int64, "tsm:" for timestamp[ms]).
+/// @tparam T a fixed-width type; empty for `int128_t`, which has no Arrow type of its own
 template <fixed_width T>
 inline constexpr std::string_view arrow_format_v = type_traits<T>::format;
 
 /// @brief The readable name of `T` (e.g. "int64", "timestamp[ms]").
+/// @tparam T a fixed-width type
 template <fixed_width T>
 inline constexpr std::string_view type_name_v = type_traits<T>::name;
 

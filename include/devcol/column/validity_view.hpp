@@ -63,10 +63,12 @@ class basic_validity_view {
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t mask_offset() const noexcept { return mask_offset_; }
   /// @brief Whether row `i` is valid (not null). No bounds check; the mask is device memory on
   /// the CUDA backend, so call it from kernels there.
+  /// @param i the row, in [0, size())
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_valid(std::size_t i) const noexcept {
     return mask_ == nullptr || bit_is_set(mask_, mask_offset_ + i);
   }
   /// @brief Whether row `i` is null. No bounds check.
+  /// @param i the row, in [0, size())
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool is_null(std::size_t i) const noexcept { return !is_valid(i); }
 
  private:

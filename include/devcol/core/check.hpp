@@ -64,7 +64,11 @@ DEVCOL_NAMESPACE_END
 
 /**
  * @brief Throws `Error` (constructed from the message) unless `cond` holds; the remaining arguments
- * are streamed into the message (name the bad value there).
+ * are streamed into the message (name the bad value there). Costs one branch when `cond` holds;
+ * the message is built only on failure.
+ * @param Error an exception type constructible from a `std::string`
+ * @param cond the precondition, evaluated once
+ * @param ... the message parts, each streamable with `operator<<`, evaluated only on failure
  */
 #define DEVCOL_EXPECTS_OR_THROW(Error, cond, ...)                                 \
   do {                                                                            \
@@ -74,17 +78,24 @@ DEVCOL_NAMESPACE_END
   } while (0)
 
 /// @brief Throws `devcol::logic_error` unless `cond` holds, with the streamed message.
+/// @param cond the precondition, evaluated once
+/// @param ... the message parts, each streamable, evaluated only on failure
 #define DEVCOL_EXPECTS(cond, ...) DEVCOL_EXPECTS_OR_THROW(::devcol::logic_error, cond, __VA_ARGS__)
 
 /// @brief Throws `devcol::logic_error` with the streamed message (for failures found by a branch).
+/// @param ... the message parts, each streamable with `operator<<`
 #define DEVCOL_FAIL(...) throw ::devcol::logic_error(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__))
 
 /// @brief Throws `devcol::out_of_memory` for a failed request of `bytes`, with the streamed message.
+/// @param bytes the size of the request that failed, which the exception carries
+/// @param ... the message parts, each streamable with `operator<<`
 #define DEVCOL_OUT_OF_MEMORY(bytes, ...) \
   throw ::devcol::out_of_memory(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__), (bytes))
 
 #if DEVCOL_BACKEND_CUDA
-/// @brief Calls a CUDA runtime function; throws `devcol::cuda_error` (or `out_of_memory`) on failure.
+/// @brief Calls a CUDA runtime function; throws `devcol::cuda_error` (or `out_of_memory`) on
+/// failure, after clearing CUDA's last error so that the next call does not see it again.
+/// @param call the CUDA runtime call, evaluated once; its text goes into the message
 #  define DEVCOL_CUDA_TRY(call)                                                                 \
     do {                                                                                        \
       if (cudaError_t const devcol_status_ = (call); devcol_status_ != cudaSuccess) [[unlikely]] { \
@@ -94,6 +105,8 @@ DEVCOL_NAMESPACE_END
 
 /// @brief Like DEVCOL_CUDA_TRY for an allocation of `bytes`: failure to allocate becomes
 /// `devcol::out_of_memory` carrying the size.
+/// @param call the CUDA allocation call, evaluated once
+/// @param bytes the size requested, reported in the message and the exception
 #  define DEVCOL_CUDA_TRY_ALLOC(call, bytes)                                                    \
     do {                                                                                        \
       if (cudaError_t const devcol_status_ = (call); devcol_status_ != cudaSuccess) [[unlikely]] { \
@@ -103,7 +116,8 @@ DEVCOL_NAMESPACE_END
 
 /**
  * @brief For `noexcept` paths (destructors, deallocation, release callbacks): never throws.
- * In debug builds a failure is printed and asserted; in release builds it is cleared and ignored.
+ * In debug builds a failure is printed and aborts; in release builds it is cleared and ignored.
+ * @param call the CUDA runtime call, evaluated once in both builds
  */
 #  ifdef NDEBUG
 #    define DEVCOL_ASSERT_CUDA_SUCCESS(call) \

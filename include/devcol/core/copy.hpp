@@ -18,6 +18,10 @@ DEVCOL_NAMESPACE_BEGIN
  * `stream`. Asynchronous on CUDA (`cudaMemcpyAsync` with `cudaMemcpyDefault`): the caller keeps
  * both ranges alive and unmodified until the stream passes this point; to read `dst` on the host,
  * synchronise the stream. The host backend copies at once (`std::memcpy`).
+ * @param dst where the bytes go, host or device memory; must not overlap `src`
+ * @param src where the bytes come from, host or device memory
+ * @param bytes the number of bytes; 0 queues nothing
+ * @param stream the stream the copy is ordered on
  * @throws devcol::cuda_error if the copy cannot be queued
  */
 inline void copy_bytes(void* dst, void const* src, std::size_t bytes, stream_ref stream) {
@@ -33,6 +37,10 @@ inline void copy_bytes(void* dst, void const* src, std::size_t bytes, stream_ref
 /**
  * @brief Sets `bytes` bytes at `dst` to `value`, in order on `stream` (`cudaMemsetAsync` on CUDA,
  * `std::memset` on the host backend).
+ * @param dst the first byte set, host or device memory
+ * @param value the byte written
+ * @param bytes the number of bytes; 0 queues nothing
+ * @param stream the stream the fill is ordered on
  * @throws devcol::cuda_error if the fill cannot be queued
  */
 inline void fill_bytes(void* dst, unsigned char value, std::size_t bytes, stream_ref stream) {

@@ -29,6 +29,7 @@ class device_id {
   /// @brief Device 0.
   constexpr device_id() noexcept = default;
   /// @brief The device with ordinal `value`. Explicit: an integer must not pass for a device by accident.
+  /// @param value the CUDA device ordinal (only 0 on the host backend)
   constexpr explicit device_id(value_type value) noexcept : value_(value) {}
   /// @brief The ordinal.
   [[nodiscard]] constexpr value_type value() const noexcept { return value_; }
@@ -96,6 +97,7 @@ class [[nodiscard]] scoped_device {
  public:
   /**
    * @brief Makes `device` current.
+   * @param device the device made current
    * @throws devcol::cuda_error if `cudaGetDevice` or `cudaSetDevice` fails (an ordinal past the
    *         devices is `cudaErrorInvalidDevice`); then nothing changed
    */
@@ -112,6 +114,7 @@ class [[nodiscard]] scoped_device {
   /**
    * @brief Makes `device` current, for `noexcept` paths (frees, destructors): never throws. A
    * failing CUDA call is asserted in debug builds; in release builds the device stays as it was.
+   * @param device the device made current
    */
   scoped_device([[maybe_unused]] device_id device, std::nothrow_t) noexcept {
 #if DEVCOL_BACKEND_CUDA

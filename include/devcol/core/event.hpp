@@ -48,8 +48,10 @@ class event {
   event(event const&) = delete;
   event& operator=(event const&) = delete;
   /// @brief Takes over `other`'s event; `other` is empty afterwards.
+  /// @param other the event emptied
   event(event&& other) noexcept : value_(std::exchange(other.value_, {})), device_(other.device_) {}
   /// @brief Destroys this event, then takes over `other`'s.
+  /// @param other the event emptied
   event& operator=(event&& other) noexcept {
     if (this != &other) {
       destroy();
@@ -65,6 +67,7 @@ class event {
    * @brief Captures the work queued on `stream` so far; asynchronous, with the event's device
    * current for the call. `stream` must belong to the event's device (the default stream is that
    * device's). @throws devcol::cuda_error
+   * @param stream a stream of the event's device whose queued work is captured
    */
   void record(stream_ref stream) {
 #if DEVCOL_BACKEND_CUDA
@@ -78,6 +81,7 @@ class event {
    * @brief Makes `stream` wait for the recorded work without blocking the host; `stream` may belong
    * to another device than the event. The current device must be `stream`'s (the default stream is
    * the current device's). @throws devcol::cuda_error
+   * @param stream the stream made to wait; the current device must be its own
    */
   void wait(stream_ref stream) const {
 #if DEVCOL_BACKEND_CUDA
@@ -87,6 +91,7 @@ class event {
 #endif
   }
   /// @brief As wait(stream_ref), with `stream`'s own device current for the call.
+  /// @param s the stream made to wait, on whichever device it belongs to
   /// @throws devcol::cuda_error
   void wait(stream const& s) const {
     scoped_device const on_device(s.device());

@@ -51,8 +51,10 @@ class stream {
   stream(stream const&) = delete;
   stream& operator=(stream const&) = delete;
   /// @brief Takes over `other`'s stream; `other` refers to the default stream afterwards.
+  /// @param other the stream emptied
   stream(stream&& other) noexcept : value_(std::exchange(other.value_, {})), device_(other.device_) {}
   /// @brief Destroys this stream (synchronising it first), then takes over `other`'s.
+  /// @param other the stream emptied
   stream& operator=(stream&& other) noexcept {
     if (this != &other) {
       destroy();

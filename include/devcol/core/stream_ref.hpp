@@ -37,14 +37,17 @@ class stream_ref {
   constexpr stream_ref() noexcept = default;
 #if DEVCOL_BACKEND_CUDA
   /// @brief Refers to `stream` (not owned: it must outlive every use of this reference).
+  /// @param stream the CUDA stream referred to
   constexpr stream_ref(value_type stream) noexcept : value_(stream) {}  // NOLINT: implicit, as cuda::stream_ref
 #else
   /// @brief Refers to the stream with this identity. Explicit: an integer must never pass for a
   /// stream by accident (`allocation(4096, 256)` would otherwise bind 256 as the stream).
+  /// @param stream the host backend's identity of the stream
   constexpr explicit stream_ref(value_type stream) noexcept : value_(stream) {}
 #endif
 #if DEVCOL_BACKEND_CUDA && DEVCOL_HAS_CCCL_MR
   /// @brief From CCCL's stream reference.
+  /// @param stream CCCL's reference to the same CUDA stream
   constexpr stream_ref(::cuda::stream_ref stream) noexcept : value_(stream.get()) {}  // NOLINT: implicit
   /// @brief To CCCL's stream reference.
   constexpr operator ::cuda::stream_ref() const noexcept { return ::cuda::stream_ref{value_}; }

@@ -27,6 +27,9 @@ namespace mr {
  * Where the upstream honours the alignment itself the request is forwarded as is: no cost. Beyond
  * the upstream's guarantee (`max_alignment_v<Upstream>`, e.g. 256 bytes for `cudaMalloc`) it
  * over-allocates by the difference and keeps the original pointer in a table under a mutex.
+ * @tparam Upstream the resource the adaptor forwards to, owned by value (never a reference that
+ *         could dangle; make it a `resource_handle` to share one upstream); requests it already
+ *         honours are forwarded unchanged
  */
 template <memory_resource Upstream>
 class aligned : public detail::adaptor_base<Upstream, aligned<Upstream>> {
@@ -38,17 +41,25 @@ class aligned : public detail::adaptor_base<Upstream, aligned<Upstream>> {
   static constexpr std::size_t max_alignment = std::max(std::size_t{1} << 21, upstream_alignment);
 
   /**
-   * @brief Aligns allocations from `upstream` to at least `alignment` bytes.
+   * @brief Aligns allocations from a default-constructed upstream to at least `alignment` bytes.
+   * @param alignment the least alignment of every allocation, a power of two up to max_alignment
    * @throws devcol::logic_error if `alignment` is not a power of two or exceeds max_alignment
    */
   explicit aligned(std::size_t alignment) : alignment_(alignment) {
     detail::validate_alignment(alignment, max_alignment, "aligned");
   }
   /// @brief Same, over `upstream` (moved in).
+  /// @param alignment the least alignment of every allocation, a power of two up to max_alignment
+  /// @param upstream the resource forwarded to
+  /// @throws devcol::logic_error for a bad alignment
   aligned(std::size_t alignment, Upstream upstream) : base(std::in_place, std::move(upstream)), alignment_(alignment) {
     detail::validate_alignment(alignment, max_alignment, "aligned");
   }
   /// @brief Same, constructing the upstream in place from `args`.
+  /// @tparam Args the types of `Upstream`'s constructor arguments
+  /// @param alignment the least alignment of every allocation, a power of two up to max_alignment
+  /// @param args forwarded to `Upstream`'s constructor
+  /// @throws what `Upstream`'s constructor throws
   template <class... Args>
   aligned(std::size_t alignment, std::in_place_t, Args&&... args)
       : base(std::in_place, std::forward<Args>(args)...), alignment_(alignment) {
@@ -56,7 +67,11 @@ class aligned : public detail::adaptor_base<Upstream, aligned<Upstream>> {
   }
 
   /**
-   * @brief Allocates `bytes` aligned to the larger of `alignment` and the adaptor's.
+   * @brief Allocates `bytes` aligned to the larger of `alignment` and the adaptor's. Beyond the
+   * upstream's alignment: over-allocates by the difference and takes the table's mutex.
+   * @param bytes the size in bytes
+   * @param alignment a power of two up to max_alignment
+   * @param stream the stream the allocation is ordered on
    * @throws devcol::logic_error for an alignment that is not a power of two or exceeds max_alignment
    * @throws what the upstream throws
    */
@@ -79,6 +94,10 @@ class aligned : public detail::adaptor_base<Upstream, aligned<Upstream>> {
   }
 
   /// @brief Frees memory from allocate() with the same size and alignment. Never throws.
+  /// @param ptr memory from allocate() of this adaptor
+  /// @param bytes the size it was allocated with
+  /// @param alignment the alignment it was allocated with
+  /// @param stream the stream the free is ordered on
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     std::size_t const align = std::max(alignment, alignment_);
     // An over-aligned block is found by its pointer, even if the caller passes a smaller alignment

@@ -46,6 +46,10 @@ class basic_allocation {
    * resource's answer is checked, since devcol then reads `T`s and whole mask words there: a null
    * pointer for a non-zero size is `out_of_memory` (NEP 49's failure), a pointer not aligned as asked
    * is handed back and refused.
+   * @param bytes the size in bytes
+   * @param alignment a power of two the resource honours
+   * @param stream the stream the memory is usable on, and later freed on
+   * @param resource what the memory comes from; kept, so the free goes back to it
    * @throws what `resource.allocate` throws (`devcol::out_of_memory`, `devcol::logic_error`);
    *         devcol::out_of_memory for a null result; devcol::logic_error naming a misaligned one
    */
@@ -60,13 +64,18 @@ class basic_allocation {
   }
 
   /// @brief Allocates from the default resource now (mr::get_default(): the thread's, else the
-  /// current device's), which it keeps.
+  /// current device's), which it keeps. Throws as the constructor above.
+  /// @param bytes the size in bytes
+  /// @param stream the stream the memory is usable on, and later freed on
+  /// @param alignment a power of two the default resource honours
   explicit basic_allocation(std::size_t bytes, stream_ref stream = {}, std::size_t alignment = default_alignment)
     requires std::same_as<Resource, resource_handle>
       : basic_allocation(bytes, alignment, stream, get_default()) {}
 
   /// @brief An empty allocation (null data, size 0) that keeps `resource`, as the owner of memory
   /// made elsewhere does (its copies come from `resource`). Allocates nothing, frees nothing.
+  /// @param resource the resource kept for later allocations through this owner
+  /// @param stream the stream recorded as the allocation's
   basic_allocation(Resource resource, stream_ref stream) noexcept(std::is_nothrow_move_constructible_v<Resource>)
       : device_(std::nothrow),
         resource_(std::move(resource)),
@@ -77,7 +86,9 @@ class basic_allocation {
 
   basic_allocation(basic_allocation const&) = delete;
   basic_allocation& operator=(basic_allocation const&) = delete;
-  /// @brief Takes over `other`'s memory; `other` becomes empty.
+  /// @brief Takes over `other`'s memory; `other` becomes empty. Copies the resource (a handle copy
+  /// costs an atomic increment).
+  /// @param other the allocation emptied
   basic_allocation(basic_allocation&& other) noexcept(std::is_nothrow_copy_constructible_v<Resource>)
       : device_(other.device_),
         resource_(other.resource_),
@@ -86,6 +97,7 @@ class basic_allocation {
         alignment_(other.alignment_),
         stream_(other.stream_) {}
   /// @brief Frees this allocation's memory, then takes over `other`'s.
+  /// @param other the allocation emptied
   basic_allocation& operator=(basic_allocation&& other) noexcept(std::is_nothrow_copy_assignable_v<Resource>) {
     if (this != &other) {
       free();
@@ -113,6 +125,7 @@ class basic_allocation {
   /// the default stream once that `devcol::stream` is destroyed (its work is complete by then).
   [[nodiscard]] stream_ref stream() const noexcept { return ::devcol::detail::live_stream(stream_); }
   /// @brief Frees on `stream` instead: the caller makes sure its work follows every use of the memory.
+  /// @param stream the stream the free will be ordered on
   void set_stream(stream_ref stream) noexcept { stream_ = stream; }
   /**
    * @brief Gives the memory up without freeing it: the caller frees it through resource() with
@@ -127,6 +140,9 @@ class basic_allocation {
    * @brief Takes ownership of `bytes` at `data`, which resource() allocated with `alignment` on a
    * stream ordered before stream(); they are freed with that size and alignment. Only for an empty
    * allocation; writes no resource.
+   * @param data the memory taken over
+   * @param bytes its size, passed back to the resource when it is freed
+   * @param alignment its alignment, passed back likewise
    */
   void adopt(void* data, std::size_t bytes, std::size_t alignment) noexcept {
     data_ = data;

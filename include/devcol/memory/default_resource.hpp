@@ -127,6 +127,7 @@ inline resource_handle const& device_default_cached() {
 /**
  * @brief The default of `device`: what allocations with that device current use when neither the
  * caller nor the thread names a resource. Costs a mutex and a handle copy.
+ * @param device the device whose default is read
  * @throws devcol::logic_error unless `device` is a device (only 0 on the host backend)
  * @throws devcol::cuda_error if the devices cannot be counted
  */
@@ -142,6 +143,8 @@ inline resource_handle const& device_default_cached() {
  * the resource that made it. The resource should serve `device`'s memory (`cuda_async`,
  * `cuda_device` and the adaptors over them serve whichever device is current when they allocate);
  * the handle is kept until replaced, for the life of the process.
+ * @param device the device whose default is replaced
+ * @param handle the new default, kept for the life of the process or until replaced
  * @throws devcol::logic_error unless `device` is a device (only 0 on the host backend)
  * @throws devcol::cuda_error if the devices cannot be counted
  */
@@ -168,6 +171,7 @@ inline resource_handle set_per_device_default(device_id device, resource_handle 
  * back to the resource that made it. Restoring with `set_default(previous)` keeps `previous` as the
  * thread's own default even on another device: reset_default() or a scoped_default go back to
  * following the current device's.
+ * @param handle the new default of this thread
  * @throws devcol::cuda_error if the current device cannot be read (no thread default set yet)
  */
 inline resource_handle set_default(resource_handle handle) {
@@ -192,6 +196,7 @@ inline std::optional<resource_handle> reset_default() noexcept {
 class [[nodiscard]] scoped_default {
  public:
   /// @brief Makes `handle` the thread's default until destruction. Never throws.
+  /// @param handle the thread's default within the scope
   explicit scoped_default(resource_handle handle) noexcept
       : previous_(std::exchange(detail::this_thread_defaults().own, std::move(handle))) {}
   scoped_default(scoped_default const&) = delete;

@@ -30,6 +30,8 @@ class host_aligned : public detail::cccl_interop<host_aligned> {
 
   /**
    * @brief Allocates `bytes` (0 is allowed and gives a unique pointer) aligned to `alignment`.
+   * @param bytes the size in bytes
+   * @param alignment a power of two up to max_alignment
    * @throws devcol::out_of_memory when the system has no memory for it
    * @throws devcol::logic_error when `alignment` is not a power of two or exceeds max_alignment
    */
@@ -49,6 +51,9 @@ class host_aligned : public detail::cccl_interop<host_aligned> {
   }
 
   /// @brief Frees memory from allocate() with the same size and alignment. Never throws.
+  /// @param ptr memory from allocate() of any host_aligned
+  /// @param bytes the size it was allocated with
+  /// @param alignment the alignment it was allocated with
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref = {}) noexcept {
 #if defined(__cpp_sized_deallocation)
     ::operator delete(ptr, bytes, std::align_val_t{alignment});

@@ -23,6 +23,9 @@ namespace mr {
  *
  * Lock-free (one atomic add per call). Counts requested bytes, not the upstream's rounding. Under
  * an on-out-of-memory adaptor it gives spilling a soft device limit to work against.
+ * @tparam Upstream the resource the adaptor forwards to, owned by value (never a reference that
+ *         could dangle; make it a `resource_handle` to share one upstream); the limit counts the
+ *         bytes requested, not the upstream's rounding
  */
 template <memory_resource Upstream>
 class limiting : public detail::adaptor_base<Upstream, limiting<Upstream>> {
@@ -30,16 +33,26 @@ class limiting : public detail::adaptor_base<Upstream, limiting<Upstream>> {
 
  public:
   /// @brief Limits allocations from a default-constructed upstream to `limit_bytes` outstanding.
+  /// @param limit_bytes the most bytes outstanding at once
   explicit limiting(std::size_t limit_bytes) : limit_(limit_bytes) {}
   /// @brief Limits allocations from `upstream` (moved in) to `limit_bytes` outstanding.
+  /// @param limit_bytes the most bytes outstanding at once
+  /// @param upstream the resource forwarded to
   limiting(std::size_t limit_bytes, Upstream upstream) : base(std::in_place, std::move(upstream)), limit_(limit_bytes) {}
   /// @brief Same, constructing the upstream in place from `args`.
+  /// @tparam Args the types of `Upstream`'s constructor arguments
+  /// @param limit_bytes the most bytes outstanding at once
+  /// @param args forwarded to `Upstream`'s constructor
+  /// @throws what `Upstream`'s constructor throws
   template <class... Args>
   limiting(std::size_t limit_bytes, std::in_place_t, Args&&... args)
       : base(std::in_place, std::forward<Args>(args)...), limit_(limit_bytes) {}
 
   /**
-   * @brief Allocates from upstream if `bytes` more stay within the limit.
+   * @brief Allocates from upstream if `bytes` more stay within the limit. One atomic add, no lock.
+   * @param bytes the size in bytes, counted against the limit
+   * @param alignment a power of two the upstream honours
+   * @param stream the stream the allocation is ordered on
    * @throws devcol::out_of_memory naming the request, the limit and the bytes in use when they would not
    */
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
@@ -57,6 +70,10 @@ class limiting : public detail::adaptor_base<Upstream, limiting<Upstream>> {
     }
   }
   /// @brief Frees through upstream. Never throws.
+  /// @param ptr memory from allocate() of this adaptor
+  /// @param bytes the size it was allocated with
+  /// @param alignment the alignment it was allocated with
+  /// @param stream the stream the free is ordered on
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     this->upstream().deallocate(ptr, bytes, alignment, stream);
     used_.fetch_sub(bytes, std::memory_order_relaxed);

@@ -31,19 +31,30 @@ namespace mr {
  *
  * A line is formatted outside the lock and written under it, so lines never interleave. Costs a
  * formatted write per call: a debugging aid, like RMM's logging adaptor.
+ * @tparam Upstream the resource the adaptor forwards to, owned by value (never a reference that
+ *         could dangle; make it a `resource_handle` to share one upstream); each of its calls is
+ *         logged with its outcome
  */
 template <memory_resource Upstream>
 class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
   using base = detail::adaptor_base<Upstream, logging<Upstream>>;
 
  public:
-  /// @brief Logs to `sink`, which the caller keeps alive as long as this adaptor.
+  /// @brief Logs to `sink`, which the caller keeps alive as long as this adaptor. Writes the
+  /// header.
+  /// @param sink the stream the CSV lines go to
   explicit logging(std::ostream& sink) : sink_(&sink) { write_header(); }
   /// @brief Same, over `upstream` (moved in).
+  /// @param sink the stream the CSV lines go to, alive as long as this adaptor
+  /// @param upstream the resource forwarded to
   logging(std::ostream& sink, Upstream upstream) : base(std::in_place, std::move(upstream)), sink_(&sink) {
     write_header();
   }
   /// @brief Same, constructing the upstream in place from `args`.
+  /// @tparam Args the types of `Upstream`'s constructor arguments
+  /// @param sink the stream the CSV lines go to, alive as long as this adaptor
+  /// @param args forwarded to `Upstream`'s constructor
+  /// @throws what `Upstream`'s constructor throws
   template <class... Args>
   logging(std::ostream& sink, std::in_place_t, Args&&... args)
       : base(std::in_place, std::forward<Args>(args)...), sink_(&sink) {
@@ -51,6 +62,7 @@ class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
   }
   /**
    * @brief Logs to a file at `path`, created or truncated, owned by the adaptor.
+   * @param path the file's path
    * @throws devcol::logic_error naming the path if it cannot be opened
    */
   explicit logging(std::string const& path) : file_(std::make_unique<std::ofstream>(path)), sink_(file_.get()) {
@@ -60,6 +72,9 @@ class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
 
   /// @brief Allocates from upstream and logs the outcome (a line that cannot be written is dropped).
   /// Throws what the upstream throws.
+  /// @param bytes the size in bytes
+  /// @param alignment a power of two
+  /// @param stream the stream the allocation is ordered on
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
     void* ptr = nullptr;
     try {
@@ -72,12 +87,17 @@ class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
     return ptr;
   }
   /// @brief Frees through upstream and logs it. Never throws (a failed write is dropped).
+  /// @param ptr memory from allocate() of this adaptor
+  /// @param bytes the size it was allocated with
+  /// @param alignment the alignment it was allocated with
+  /// @param stream the stream the free is ordered on
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     this->upstream().deallocate(ptr, bytes, alignment, stream);
     log_nothrow("deallocate", ptr, bytes, alignment, stream);
   }
 
-  /// @brief Flushes the sink.
+  /// @brief Flushes the sink, under the lock that orders the lines.
+  /// @throws what the sink throws if its exceptions are enabled
   void flush() {
     std::lock_guard lock(mutex_);
     sink_->flush();

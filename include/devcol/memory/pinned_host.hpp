@@ -54,6 +54,9 @@ class pinned_host : public detail::cccl_interop<pinned_host> {
   /**
    * @brief Allocates `bytes` of pinned memory aligned to `alignment` (null for 0 bytes at an
    * alignment up to 256). Synchronous: `stream` is ignored.
+   * @param bytes the size in bytes
+   * @param alignment a power of two up to max_alignment
+   * @param stream ignored: `cudaMallocHost` is synchronous
    * @throws devcol::out_of_memory when CUDA reports `cudaErrorMemoryAllocation`
    * @throws devcol::cuda_error on any other CUDA failure
    * @throws devcol::logic_error when `alignment` is not a power of two or exceeds max_alignment
@@ -63,6 +66,10 @@ class pinned_host : public detail::cccl_interop<pinned_host> {
   }
 
   /// @brief Frees memory from allocate() with the same size and alignment. Never throws.
+  /// @param ptr memory from allocate() of a pinned_host
+  /// @param bytes the size it was allocated with
+  /// @param alignment the alignment it was allocated with
+  /// @param stream ignored: `cudaFreeHost` synchronises the device
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     blocks().deallocate(ptr, bytes, alignment, stream);
   }

@@ -59,6 +59,9 @@ struct pool_options {
  *   with that device current (one pool per device, as `mr::set_per_device_default` installs them;
  *   devcol's owners free with their device current). Its destructor makes that device current to
  *   wait for the frees' events and give the chunks back, whichever device is current then (rule 21).
+ * @tparam Upstream the resource the adaptor forwards to, owned by value (never a reference that
+ *         could dangle; make it a `resource_handle` to share one upstream); chunks are taken from
+ *         it `granularity`-aligned and given back at destruction
  */
 template <memory_resource Upstream>
 class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
@@ -72,10 +75,17 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
 
   /// @brief A pool over a default-constructed upstream, growing as `options` say. Takes nothing
   /// from upstream until the first allocation.
+  /// @param options the initial, maximum and minimum growth sizes
   explicit pool(pool_options options = {}) : options_(options) {}
   /// @brief Same, over `upstream` (moved in).
+  /// @param options the initial, maximum and minimum growth sizes
+  /// @param upstream the resource chunks are taken from
   pool(pool_options options, Upstream upstream) : base(std::in_place, std::move(upstream)), options_(options) {}
   /// @brief Same, constructing the upstream in place from `args`.
+  /// @tparam Args the types of `Upstream`'s constructor arguments
+  /// @param options the initial, maximum and minimum growth sizes
+  /// @param args forwarded to `Upstream`'s constructor
+  /// @throws what `Upstream`'s constructor throws
   template <class... Args>
   pool(pool_options options, std::in_place_t, Args&&... args)
       : base(std::in_place, std::forward<Args>(args)...), options_(options) {}
@@ -88,7 +98,12 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
   }
 
   /**
-   * @brief Allocates `bytes` aligned to `alignment`, usable by work on `stream`.
+   * @brief Allocates `bytes` aligned to `alignment`, usable by work on `stream`. O(1) from the
+   * cache of recent frees, else O(log n) in the free list; takes the pool's mutex.
+   * @param bytes the size in bytes, rounded up to `granularity`
+   * @param alignment a power of two up to max_alignment
+   * @param stream the stream the block is used on; reusing a block freed on another stream makes
+   *        this one wait on an event, never the host
    * @throws devcol::logic_error for an alignment that is not a power of two or exceeds max_alignment
    * @throws devcol::out_of_memory when the maximum size is reached or upstream cannot grow the pool
    */
@@ -113,6 +128,10 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
   }
 
   /// @brief Returns a block to the pool (not to upstream). Never throws.
+  /// @param ptr a block from allocate() of this pool
+  /// @param bytes the size it was allocated with
+  /// @param stream the stream whose work last used the block; its later reuse on another stream
+  ///        waits for it
   void deallocate(void* ptr, std::size_t bytes, std::size_t = default_alignment, stream_ref stream = {}) noexcept {
     std::size_t const size = block_size(bytes);
     std::lock_guard lock(mutex_);

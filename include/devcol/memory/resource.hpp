@@ -52,6 +52,8 @@ struct device_accessible {};
  * for an alignment it cannot honour, `devcol::logic_error`); `deallocate(ptr, bytes, alignment,
  * stream)` is `noexcept` and receives the size and alignment of the allocation; two resources
  * compare equal when either can free the other's memory.
+ * @tparam R the resource type tested; devcol takes resources by value or through a reference
+ *         wrapper, so `R` is usually a cheap handle onto shared state
  */
 template <class R>
 concept memory_resource = std::equality_comparable<R> &&
@@ -61,28 +63,37 @@ concept memory_resource = std::equality_comparable<R> &&
                           };
 
 /// @brief Satisfied when `R` declares the stateless property `P` (a `get_property(R const&, P)` overload).
+/// @tparam R the resource type tested
+/// @tparam P the property tag, e.g. `host_accessible` or `device_accessible`; default-constructible
 template <class R, class P>
 concept has_property = requires(R const& r) { get_property(r, P{}); };
 
-/// @brief A memory resource whose memory host code may touch.
+/// @brief A memory resource whose memory host code may touch (dereferencing it needs no copy).
+/// @tparam R the resource type tested
 template <class R>
 concept host_accessible_resource = memory_resource<R> && has_property<R, host_accessible>;
 
 /// @brief A memory resource whose memory kernels may touch.
+/// @tparam R the resource type tested
 template <class R>
 concept device_accessible_resource = memory_resource<R> && has_property<R, device_accessible>;
 
-/// @brief Whether `alignment` is usable: a non-zero power of two.
+/// @brief Whether `alignment` is usable: a non-zero power of two. O(1).
+/// @param alignment the alignment in bytes
 [[nodiscard]] constexpr bool is_valid_alignment(std::size_t alignment) noexcept {
   return std::has_single_bit(alignment);
 }
 
 /// @brief `value` rounded up to a multiple of `alignment` (a power of two). Does not check overflow.
+/// @param value the size or address to round, in bytes
+/// @param alignment the alignment in bytes; a power of two, else the result is meaningless
 [[nodiscard]] constexpr std::size_t align_up(std::size_t value, std::size_t alignment) noexcept {
   return (value + alignment - 1) & ~(alignment - 1);
 }
 
-/// @brief Whether `ptr` is a multiple of `alignment` (a power of two).
+/// @brief Whether `ptr` is a multiple of `alignment` (a power of two). Never dereferences `ptr`.
+/// @param ptr the address tested (host or device)
+/// @param alignment the alignment in bytes; a power of two
 [[nodiscard]] inline bool is_aligned(void const* ptr, std::size_t alignment) noexcept {
   return (reinterpret_cast<std::uintptr_t>(ptr) & (alignment - 1)) == 0;
 }
@@ -91,6 +102,7 @@ concept device_accessible_resource = memory_resource<R> && has_property<R, devic
  * @brief The largest alignment `R` honours: `R::max_alignment` when it says, else the default one.
  *
  * Leaf resources state theirs (`cudaMalloc` guarantees 256 bytes); adaptors forward their upstream's.
+ * @tparam R a memory resource type; a larger request makes allocate() throw `devcol::logic_error`
  */
 template <class R>
 inline constexpr std::size_t max_alignment_v = [] {

@@ -68,12 +68,17 @@ struct erased_model final : erased_resource {
  */
 class resource_handle : public detail::cccl_interop<resource_handle> {
  public:
-  /// The version of this handle's interface (NEP 49's handler `version`, currently 1).
+  /// The version of this handle's interface (NEP 49's handler `version`): 1.
   static constexpr unsigned current_version = 1;
 
   /**
-   * @brief Wraps `resource` (moved in) under `name`.
+   * @brief Wraps `resource` (moved in) under `name`. Allocates the shared state once.
+   * @tparam R a movable memory resource type other than a handle (use make_resource_handle() for
+   *         one that cannot move, such as an adaptor)
+   * @param name the name reported by name() and in messages
+   * @param resource the resource wrapped; the handle's copies all use this one object
    * @param version the handler version reported by version(); NEP 49 handlers report 1
+   * @throws std::bad_alloc if the shared state cannot be allocated
    */
   template <memory_resource R>
     requires(!std::same_as<std::remove_cvref_t<R>, resource_handle>)
@@ -83,11 +88,18 @@ class resource_handle : public detail::cccl_interop<resource_handle> {
   resource_handle(resource_handle const&) = default;
   resource_handle& operator=(resource_handle const&) = default;
 
-  /// @brief Allocates through the wrapped resource. Throws what it throws.
+  /// @brief Allocates through the wrapped resource (one virtual call). Throws what it throws.
+  /// @param bytes the size in bytes
+  /// @param alignment a power of two the wrapped resource honours
+  /// @param stream the stream the allocation is ordered on
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
     return impl_->allocate(bytes, alignment, stream);
   }
   /// @brief Frees through the wrapped resource. Never throws.
+  /// @param ptr memory from allocate() of this handle or one equal to it
+  /// @param bytes the size it was allocated with
+  /// @param alignment the alignment it was allocated with
+  /// @param stream the stream the free is ordered on
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     impl_->deallocate(ptr, bytes, alignment, stream);
   }
@@ -101,7 +113,9 @@ class resource_handle : public detail::cccl_interop<resource_handle> {
   /// @brief Whether kernels may touch this resource's memory.
   [[nodiscard]] bool is_device_accessible() const noexcept { return impl_->device_accessible; }
 
-  /// @brief The wrapped resource if it is an `R`, else null (as `std::function::target`).
+  /// @brief The wrapped resource if it is an `R`, else null (as `std::function::target`). Costs a
+  /// `dynamic_cast`.
+  /// @tparam R the exact type asked for (no base classes or conversions)
   template <class R>
   [[nodiscard]] R* target() const noexcept {
     auto* model = dynamic_cast<detail::erased_model<R>*>(impl_.get());
@@ -109,6 +123,8 @@ class resource_handle : public detail::cccl_interop<resource_handle> {
   }
 
   /// @brief Equal when both share one resource or wrap resources of one type that compare equal.
+  /// @param a one handle
+  /// @param b the other
   friend bool operator==(resource_handle const& a, resource_handle const& b) noexcept {
     return a.impl_ == b.impl_ || a.impl_->equals(*b.impl_);
   }
@@ -124,6 +140,11 @@ class resource_handle : public detail::cccl_interop<resource_handle> {
 /**
  * @brief Constructs an `R` in place from `args` inside a new handle named `name` (for resources
  * that cannot be moved, such as adaptors).
+ * @tparam R a memory resource type, built in place
+ * @tparam Args the types of `R`'s constructor arguments
+ * @param name the name reported by the handle's name()
+ * @param args forwarded to `R`'s constructor
+ * @throws std::bad_alloc, or what `R`'s constructor throws
  */
 template <class R, class... Args>
 [[nodiscard]] resource_handle make_resource_handle(std::string name, Args&&... args) {

@@ -27,6 +27,7 @@ namespace mr {
  *
  * The referenced resource must outlive the reference and everything allocated through it; use it
  * with `shared_instance<R>()`, which lives for the whole process.
+ * @tparam R the referenced resource type; its properties and maximum alignment pass through
  */
 template <memory_resource R>
 class resource_ref : public detail::cccl_interop<resource_ref<R>> {
@@ -34,21 +35,34 @@ class resource_ref : public detail::cccl_interop<resource_ref<R>> {
   /// The largest alignment honoured: the referenced resource's.
   static constexpr std::size_t max_alignment = max_alignment_v<R>;
 
-  /// @brief Refers to `resource`.
+  /// @brief Refers to `resource`. O(1); nothing is copied.
+  /// @param resource the resource forwarded to; must outlive this reference and its allocations
   explicit resource_ref(R& resource) noexcept : resource_(&resource) {}
-  /// @brief Allocates from the referenced resource.
+  /// @brief Allocates from the referenced resource; costs what its allocate() costs.
+  /// @param bytes the size in bytes
+  /// @param alignment a power of two no larger than `max_alignment`
+  /// @param stream the stream the allocation is ordered on
+  /// @returns the referenced resource's pointer
+  /// @throws what the referenced resource throws (`devcol::out_of_memory`, `devcol::logic_error`)
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
     return resource_->allocate(bytes, alignment, stream);
   }
   /// @brief Frees through the referenced resource. Never throws.
+  /// @param ptr memory allocated through this reference or one equal to it
+  /// @param bytes the size it was allocated with
+  /// @param alignment the alignment it was allocated with
+  /// @param stream the stream the free is ordered on
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     resource_->deallocate(ptr, bytes, alignment, stream);
   }
   /// @brief The referenced resource.
   [[nodiscard]] R& get() const noexcept { return *resource_; }
-  /// @brief Equal when the referenced resources are.
+  /// @brief Equal when the referenced resources are (either may free the other's memory).
+  /// @param a one reference
+  /// @param b the other
   friend bool operator==(resource_ref const& a, resource_ref const& b) noexcept { return *a.resource_ == *b.resource_; }
   /// @brief A reference has the referenced resource's properties.
+  /// @tparam P a property tag that `R` declares
   template <class P>
     requires has_property<R, P>
   friend constexpr void get_property(resource_ref const&, P) noexcept {}
@@ -60,6 +74,8 @@ class resource_ref : public detail::cccl_interop<resource_ref<R>> {
 /**
  * @brief The process-wide instance of `R` that policies naming `R` allocate from: constructed on
  * first use (thread-safe), never destroyed, so memory freed during static destruction still finds it.
+ * @tparam R a default-constructible resource type; each type has one instance per process
+ * @throws what `R`'s constructor throws, on first use only (a later call tries again)
  */
 template <memory_resource R>
 [[nodiscard]] R& shared_instance() {
@@ -70,6 +86,9 @@ template <memory_resource R>
 /**
  * @brief A readable name for a resource type: `devcol::mr::statistics<devcol::mr::pool<...>>`.
  * Costs a demangling and a string; meant for messages and diagnostics.
+ * @tparam R any type; named as the compiler's type information spells it, with devcol's backend
+ *         inline namespace removed
+ * @throws std::bad_alloc if the string cannot be made
  */
 template <class R>
 [[nodiscard]] std::string resource_name() {
@@ -87,6 +106,9 @@ template <class R>
 }
 
 /// @brief The name of the resource `r` stands for: a handle's own name, a reference's target type.
+/// @tparam R `mr::resource_handle`, a reference type with `get()`, or a resource type
+/// @param r the resource, handle or reference named
+/// @throws std::bad_alloc if the string cannot be made
 template <class R>
 [[nodiscard]] std::string resource_name(R const& r) {
   if constexpr (std::is_same_v<R, resource_handle>) {

@@ -38,6 +38,9 @@ struct statistics_report {
  * Each allocation and deallocation costs a few relaxed atomic operations and no lock (RMM's
  * statistics adaptor takes a lock per allocation). A report is a snapshot: under concurrent use its
  * fields may come from slightly different instants. Failed allocations are not counted.
+ * @tparam Upstream the resource the adaptor forwards to, owned by value (never a reference that
+ *         could dangle; make it a `resource_handle` to share one upstream); allocations it fails
+ *         are not counted
  */
 template <memory_resource Upstream>
 class statistics : public detail::adaptor_base<Upstream, statistics<Upstream>> {
@@ -47,12 +50,19 @@ class statistics : public detail::adaptor_base<Upstream, statistics<Upstream>> {
   /// @brief Counts allocations from a default-constructed upstream.
   statistics() = default;
   /// @brief Counts allocations from `upstream`, moved in.
+  /// @param upstream the resource forwarded to
   explicit statistics(Upstream upstream) : base(std::in_place, std::move(upstream)) {}
   /// @brief Constructs the upstream in place from `args`.
+  /// @tparam Args the types of `Upstream`'s constructor arguments
+  /// @param args forwarded to `Upstream`'s constructor
+  /// @throws what `Upstream`'s constructor throws
   template <class... Args>
   explicit statistics(std::in_place_t, Args&&... args) : base(std::in_place, std::forward<Args>(args)...) {}
 
   /// @brief Allocates from upstream and counts. Throws what the upstream throws.
+  /// @param bytes the size in bytes
+  /// @param alignment a power of two
+  /// @param stream the stream the allocation is ordered on
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
     void* ptr = this->upstream().allocate(bytes, alignment, stream);
     bytes_.add(static_cast<std::int64_t>(bytes));
@@ -60,6 +70,10 @@ class statistics : public detail::adaptor_base<Upstream, statistics<Upstream>> {
     return ptr;
   }
   /// @brief Frees through upstream and counts. Never throws.
+  /// @param ptr memory from allocate() of this adaptor
+  /// @param bytes the size it was allocated with
+  /// @param alignment the alignment it was allocated with
+  /// @param stream the stream the free is ordered on
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     this->upstream().deallocate(ptr, bytes, alignment, stream);
     bytes_.sub(static_cast<std::int64_t>(bytes));

@@ -39,6 +39,9 @@ struct allocation_record {
  * forwarded. Either way the upstream is never handed a bad free. A mutex guards the table, so this costs a lock and a
  * hash-map update per call: use it in tests and debugging, not on hot paths. On destruction it prints
  * what is still outstanding to stderr (a leak report) unless told not to.
+ * @tparam Upstream the resource the adaptor forwards to, owned by value (never a reference that
+ *         could dangle; make it a `resource_handle` to share one upstream); it always gets back the
+ *         size and alignment it handed out
  */
 template <memory_resource Upstream>
 class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
@@ -48,8 +51,12 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
   /// @brief Tracks allocations from a default-constructed upstream.
   tracking() = default;
   /// @brief Tracks allocations from `upstream`, moved in.
+  /// @param upstream the resource forwarded to
   explicit tracking(Upstream upstream) : base(std::in_place, std::move(upstream)) {}
   /// @brief Constructs the upstream in place from `args`.
+  /// @tparam Args the types of `Upstream`'s constructor arguments
+  /// @param args forwarded to `Upstream`'s constructor
+  /// @throws what `Upstream`'s constructor throws
   template <class... Args>
   explicit tracking(std::in_place_t, Args&&... args) : base(std::in_place, std::forward<Args>(args)...) {}
   ~tracking() {
@@ -62,7 +69,11 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
     }
   }
 
-  /// @brief Allocates from upstream and records it. Throws what the upstream throws.
+  /// @brief Allocates from upstream and records it under the table's mutex. Throws what the
+  /// upstream throws, or std::bad_alloc if the record cannot be made (the memory is then freed).
+  /// @param bytes the size in bytes
+  /// @param alignment a power of two
+  /// @param stream the stream the allocation is ordered on
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
     void* ptr = this->upstream().allocate(bytes, alignment, stream);
     if (ptr == nullptr) { return ptr; }  // some CUDA allocators give null for 0 bytes: nothing to free
@@ -78,6 +89,10 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
 
   /// @brief Checks the call against the record, forgets it and frees through upstream with the
   /// recorded size and alignment. Never throws.
+  /// @param ptr memory from allocate() of this adaptor; anything else is counted and dropped
+  /// @param bytes the size it was allocated with (a difference is counted)
+  /// @param alignment the alignment it was allocated with (a difference is counted)
+  /// @param stream the stream the free is ordered on
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     if (ptr == nullptr) { return; }
     allocation_record record{};
@@ -141,6 +156,7 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
     return out.str();
   }
   /// @brief Whether the destructor prints the leak report (default true).
+  /// @param enabled false to keep the destructor silent
   void report_leaks_on_destruction(bool enabled) noexcept { report_leaks_ = enabled; }
 
  private:

@@ -55,6 +55,7 @@ class spill_manager {
    * @brief Spills least-recently-used owners until at least `bytes` device bytes were freed or
    * nothing more can be spilled. Works whatever `options::spill()` says. Allocates host memory;
    * takes the registry mutex once, for a snapshot, and no lock while copying.
+   * @param bytes the device bytes to free at least, if that many can be spilled
    * @returns the device bytes freed
    */
   std::size_t spill(std::size_t bytes) noexcept {
@@ -84,6 +85,7 @@ class spill_manager {
   /**
    * @brief The `mr::on_oom` callback: with `options::spill()` and `options::spill_on_demand()` on,
    * spills at least `bytes` and returns whether anything was freed (so the allocation is retried).
+   * @param bytes the size of the allocation that failed
    */
   static bool on_demand(std::size_t bytes, stream_ref /*stream*/) noexcept {
     if (!options::spill() || !options::spill_on_demand()) { return false; }
@@ -101,6 +103,7 @@ class spill_manager {
   /// (bytes, counts and time per direction), 2 (also where each permanent exposure happened).
   [[nodiscard]] int statistics_level() const noexcept { return detail::spill_registry::global().stats_level(); }
   /// @brief Sets the statistics level (counting starts with the next move).
+  /// @param level 0, 1 or 2, as statistics_level() describes
   void set_statistics_level(int level) noexcept { detail::spill_registry::global().set_stats_level(level); }
   /// @brief The counters so far.
   [[nodiscard]] spill_statistics statistics() const noexcept {

@@ -34,11 +34,13 @@ class dictionary_column;
  * `std::variant`, so `std::visit`, `std::get_if` and `std::holds_alternative` work on it. It is
  * recursive: a list's child, a struct's children and a dictionary's values are `any_column`s,
  * held by value (a list's child and a dictionary's values in a heap cell, `detail::box`, whose copy
- * copies the column). Copying an any_column copies the column: buffers are shared in O(1) (rules
- * 1 and 12 as for the column itself).
+ * copies the column). Copying an any_column copies the column: buffers are shared in O(1) (rule
+ * 1: a copy shares the owner), and exposed buffers are copied since a third party may be writing
+ * them (rule 12), as for the column itself.
  *
- * The fixed-width alternatives come first, in the order the table held them before nested kinds
- * existed (their indices are unchanged).
+ * The fixed-width alternatives come first, so that their indices in the variant do not depend on
+ * the nested kinds that follow them.
+ * @tparam Policy the buffer policy of every alternative, children included
  */
 template <buffer_policy Policy = default_policy>
 using any_column =
@@ -56,23 +58,62 @@ using any_column =
                  struct_column<Policy>, dictionary_column<Policy>>;
 
 
-/// @brief The number of rows of any column. O(1).
+/**
+ * @brief The number of rows of any column. O(1); reads no device memory.
+ * @tparam Policy the buffer policy shared by every kind in the variant
+ * @param col the column
+ */
 template <buffer_policy Policy>
 [[nodiscard]] std::size_t size(any_column<Policy> const& col) noexcept;
-/// @brief The null rows of any column (always known). O(1).
+/**
+ * @brief The null rows of any column (a dictionary: its indices' nulls). O(1): the count is kept
+ * with the column, never computed by a hidden kernel.
+ * @tparam Policy the buffer policy shared by every kind in the variant
+ * @param col the column
+ */
 template <buffer_policy Policy>
 [[nodiscard]] std::size_t null_count(any_column<Policy> const& col) noexcept;
-/// @brief The type as pyarrow prints it ("int64", "list<string>", "struct<a: int64>"…).
+/**
+ * @brief The type as pyarrow prints it ("int64", "list<string>", "struct<a: int64>"…), as the
+ * held kind's own type_name() gives it. Reads no device memory.
+ * @tparam Policy the buffer policy shared by every kind in the variant
+ * @param col the column
+ * @throws std::bad_alloc if the string cannot be made
+ */
 template <buffer_policy Policy>
 [[nodiscard]] std::string type_name(any_column<Policy> const& col);
-/// @brief The Arrow format string of the top level ("l", "+l", "+s", "i" for a dictionary…).
+/**
+ * @brief The Arrow format string of the top level ("l", "+l", "+s", "i" for a dictionary…), as the
+ * held kind's own arrow_format() gives it. Reads no device memory.
+ * @tparam Policy the buffer policy shared by every kind in the variant
+ * @param col the column
+ * @throws std::bad_alloc if the string cannot be made
+ */
 template <buffer_policy Policy>
 [[nodiscard]] std::string arrow_format(any_column<Policy> const& col);
-/// @brief Rows [begin, end), as the column kind's slice() (O(1) without nulls; shares buffers).
+/**
+ * @brief Rows [begin, end), as the column kind's slice(): sharing its buffers with the offsets
+ * summed, O(1) without nulls, else one pass counting the slice's nulls that synchronises `stream`;
+ * exposed buffers are copied, since a shallow copy of exposed memory is a deep one (rule 12).
+ * @tparam Policy the buffer policy shared by every kind in the variant
+ * @param col the column
+ * @param begin the first row kept
+ * @param end one past the last row kept
+ * @param stream the stream a null count or copy is ordered on
+ * @throws devcol::logic_error naming the bounds unless begin <= end <= size(col); what allocation
+ * and copying throw when the rows are copied
+ */
 template <buffer_policy Policy>
 [[nodiscard]] any_column<Policy> slice(any_column<Policy> const& col, std::size_t begin, std::size_t end,
                                        stream_ref stream = {});
-/// @brief A column owning fresh memory for only its rows, as the column kind's deep_copy().
+/**
+ * @brief A column owning fresh memory for only its rows, as the column kind's deep_copy(), in order
+ * on `stream` (a nested kind synchronises it to learn its children's range).
+ * @tparam Policy the buffer policy shared by every kind in the variant
+ * @param col the column
+ * @param stream the stream the copies are ordered on
+ * @throws what allocation and copying throw
+ */
 template <buffer_policy Policy>
 [[nodiscard]] any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream = {});
 

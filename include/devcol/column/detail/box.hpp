@@ -15,9 +15,9 @@ namespace detail {
 
 /**
  * One `T` on the heap with the semantics of a `T` member: copying a box copies its `T` (for a
- * column, that shares buffers in O(1), or copies exposed ones: rule 12 holds as for any column
- * copy), never a pointer to a mutable `T` that two owners would share. `T` may be incomplete where
- * the box is declared. Moving steals the cell: a moved-from box is empty and may only be assigned
+ * column, that shares buffers in O(1), or copies exposed ones: rule 12, a shallow copy of exposed
+ * memory is a deep one, holds as for any column copy), never a pointer to a mutable `T` that two
+ * owners would share. `T` may be incomplete where the box is declared. Moving steals the cell: a moved-from box is empty and may only be assigned
  * to or destroyed (as `std::indirect` of C++26).
  */
 template <class T>

@@ -4,8 +4,8 @@
  * column of any kind (cuDF's dictionary32).
  *
  * The class alone: its members call the free functions over `any_column`, which any_column.hpp
- * defines after including this header, so include <devcol/column/dictionary_column.hpp> (or any_column.hpp),
- * never this one.
+ * defines after including this header, so include <devcol/column/dictionary_column.hpp> (or
+ * any_column.hpp), never this one.
  */
 #pragma once
 
@@ -30,8 +30,9 @@ DEVCOL_NAMESPACE_BEGIN
  * @brief `size()` rows, each an int32 index into a values column (row `i` is `values()[indices()[i]]`),
  * null where the index is null. The rows' offset, mask and null count are the indices': slicing
  * slices the indices in O(1) (a count of nulls when some are null) and keeps every value. The
- * values are held by value in a heap cell; copying the column shares both in O(1) (rule 1; rule 12
- * for exposed buffers).
+ * values are held by value in a heap cell; copying the column shares both in O(1) (rule 1: a copy
+ * shares the owner), except exposed buffers, which a copy copies since a third party may be
+ * writing them (rule 12).
  *
  * The indices are trusted to be within the values (the Arrow importer checks a producer's).
  *
@@ -51,23 +52,33 @@ class dictionary_column {
   /// What the buffers keep of their resource.
   using resource_type = typename buffer_type::resource_type;
 
-  /// @brief An empty column: no rows, no values (int8); allocates the values' heap cell, no device memory.
+  /// @brief An empty column: no rows, no values (int8); allocates the values' heap cell, no device
+  /// memory.
   dictionary_column() : values_(values_type{}) {}
-  /// @brief Adopts `indices` (their nulls are the rows' nulls) into `values`. Nothing is read or checked.
+  /// @brief Adopts `indices` (their nulls are the rows' nulls) into `values`. Nothing is read or
+  /// checked.
+  /// @param indices one int32 index per row into `values`; its nulls are the rows' nulls
+  /// @param values the dictionary, of any kind; shared, not copied
   dictionary_column(indices_type indices, values_type values)
       : indices_(std::move(indices)), values_(std::move(values)) {}
 
-  /// @brief Shares `other`'s indices and values (rule 1).
+  /// @brief Shares `other`'s indices and values in O(1) (rule 1: a copy shares the owner); exposed
+  /// buffers are copied (rule 12: a shallow copy of exposed memory is a deep one).
+  /// @param other the column copied
   dictionary_column(dictionary_column const& other) = default;
   /// @brief Takes over `other`'s columns; `other` may then only be assigned to or destroyed.
+  /// @param other the column emptied
   dictionary_column(dictionary_column&& other) noexcept = default;
   /// @brief As the copy constructor.
+  /// @param other the column copied
   dictionary_column& operator=(dictionary_column const& other) = default;
   /// @brief Takes over `other`'s columns.
+  /// @param other the column emptied
   dictionary_column& operator=(dictionary_column&& other) noexcept = default;
   ~dictionary_column() = default;
 
   /// @brief Exchanges two columns. O(1), never throws.
+  /// @param other the column exchanged with this one
   void swap(dictionary_column& other) noexcept {
     indices_.swap(other.indices_);
     values_.swap(other.values_);
@@ -76,6 +87,9 @@ class dictionary_column {
   /**
    * @brief Rows [begin, end): the indices sliced (O(1) without nulls, else a count of the
    * slice's nulls, synchronising `stream`), every value kept (shared).
+   * @param begin the first row kept
+   * @param end one past the last row kept
+   * @param stream the stream the null count or copy is ordered on
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] dictionary_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
@@ -85,6 +99,7 @@ class dictionary_column {
   /**
    * @brief Fresh memory for the rows' indices (only this column's rows, rule 8) and for the whole
    * values column (indices may point anywhere in it), in order on `stream`.
+   * @param stream the stream the reads and copies are ordered on
    * @throws what allocation and copying throw
    */
   [[nodiscard]] dictionary_column deep_copy(stream_ref stream = {}) const {
@@ -102,12 +117,14 @@ class dictionary_column {
   }
 
   /// @brief Spillable policies: moves indices and values to host memory unless exposed or locked.
+  /// @param stream the stream the copies to the host are ordered on; synchronised
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
     return indices_.spill(stream) + std::visit([&](auto& c) { return c.spill(stream); }, *values_);
   }
   /// @brief Spillable policies: brings indices and values back to the device. Synchronises.
+  /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -141,7 +158,8 @@ class dictionary_column {
   [[nodiscard]] bool is_borrowed() const noexcept {
     return indices_.is_borrowed() || std::visit([](auto const& c) { return c.is_borrowed(); }, *values_);
   }
-  /// @brief Whether any buffer was exposed (rule 11).
+  /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
+  /// good (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept {
     return indices_.is_exposed() || std::visit([](auto const& c) { return c.is_exposed(); }, *values_);
   }
@@ -149,7 +167,8 @@ class dictionary_column {
   [[nodiscard]] bool copy_on_write() const noexcept {
     return indices_.copy_on_write() && std::visit([](auto const& c) { return c.copy_on_write(); }, *values_);
   }
-  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
+  /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] dictionary_column alias() const {
     return dictionary_column(indices_.alias(), std::visit([](auto const& c) { return values_type(c.alias()); }, *values_));
   }

@@ -44,6 +44,7 @@ DEVCOL_NAMESPACE_BEGIN
  * @brief A read-only view of a list column's offsets and validity, for kernels: five words,
  * trivially copyable, never allocates. Row `i` is child rows [offsets()[i], offsets()[i + 1]);
  * the child is viewed on its own (its kind is known only at run time).
+ * @tparam O the offset type, `std::int32_t` (list) or `std::int64_t` (large list)
  */
 template <arrow_offset O>
 class list_column_view : public validity_view {
@@ -53,12 +54,19 @@ class list_column_view : public validity_view {
   /// @brief An empty view.
   constexpr list_column_view() noexcept = default;
   /// @brief `size` rows whose offsets start at `offsets`; validity bit `mask_offset + i` of `mask`.
+  /// Nothing is read or checked.
+  /// @param offsets row 0's offset; `size + 1` follow, absolute rows of the child
+  /// @param size the number of rows
+  /// @param mask the validity words, or null when every row is valid
+  /// @param mask_offset the bit of `mask` that holds row 0's validity
+  /// @param null_count the number of null rows, trusted as given
   DEVCOL_HOST_DEVICE constexpr list_column_view(O const* offsets, std::size_t size, bitmask_word const* mask = nullptr,
                                                 std::size_t mask_offset = 0, std::size_t null_count = 0) noexcept
       : validity_view(size, mask, mask_offset, null_count), offsets_(offsets) {}
   /// @brief Row 0's start offset; `size() + 1` follow (absolute rows of the child).
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr O const* offsets() const noexcept { return offsets_; }
-  /// @brief Row `i`'s number of child rows. No bounds check.
+  /// @brief Row `i`'s number of child rows. No bounds check; reads two offsets (device memory).
+  /// @param i the row, in [0, size())
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr std::size_t length(std::size_t i) const noexcept {
     return static_cast<std::size_t>(offsets_[i + 1] - offsets_[i]);
   }
@@ -116,7 +124,14 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
    * @brief Adopts buffers: rows [offset, offset + size), row `i` being child rows
    * [offsets[offset + i], offsets[offset + i + 1]); validity from bits [offset, offset + size) of
    * `mask` (empty: no mask), with `null_count` nulls (not recounted). Offsets are not read.
-   * @throws devcol::logic_error naming the sizes when a buffer is too small or misaligned, or the count impossible
+   * @param offsets at least `offset + size + 1` offsets of `O`, aligned for `O`
+   * @param child the elements the offsets index, of any kind; shared, not copied
+   * @param mask the validity words covering bits [offset, offset + size), or empty
+   * @param size the number of rows
+   * @param null_count the number of null rows among them, trusted as given
+   * @param offset the first row, in offsets and mask alike
+   * @throws devcol::logic_error naming the sizes when a buffer is too small or misaligned, or the
+   * count impossible
    */
   basic_list_column(buffer_type offsets, child_type child, buffer_type mask, std::size_t size, std::size_t null_count,
                     std::size_t offset = 0)
@@ -125,12 +140,16 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
     this->check_rows_state();
   }
 
-  /// @brief Shares `other`'s buffers and child (rule 1); exposed buffers are copied (rule 12).
+  /// @brief Shares `other`'s buffers and child (rule 1: a copy shares the owner, in O(1)); exposed
+  /// buffers are copied, since a third party may be writing them (rule 12).
+  /// @param other the column copied
   basic_list_column(basic_list_column const& other) = default;
   /// @brief Takes over `other`'s buffers; `other` may then only be assigned to or destroyed.
+  /// @param other the column emptied
   basic_list_column(basic_list_column&& other) noexcept = default;
   /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
   /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  /// @param other the copied or moved-from column
   basic_list_column& operator=(basic_list_column other) noexcept {
     swap(other);
     return *this;
@@ -138,6 +157,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   ~basic_list_column() = default;
 
   /// @brief Exchanges two columns. O(1), never throws.
+  /// @param other the column exchanged with this one
   void swap(basic_list_column& other) noexcept {
     offsets_.swap(other.offsets_);
     child_.swap(other.child_);
@@ -148,6 +168,9 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
    * @brief Rows [begin, end), sharing the buffers and the whole child with the offset moved (rules
    * 1 and 8): O(1) when the column has no nulls or only nulls, else one pass over the slice's mask
    * bits to count them (synchronising `stream`).
+   * @param begin the first row kept
+   * @param end one past the last row kept
+   * @param stream the stream the null count or copy is ordered on
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] basic_list_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
@@ -155,11 +178,12 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   }
 
   /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8): offsets
-   * rebased to start at 0, a deep copy of the child's rows [first, last) that the lists span
-   * (recursively: only those), the rows' mask bits at bit 0. Reads the first and last offsets to
-   * the host (one synchronisation of `stream`, and one per nested list level), then copies in
-   * order on it.
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep copy
+   * always owns fresh memory, and a slice's copy holds only its range): offsets rebased to start at
+   * 0, a deep copy of the child's rows [first, last) that the lists span (recursively: only those),
+   * the rows' mask bits at bit 0. Reads the first and last offsets to the host (one synchronisation
+   * of `stream`, and one per nested list level), then copies in order on it.
+   * @param stream the stream the reads and copies are ordered on
    * @throws what allocation and copying throw
    */
   [[nodiscard]] basic_list_column deep_copy(stream_ref stream = {}) const {
@@ -179,6 +203,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   /**
    * @brief The child rows [first, last) that the lists span: reads two offsets to the host and
    * synchronises `stream`. {0, 0} without an offsets buffer.
+   * @param stream the stream the two offset reads are ordered on; synchronised
    */
   [[nodiscard]] std::pair<std::size_t, std::size_t> child_range(stream_ref stream = {}) const {
     return detail::offsets_span(offsets(access::read), size_, stream);
@@ -199,6 +224,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
 
   /// @brief Spillable policies: moves the buffers (the child's too) to host memory unless exposed
   /// or locked; returns the device bytes freed.
+  /// @param stream the stream the copies to the host are ordered on; synchronised
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -206,6 +232,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
            std::visit([&](auto& c) { return c.spill(stream); }, *child_);
   }
   /// @brief Spillable policies: brings the buffers (the child's too) back to the device. Synchronises.
+  /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -230,7 +257,8 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
     return offsets_.is_borrowed() || mask_.is_borrowed() ||
            std::visit([](auto const& c) { return c.is_borrowed(); }, *child_);
   }
-  /// @brief Whether any buffer was exposed (rule 11), the child's included.
+  /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
+  /// good (rule 11), the child's included.
   [[nodiscard]] bool is_exposed() const noexcept {
     return offsets_.is_exposed() || mask_.is_exposed() ||
            std::visit([](auto const& c) { return c.is_exposed(); }, *child_);
@@ -241,7 +269,8 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
     return offsets_.copy_on_write() && mask_.copy_on_write() &&
            std::visit([](auto const& c) { return c.copy_on_write(); }, *child_);
   }
-  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
+  /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
+  /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] basic_list_column alias() const {
     basic_list_column out;
     out.offsets_ = offsets_.alias();

@@ -107,9 +107,10 @@ class column_rows {
     return static_cast<bitmask_word const*>(mask_.data(access::read));
   }
   /**
-   * @brief The validity mask, writable (null without one): if the column's buffers are shared
-   * under copy-on-write, or borrowed, it first gets its own copy of its rows, in order on `stream`
-   * (rule 3; then offset() is 0), else nothing is copied (rule 4). Writing the mask does not update
+   * @brief The validity mask, writable (null without one): if the column's buffers are shared under
+   * copy-on-write, or borrowed, it first gets its own copy of its rows, in order on `stream`
+   * (rule 3: a writer whose buffers are shared copies its own rows first; then offset() is 0), else
+   * nothing is copied (rule 4: a sole owner writes in place). Writing the mask does not update
    * null_count(): state the new count with set_null_count(). For use before the column is next
    * copied or sliced.
    */

@@ -71,6 +71,12 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
    * @brief Adopts children and a mask: rows [offset, offset + size) of every child, named by
    * `names` in order; validity from bits [offset, offset + size) of `mask` (empty: no mask), with
    * `null_count` nulls (not recounted).
+   * @param names one name per child, in order
+   * @param children the fields' columns, each at least `offset + size` rows; shared
+   * @param mask the validity words covering bits [offset, offset + size), or empty
+   * @param size the number of rows
+   * @param null_count the number of null rows among them, trusted as given
+   * @param offset the first row, in every child and the mask alike
    * @throws devcol::logic_error naming the field when a child is shorter than offset + size, when
    * names and children differ in number, or when the mask is too small or the count impossible
    */
@@ -87,12 +93,16 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     this->check_rows_state();
   }
 
-  /// @brief Shares `other`'s buffers and children (rule 1); exposed buffers are copied (rule 12).
+  /// @brief Shares `other`'s buffers and children (rule 1: a copy shares the owner, in O(1));
+  /// exposed buffers are copied, since a third party may be writing them (rule 12).
+  /// @param other the column copied
   struct_column(struct_column const& other) = default;
   /// @brief Takes over `other`'s buffers and children; `other` becomes empty.
+  /// @param other the column emptied
   struct_column(struct_column&& other) noexcept = default;
   /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
   /// constructor copies, or moved; what this column held is released. Strong guarantee.
+  /// @param other the copied or moved-from column
   struct_column& operator=(struct_column other) noexcept {
     swap(other);
     return *this;
@@ -100,6 +110,7 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
   ~struct_column() = default;
 
   /// @brief Exchanges two columns. O(1), never throws.
+  /// @param other the column exchanged with this one
   void swap(struct_column& other) noexcept {
     names_.swap(other.names_);
     children_.swap(other.children_);
@@ -110,6 +121,9 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
    * @brief Rows [begin, end), sharing the mask and the children with the offset moved (Arrow: the
    * struct's offset applies to its children): O(1) when the struct has no nulls or only nulls, else
    * one pass over the slice's mask bits to count them (synchronising `stream`).
+   * @param begin the first row kept
+   * @param end one past the last row kept
+   * @param stream the stream the null count or copy is ordered on
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] struct_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
@@ -117,9 +131,11 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
   }
 
   /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8): each
-   * child's rows [offset(), offset() + size()) deep-copied (as that child's kind deep-copies), the
-   * rows' mask bits at bit 0; offset 0. In order on `stream` (list children synchronise it).
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep copy
+   * always owns fresh memory, and a slice's copy holds only its range): each child's rows
+   * [offset(), offset() + size()) deep-copied (as that child's kind deep-copies), the rows' mask
+   * bits at bit 0; offset 0. In order on `stream` (list children synchronise it).
+   * @param stream the stream the reads and copies are ordered on
    * @throws what allocation and copying throw
    */
   [[nodiscard]] struct_column deep_copy(stream_ref stream = {}) const {
@@ -136,27 +152,38 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
 
   /// @brief The number of fields.
   [[nodiscard]] std::size_t num_children() const noexcept { return children_.size(); }
-  /// @brief Field `i`'s column, whole (row `offset() + r` is the struct's row `r`). @throws devcol::logic_error if out of range
+  /// @brief Field `i`'s column, whole (row `offset() + r` is the struct's row `r`).
+  /// @param i the field's position, in [0, num_children())
+  /// @throws devcol::logic_error if out of range
   [[nodiscard]] child_type const& child(std::size_t i) const {
     check_field(i);
     return children_[i];
   }
-  /// @brief The first field named `name`'s column, whole. @throws devcol::logic_error naming it if there is none
+  /// @brief The first field named `name`'s column, whole.
+  /// @param name the field's name; a linear scan finds the first
+  /// @throws devcol::logic_error naming it if there is none
   [[nodiscard]] child_type const& child(std::string_view name) const { return children_[index_of(name)]; }
   /**
    * @brief Field `i`'s rows of this struct, [offset(), offset() + size()) of its column: a slice
    * (O(1) without nulls, else a count of its nulls, synchronising `stream`).
+   * @param i the field's position, in [0, num_children())
+   * @param stream the stream the null count of the slice is ordered on
    * @throws devcol::logic_error if out of range
    */
   [[nodiscard]] child_type field(std::size_t i, stream_ref stream = {}) const {
     check_field(i);
     return devcol::slice(children_[i], offset_, offset_ + size_, stream);
   }
-  /// @brief Field `name`'s rows of this struct (see field(i)). @throws devcol::logic_error naming it if there is none
+  /// @brief Field `name`'s rows of this struct (see field(i)).
+  /// @param name the field's name; a linear scan finds the first
+  /// @param stream the stream the null count of the slice is ordered on
+  /// @throws devcol::logic_error naming it if there is none
   [[nodiscard]] child_type field(std::string_view name, stream_ref stream = {}) const {
     return field(index_of(name), stream);
   }
-  /// @brief Field `i`'s name. @throws devcol::logic_error if out of range
+  /// @brief Field `i`'s name.
+  /// @param i the field's position, in [0, num_children())
+  /// @throws devcol::logic_error if out of range
   [[nodiscard]] std::string const& name(std::size_t i) const {
     check_field(i);
     return names_[i];
@@ -168,6 +195,7 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
 
 
   /// @brief Spillable policies: moves the mask and every child to host memory unless exposed or locked.
+  /// @param stream the stream the copies to the host are ordered on; synchronised
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -176,6 +204,7 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     return freed;
   }
   /// @brief Spillable policies: brings the mask and every child back to the device. Synchronises.
+  /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
@@ -197,7 +226,8 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
   [[nodiscard]] bool is_borrowed() const noexcept {
     return mask_.is_borrowed() || any_child([](auto const& k) { return k.is_borrowed(); });
   }
-  /// @brief Whether any buffer was exposed (rule 11), children's included.
+  /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
+  /// good (rule 11), children's included.
   [[nodiscard]] bool is_exposed() const noexcept {
     return mask_.is_exposed() || any_child([](auto const& k) { return k.is_exposed(); });
   }
@@ -208,7 +238,8 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
            std::all_of(children_.begin(), children_.end(),
                        [](auto const& c) { return std::visit([](auto const& k) { return k.copy_on_write(); }, c); });
   }
-  /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1) per child.
+  /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
+  /// copy of exposed memory a deep one, does not apply). O(1) per child.
   [[nodiscard]] struct_column alias() const {
     struct_column out;
     out.names_ = names_;
@@ -218,7 +249,8 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     this->alias_rows(out);
     return out;
   }
-  /// @brief The resource ops allocate results from: the mask's, else the first child's, else the policy's.
+  /// @brief The resource ops allocate results from: the mask's, else the first child's, else the
+  /// policy's.
   [[nodiscard]] resource_type resource() const {
     if (!mask_.empty() || children_.empty()) {
       return mask_.empty() ? detail::policy_resource<typename Policy::resource>() : mask_.resource();
