@@ -51,7 +51,7 @@ class column_view : public validity_view {
   /// @brief Iterators over the values (nulls included), for Thrust and the standard algorithms.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T const* begin() const noexcept { return data_; }
   /// @brief See begin().
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T const* end() const noexcept { return data_ + size_; }
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T const* end() const noexcept { return data_ + size(); }
 
  private:
   T const* data_ = nullptr;
@@ -96,7 +96,7 @@ class mutable_column_view : public mutable_validity_view {
   /// @brief Iterators over the values.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T* begin() const noexcept { return data_; }
   /// @brief See begin().
-  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T* end() const noexcept { return data_ + size_; }
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr T* end() const noexcept { return data_ + size(); }
 
  private:
   T* data_ = nullptr;
