@@ -450,6 +450,17 @@ TEST_CASE("defect 3: a spill or free waits for the operations another stream que
   REQUIRE(reports().empty());
 }
 
+TEST_CASE("defect 8: cuda_async's synchronous allocate and deallocate order the caller's other streams after them",
+          "[devcol][defect_8]") {
+  raw_stream other;
+  devcol::mr::cuda_async resource;
+  void* p = resource.allocate(256, 256);  // CCCL's synchronous form: usable by any stream on return
+  REQUIRE(cudaMemsetAsync(p, 1, 256, other.value) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(other.value) == cudaSuccess);
+  resource.deallocate(p, 256, 256);  // and back with the resource on return
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("defect 5: a DLPack import's deleter runs after devcol's work on the imported memory",
           "[devcol][defect_5]") {
   // A producer that frees its memory on its own stream when devcol hands the tensor back.
@@ -606,6 +617,32 @@ TEST_CASE("columns of every kind made on device 1 are deep-copied and read back 
     on_device one(1);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   }
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("a column made on device 1 is exported with device 0 current, and imported on device 1",
+          "[devcol][device]") {
+  std::optional<devcol::column<i64>> col;
+  {
+    on_device one(1);
+    col = devcol::make_column<i64>({1, std::nullopt, 3});
+    devcol::fill(*col, i64{7});  // still queued on device 1's default stream at export
+  }
+  ArrowSchema schema{};
+  ArrowDeviceArray array{};
+  devcol::to_arrow(*col, &schema, &array);  // its event recorded after that write, on device 1's default stream
+  CHECK(current_device() == 0);
+  CHECK(array.device_id == 1);
+  col.reset();  // the export keeps the memory alive
+  {
+    on_device one(1);  // the importer's contract: the producer's device is current
+    devcol::stream consumer;
+    auto back = devcol::from_arrow<i64>(&schema, &array, consumer);  // waits on the export's event
+    auto doubled = devcol::transform(back, [](i64 v) { return 2 * v; }, consumer);
+    CHECK(devcol::to_host(doubled, consumer) == std::vector<std::optional<i64>>{14, 14, 14});
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  }
+  CHECK(current_device() == 0);
   REQUIRE(reports().empty());
 }
 

@@ -119,7 +119,7 @@ template <class C>
 inline constexpr bool is_plain_column = of_kind<C, kind::fixed_width>;
 /// Whether `C` is a list, struct or dictionary column (a kind with child columns).
 template <class C>
-inline constexpr bool is_nested_kind = requires { kind_traits<C>::nested; } && kind_traits<C>::nested;
+inline constexpr bool is_nested_kind = requires { requires kind_traits<C>::nested; };
 
 template <class F, class Variant>
 inline constexpr bool handles_every_kind = false;

@@ -10,6 +10,7 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
@@ -74,6 +75,7 @@ concept arrow_exportable = detail::exportable_kind<std::remove_cvref_t<C>>();
 template <arrow_exportable C>
 void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
               std::string name = {}) {
+  scoped_device const on_device(column_device(col));  // rule 21: its event and copies on its device
   detail::operation_spill_lock<typename detail::policy_of<C>::type> const spill_scope{stream};
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
@@ -94,6 +96,9 @@ void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream
  */
 template <buffer_policy Policy>
 void to_arrow(basic_table<Policy> const& tbl, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
+  // Rule 21: the export's event and copies on the columns' device (the first column's: an export
+  // of columns on several devices is refused as columns on different kinds of memory are).
+  scoped_device const on_device(tbl.num_columns() != 0 ? column_device(tbl[std::size_t{0}]) : current_device());
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_outputs(schema, array, "to_arrow");
   detail::export_table_array(tbl, array, stream, detail::table_schema_node(tbl), schema);
