@@ -323,7 +323,7 @@ TEST_CASE("an Arrow export's sync event orders the consumer after the producer's
 // --- defect 4: what captured a stream outlives the devcol::stream --------------------------------
 
 TEST_CASE("memory allocated on a devcol::stream is used and freed safely after the stream is destroyed",
-          "[simulated_cuda][devcol][stream_lifetime]") {
+          "[simulated_cuda][devcol][stream_lifetime][defect_4]") {
   std::optional<devcol::column<i64>> col;
   {
     devcol::stream s;
@@ -339,7 +339,7 @@ TEST_CASE("memory allocated on a devcol::stream is used and freed safely after t
 }
 
 TEST_CASE("an Arrow import is released safely after its devcol::stream is destroyed",
-          "[simulated_cuda][devcol][stream_lifetime]") {
+          "[simulated_cuda][devcol][stream_lifetime][defect_4]") {
   auto col = devcol::make_column<i64>({1, 2, 3});
   ArrowSchema schema{};
   ArrowDeviceArray array{};
@@ -355,7 +355,7 @@ TEST_CASE("an Arrow import is released safely after its devcol::stream is destro
 }
 
 TEST_CASE("an exported Arrow stream exports safely after its devcol::stream is destroyed",
-          "[simulated_cuda][devcol][stream_lifetime]") {
+          "[simulated_cuda][devcol][stream_lifetime][defect_4]") {
   ArrowDeviceArrayStream out{};
   {
     devcol::stream s;
