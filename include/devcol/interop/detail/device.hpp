@@ -8,6 +8,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/detail/retired_streams.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/error.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
@@ -48,15 +49,9 @@ struct arrow_device {
   }
 }
 
-/// The device this thread's CUDA calls go to (-1 on the host backend, Arrow's "no device id").
+/// devcol::current_device() as an Arrow device id (-1 on the host backend, Arrow's "no device id").
 [[nodiscard]] inline std::int64_t current_device_id() {
-#if DEVCOL_BACKEND_CUDA
-  int device = 0;
-  DEVCOL_CUDA_TRY(cudaGetDevice(&device));
-  return device;
-#else
-  return -1;
-#endif
+  return DEVCOL_BACKEND_CUDA ? current_device().value() : -1;
 }
 
 /**
