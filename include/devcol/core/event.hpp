@@ -6,6 +6,7 @@
 
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/detail/device_handle.hpp>
 #include <devcol/core/device.hpp>
 #include <devcol/core/stream.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -40,28 +41,9 @@ class event {
 
   /// @brief Creates an event on the current device, which it records.
   /// @throws devcol::cuda_error if `cudaGetDevice` or `cudaEventCreateWithFlags` fails.
-  event() {
-#if DEVCOL_BACKEND_CUDA
-    DEVCOL_CUDA_TRY(cudaEventCreateWithFlags(&value_, cudaEventDisableTiming));
-#endif
-  }
-  event(event const&) = delete;
-  event& operator=(event const&) = delete;
-  /// @brief Takes over `other`'s event; `other` is empty afterwards.
-  /// @param other the event emptied
-  event(event&& other) noexcept : value_(std::exchange(other.value_, {})), device_(other.device_) {}
-  /// @brief Destroys this event, then takes over `other`'s.
-  /// @param other the event emptied
-  event& operator=(event&& other) noexcept {
-    if (this != &other) {
-      destroy();
-      value_ = std::exchange(other.value_, {});
-      device_ = other.device_;
-    }
-    return *this;
-  }
-  /// @brief Destroys the event with its device current. Never throws.
-  ~event() { destroy(); }
+  event() : handle_(create()) {}
+  // Move-only: moves leave `other` empty; the destructor (and assignment over an event) destroys
+  // the event with its device current, and never throws.
 
   /**
    * @brief Captures the work queued on `stream` so far; asynchronous, with the event's device
@@ -71,8 +53,8 @@ class event {
    */
   void record(stream_ref stream) {
 #if DEVCOL_BACKEND_CUDA
-    scoped_device const on_device(device_.get());
-    DEVCOL_CUDA_TRY(cudaEventRecord(value_, stream.value()));
+    scoped_device const on_device(handle_.device());
+    DEVCOL_CUDA_TRY(cudaEventRecord(handle_.get(), stream.value()));
 #else
     (void)stream;
 #endif
@@ -85,7 +67,7 @@ class event {
    */
   void wait(stream_ref stream) const {
 #if DEVCOL_BACKEND_CUDA
-    DEVCOL_CUDA_TRY(cudaStreamWaitEvent(stream.value(), value_, 0));
+    DEVCOL_CUDA_TRY(cudaStreamWaitEvent(stream.value(), handle_.get(), 0));
 #else
     (void)stream;
 #endif
@@ -100,13 +82,13 @@ class event {
   /// @brief Blocks the host until the recorded work completes. @throws devcol::cuda_error
   void synchronize() const {
 #if DEVCOL_BACKEND_CUDA
-    DEVCOL_CUDA_TRY(cudaEventSynchronize(value_));
+    DEVCOL_CUDA_TRY(cudaEventSynchronize(handle_.get()));
 #endif
   }
   /// @brief Whether the recorded work has completed; never blocks. @throws devcol::cuda_error
   [[nodiscard]] bool ready() const {
 #if DEVCOL_BACKEND_CUDA
-    cudaError_t const status = cudaEventQuery(value_);
+    cudaError_t const status = cudaEventQuery(handle_.get());
     if (status == cudaErrorNotReady) {
       (void)cudaGetLastError();
       return false;
@@ -116,23 +98,31 @@ class event {
     return true;
   }
   /// @brief The native handle (its address is what an Arrow `sync_event` points to).
-  [[nodiscard]] value_type value() const noexcept { return value_; }
+  [[nodiscard]] value_type value() const noexcept { return handle_.get(); }
   /// @brief The device the event belongs to: the one current at its creation (0 on the host backend).
-  [[nodiscard]] device_id device() const noexcept { return device_.get(); }
+  [[nodiscard]] device_id device() const noexcept { return handle_.device(); }
 
  private:
-  void destroy() noexcept {
+  struct destroy_event {
+    void operator()([[maybe_unused]] value_type value, [[maybe_unused]] device_id device) const noexcept {
 #if DEVCOL_BACKEND_CUDA
-    if (value_ != nullptr) {
-      scoped_device const on_device(device_.get(), std::nothrow);
-      DEVCOL_ASSERT_CUDA_SUCCESS(cudaEventDestroy(value_));
-    }
+      scoped_device const on_device(device, std::nothrow);
+      DEVCOL_ASSERT_CUDA_SUCCESS(cudaEventDestroy(value));
 #endif
-    value_ = {};
+    }
+  };
+  using handle_type = detail::device_handle<value_type, destroy_event>;
+
+  static handle_type create() {
+    detail::recorded_device const device;
+    value_type value{};
+#if DEVCOL_BACKEND_CUDA
+    DEVCOL_CUDA_TRY(cudaEventCreateWithFlags(&value, cudaEventDisableTiming));
+#endif
+    return handle_type(value, device);
   }
 
-  value_type value_{};
-  [[no_unique_address]] detail::recorded_device device_;
+  handle_type handle_;
 };
 
 DEVCOL_NAMESPACE_END

@@ -6,6 +6,7 @@
 
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/detail/device_handle.hpp>
 #include <devcol/core/detail/retired_streams.hpp>
 #include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -39,66 +40,57 @@ class stream {
    * @brief Creates a stream on the current device, which it records (one `cudaGetDevice`).
    * @throws devcol::cuda_error if `cudaGetDevice` or `cudaStreamCreateWithFlags` fails
    */
-  stream() {
-#if DEVCOL_BACKEND_CUDA
-    DEVCOL_CUDA_TRY(cudaStreamCreateWithFlags(&value_, cudaStreamNonBlocking));
-    detail::retired_streams::global().revive(value_);
-#else
-    static std::atomic<stream_ref::value_type> next{1};
-    value_ = next.fetch_add(1, std::memory_order_relaxed);
-#endif
-  }
-  stream(stream const&) = delete;
-  stream& operator=(stream const&) = delete;
-  /// @brief Takes over `other`'s stream; `other` refers to the default stream afterwards.
-  /// @param other the stream emptied
-  stream(stream&& other) noexcept : value_(std::exchange(other.value_, {})), device_(other.device_) {}
-  /// @brief Destroys this stream (synchronising it first), then takes over `other`'s.
-  /// @param other the stream emptied
-  stream& operator=(stream&& other) noexcept {
-    if (this != &other) {
-      destroy();
-      value_ = std::exchange(other.value_, {});
-      device_ = other.device_;
-    }
-    return *this;
-  }
-  /// @brief Waits for the queued work, then destroys the stream with its device current. Never throws.
-  ~stream() { destroy(); }
+  stream() : handle_(create()) {}
+  // Move-only: a moved-from stream refers to the default stream; the destructor (and assignment
+  // over a stream) waits for the queued work, then destroys the stream with its device current,
+  // and never throws.
 
   /// @brief A non-owning reference, valid while this object lives.
-  [[nodiscard]] stream_ref ref() const noexcept { return stream_ref{value_}; }
+  [[nodiscard]] stream_ref ref() const noexcept { return stream_ref{handle_.get()}; }
   /// @brief Same as ref().
   operator stream_ref() const noexcept { return ref(); }  // NOLINT: implicit by design
   /// @brief The native handle.
-  [[nodiscard]] stream_ref::value_type value() const noexcept { return value_; }
+  [[nodiscard]] stream_ref::value_type value() const noexcept { return handle_.get(); }
   /// @brief Waits for all queued work. @throws devcol::cuda_error on failure.
   void synchronize() const { ref().synchronize(); }
   /// @brief The device the stream belongs to: the one current at its creation (0 on the host backend).
-  [[nodiscard]] device_id device() const noexcept { return device_.get(); }
+  [[nodiscard]] device_id device() const noexcept { return handle_.device(); }
 
  private:
   // Synchronises before retiring (so what moves to the default stream follows this one's work),
   // and once more after (for work queued meanwhile by what had not yet seen the retirement).
-  void destroy() noexcept {
+  struct destroy_stream {
+    void operator()([[maybe_unused]] stream_ref::value_type value,
+                    [[maybe_unused]] device_id device) const noexcept {
 #if DEVCOL_BACKEND_CUDA
-    if (value_ != nullptr) {
-      scoped_device const on_device(device_.get(), std::nothrow);
-      DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(value_));
+      scoped_device const on_device(device, std::nothrow);
+      DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(value));
       try {
-        detail::retired_streams::global().retire(value_);
+        detail::retired_streams::global().retire(value);
       } catch (...) {
         return;  // out of memory: the stream is left alive (a leak) rather than used after its end
       }
-      DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(value_));
-      DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamDestroy(value_));
-    }
+      DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(value));
+      DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamDestroy(value));
 #endif
-    value_ = {};
+    }
+  };
+  using handle_type = detail::device_handle<stream_ref::value_type, destroy_stream>;
+
+  static handle_type create() {
+    detail::recorded_device const device;
+    stream_ref::value_type value{};
+#if DEVCOL_BACKEND_CUDA
+    DEVCOL_CUDA_TRY(cudaStreamCreateWithFlags(&value, cudaStreamNonBlocking));
+    detail::retired_streams::global().revive(value);
+#else
+    static std::atomic<stream_ref::value_type> next{1};
+    value = next.fetch_add(1, std::memory_order_relaxed);
+#endif
+    return handle_type(value, device);
   }
 
-  stream_ref::value_type value_{};
-  [[no_unique_address]] detail::recorded_device device_;
+  handle_type handle_;
 };
 
 DEVCOL_NAMESPACE_END
