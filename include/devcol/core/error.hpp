@@ -36,15 +36,23 @@ class error {
   error& operator=(error const&) = default;
 };
 
+namespace detail {
+/// A devcol error that is also exactly one standard exception, `Std`, which holds the message.
+template <class Std>
+class standard_error : public Std, public error {
+ public:
+  using Std::Std;
+  [[nodiscard]] char const* what() const noexcept override { return Std::what(); }
+};
+}  // namespace detail
+
 /**
  * @brief A violated precondition or misuse of the API (bad argument, bad state).
  *
  * Thrown before anything is modified: the objects involved are left as they were.
  */
-class logic_error : public std::logic_error, public error {
- public:
-  using std::logic_error::logic_error;
-  [[nodiscard]] char const* what() const noexcept override { return std::logic_error::what(); }
+struct logic_error : detail::standard_error<std::logic_error> {
+  using detail::standard_error<std::logic_error>::standard_error;
 };
 
 /**
@@ -97,10 +105,8 @@ class out_of_memory : public std::bad_alloc, public error {
  *
  * The message names the offending field and its value. The input has been released.
  */
-class arrow_error : public std::invalid_argument, public error {
- public:
-  using std::invalid_argument::invalid_argument;
-  [[nodiscard]] char const* what() const noexcept override { return std::invalid_argument::what(); }
+struct arrow_error : detail::standard_error<std::invalid_argument> {
+  using detail::standard_error<std::invalid_argument>::standard_error;
 };
 
 /**
@@ -108,10 +114,8 @@ class arrow_error : public std::invalid_argument, public error {
  *
  * The message names the offending field and its value. The tensor's deleter has been called.
  */
-class dlpack_error : public std::invalid_argument, public error {
- public:
-  using std::invalid_argument::invalid_argument;
-  [[nodiscard]] char const* what() const noexcept override { return std::invalid_argument::what(); }
+struct dlpack_error : detail::standard_error<std::invalid_argument> {
+  using detail::standard_error<std::invalid_argument>::standard_error;
 };
 
 DEVCOL_NAMESPACE_END
