@@ -27,8 +27,6 @@ SHARED_DETAIL = {
     "devcol/column/detail/execution.hpp",
     # the row helpers of variable-width kinds that string ops share with the columns
     "devcol/column/detail/rows.hpp",
-    # validity words as Arrow wants them, built by ops and exported by interop
-    "devcol/ops/detail/validity.hpp",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*<(devcol/[^>]+)>', re.MULTILINE)
 

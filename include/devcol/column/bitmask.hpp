@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <devcol/buffer/access.hpp>
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -33,6 +34,13 @@ DEVCOL_NAMESPACE_BEGIN
 using bitmask_word = std::uint64_t;
 /// Bits in a bitmask_word.
 inline constexpr std::size_t bits_per_word = 64;
+
+/// @brief How a new column's validity mask starts.
+enum class mask_state {
+  unallocated,  ///< no mask: every row valid, nothing allocated
+  all_valid,    ///< a mask with every row valid
+  all_null      ///< a mask with every row null
+};
 
 /// @brief Bytes to allocate for a mask of `bits` rows: whole bytes, padded to a multiple of 64
 /// (Arrow's recommended padding, so word-wide kernels never read past the allocation).
@@ -259,5 +267,64 @@ inline void bitmask_or(bitmask_word const* a, std::size_t a_begin, bitmask_word 
                        std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
   detail::combine_masks<detail::bit_or>(a, a_begin, b, b_begin, bits, dst, dst_bytes, stream);
 }
+
+namespace detail {
+
+/// Packs `valid(row)` for rows [0, rows) into mask word `w` (bits past `rows` are 0).
+template <class Valid>
+struct pack_word {
+  Valid valid;
+  std::size_t rows;
+  DEVCOL_HOST_DEVICE bitmask_word operator()(std::size_t w) const {
+    bitmask_word word = 0;
+    std::size_t const first = w * bits_per_word;
+    for (std::size_t b = 0; b < bits_per_word && first + b < rows; ++b) {
+      if (valid(first + b)) { word |= bitmask_word{1} << b; }
+    }
+    return word;
+  }
+};
+
+/// `valid(row - offset)` for rows at or past `offset`, invalid before it.
+template <class Valid>
+struct shifted_valid {
+  Valid valid;
+  std::size_t offset;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const { return i >= offset && valid(i - offset); }
+};
+
+/**
+ * The one place a mask is built from a validity per row (ops' results, concatenate's joined masks,
+ * the Arrow export's bit-packed bools): a new mask from `resource` whose bit `first + i` holds
+ * `valid(i)` for rows [0, rows), the bits before `first` and past the rows 0, written in one pass
+ * over its words in order on `stream` (asynchronous on CUDA). `valid` is a device functor of
+ * `std::size_t`.
+ */
+template <class Buffer, class Valid>
+[[nodiscard]] Buffer pack_bits(Valid valid, std::size_t first, std::size_t rows,
+                               typename Buffer::resource_type resource, stream_ref stream) {
+  std::size_t const bits = first + rows;
+  std::size_t const bytes = bitmask_allocation_size(bits);
+  Buffer mask(bytes, stream, mr::default_alignment, std::move(resource));
+  executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)),
+                    static_cast<bitmask_word*>(mask.data(access::write, stream)),
+                    pack_word<shifted_valid<Valid>>{{valid, first}, bits});
+  return mask;
+}
+
+/// A new mask from `resource` holding bits [begin, end) of `words` from bit 0 (copy_bitmask: one
+/// pass, in order on `stream`): a slice's or a result's own copy of validity it shares.
+template <class Buffer>
+[[nodiscard]] Buffer copy_bits(bitmask_word const* words, std::size_t begin, std::size_t end,
+                               typename Buffer::resource_type resource, stream_ref stream) {
+  std::size_t const bytes = bitmask_allocation_size(end - begin);
+  Buffer out(bytes, stream, mr::default_alignment, std::move(resource));
+  copy_bitmask(words, begin, end, static_cast<bitmask_word*>(out.data(access::write, stream)), bytes, stream);
+  return out;
+}
+
+}  // namespace detail
 
 DEVCOL_NAMESPACE_END

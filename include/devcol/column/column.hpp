@@ -25,17 +25,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
-
-/// @brief How a new column's validity mask starts.
-enum class mask_state {
-  unallocated,  ///< no mask: every row valid, nothing allocated
-  all_valid,    ///< a mask with every row valid
-  all_null      ///< a mask with every row null
-};
 
 /**
  * @brief `size()` rows of `T` in Arrow layout: a data buffer, an optional validity bitmask, the
@@ -53,21 +47,13 @@ template <fixed_width T, buffer_policy Policy = default_policy>
 class column : public detail::column_rows<column<T, Policy>, Policy> {
   using rows_base = detail::column_rows<column, Policy>;
   friend rows_base;
-  using rows_base::mask_;
-  using rows_base::null_count_;
-  using rows_base::offset_;
-  using rows_base::size_;
+  using rows_base::mask_, rows_base::null_count_, rows_base::offset_, rows_base::size_;
   static constexpr std::string_view kind_name = "column";
 
  public:
   /// The element type.
   using value_type = T;
-  /// The buffers' policy.
-  using policy = Policy;
-  /// The buffer type holding the values and the mask.
-  using buffer_type = buffer<Policy>;
-  /// What the buffers keep of their resource (see buffer::resource_type).
-  using resource_type = typename buffer_type::resource_type;
+  using typename rows_base::buffer_type, typename rows_base::policy, typename rows_base::resource_type;
 
   /// @brief An empty column: 0 rows, nothing allocated.
   column() noexcept = default;
@@ -91,12 +77,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   /// @param resource what the values and the mask are allocated from (and later freed through)
   column(std::size_t size, stream_ref stream, mask_state mask, resource_type resource)
       : rows_base(buffer_type{}, size, 0, 0), data_(byte_size(size), stream, mr::default_alignment, resource) {
-    if (mask != mask_state::unallocated) {
-      std::size_t const bytes = bitmask_allocation_size(size);
-      mask_ = buffer_type(bytes, stream, mr::default_alignment, std::move(resource));
-      fill_bytes(mask_.data(access::write, stream), mask == mask_state::all_valid ? 0xFF : 0x00, bytes, stream);
-      null_count_ = mask == mask_state::all_null ? size : 0;
-    }
+    this->allocate_mask(mask, std::move(resource), stream);
   }
 
   /**
@@ -130,24 +111,10 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
       : column(other.must_copy_to_share()
                    ? other.copy_rows(0, other.size_, other.null_count_, other.data_.stream(), keep_mode::of_source)
                    : column(shared_tag{}, other)) {}
-  /// @brief Takes over `other`'s buffers; `other` becomes empty. O(1).
-  /// @param other the column emptied
-  column(column&& other) noexcept : rows_base(std::move(other)), data_(std::move(other.data_)) {}
-  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
-  /// constructor copies, or moved; what this column held is released. Strong guarantee.
-  /// @param other the copied or moved-from column
-  column& operator=(column other) noexcept {
-    swap(other);
-    return *this;
-  }
-  ~column() = default;
-
-  /// @brief Exchanges two columns. O(1), never throws.
-  /// @param other the column exchanged with this one
-  void swap(column& other) noexcept {
-    data_.swap(other.data_);
-    this->swap_rows(other);
-  }
+  /// @brief Takes over `other`'s buffers in O(1), leaving it empty.
+  column(column&& other) noexcept = default;
+  /// @brief Copy and move assignment in one, by copy and swap: strong guarantee.
+  column& operator=(column other) noexcept { return this->assign_by_swap(other); }
 
   /**
    * @brief A column owning fresh memory holding a copy of this column's rows only (rules 7 and 8: a
@@ -379,6 +346,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
   [[nodiscard]] std::string resource_name() const { return data_.resource_name(); }
 
  private:
+  auto own_state() noexcept { return std::tie(data_); }
   // No object is larger than PTRDIFF_MAX bytes: a size past it is a negative count converted to
   // size_t (or an overflow), never a real request.
   static constexpr std::size_t max_rows = static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T);

@@ -102,4 +102,13 @@ class mutable_column_view : public mutable_validity_view {
   T* data_ = nullptr;
 };
 
+namespace detail {
+/// Valid where a bool column is true and not null, as a functor over row indices (a kept row, a valid row of a new mask).
+struct true_and_valid {
+  column_view<bool> flags;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return flags.is_valid(i) && flags[i]; }
+};
+
+}  // namespace detail
+
 DEVCOL_NAMESPACE_END

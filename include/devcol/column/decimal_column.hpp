@@ -19,6 +19,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
+#include <devcol/column/detail/rows.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -72,7 +73,9 @@ void check_decimal_precision(std::string_view what, int precision) {
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
 template <decimal_rep Rep, buffer_policy Policy = default_policy>
-class decimal_column {
+class decimal_column : public detail::forwarded_rows<decimal_column<Rep, Policy>> {
+  friend detail::forwarded_rows<decimal_column<Rep, Policy>>;
+
  public:
   /// The representation (the unscaled value's type).
   using rep_type = Rep;
@@ -120,23 +123,8 @@ class decimal_column {
                  mask_state mask = mask_state::unallocated)
       : decimal_column(values_type(size, stream, mask), precision, scale) {}
 
-  /// @brief Shares `other`'s buffers in O(1) (rule 1: a copy shares the owner); exposed buffers
-  /// are copied, because a third party may be writing them (rule 12).
-  /// @param other the column copied
-  /// @throws what allocation and copying throw, when exposed buffers are copied
-  decimal_column(decimal_column const& other) = default;
-  /// @brief Takes over `other`'s buffers; `other` becomes empty (its precision and scale stay).
-  /// O(1).
-  /// @param other the column emptied
-  decimal_column(decimal_column&& other) noexcept = default;
-  /// @brief As the copy constructor; releases what this column held.
-  /// @param other the column copied
-  /// @throws what the copy constructor throws
-  decimal_column& operator=(decimal_column const& other) = default;
-  /// @brief Releases what this column held, then takes over `other`'s buffers. O(1).
-  /// @param other the column emptied
-  decimal_column& operator=(decimal_column&& other) noexcept = default;
-  ~decimal_column() = default;
+  // Copies, moves and assignments are the implicit ones: the values column's (shared in O(1),
+  // exposed buffers copied; moves leave it empty, with its precision and scale).
 
   /// @brief Exchanges two columns, precision and scale included. O(1), never throws.
   /// @param other the column exchanged with this one
@@ -250,18 +238,6 @@ class decimal_column {
            std::to_string(scale_) + ")";
   }
 
-  /// @brief The number of rows.
-  [[nodiscard]] std::size_t size() const noexcept { return values_.size(); }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] bool empty() const noexcept { return values_.empty(); }
-  /// @brief The number of null rows: always known.
-  [[nodiscard]] std::size_t null_count() const noexcept { return values_.null_count(); }
-  /// @brief Whether the column has a validity mask.
-  [[nodiscard]] bool nullable() const noexcept { return values_.nullable(); }
-  /// @brief Whether any row is null.
-  [[nodiscard]] bool has_nulls() const noexcept { return values_.has_nulls(); }
-  /// @brief The first row's index in the buffers (Arrow's offset).
-  [[nodiscard]] std::size_t offset() const noexcept { return values_.offset(); }
   /// @brief Whether another handle shares the buffers.
   [[nodiscard]] bool is_shared() const noexcept { return values_.is_shared(); }
   /// @brief Whether the memory was made elsewhere (an import): writes copy it first.
@@ -286,6 +262,7 @@ class decimal_column {
   [[nodiscard]] std::string resource_name() const { return values_.resource_name(); }
 
  private:
+  [[nodiscard]] auto const& row_column() const noexcept { return values_; }
   struct trusted {};
   // Precision already checked (it is this column's).
   decimal_column(values_type values, int precision, int scale, trusted) noexcept

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -80,24 +81,21 @@ template <buffer_policy Policy = default_policy>
 class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_column<Policy>, Policy> {
   using rows_base = detail::column_rows<fixed_size_binary_column, Policy>;
   friend rows_base;
-  using rows_base::mask_;
-  using rows_base::null_count_;
-  using rows_base::offset_;
-  using rows_base::size_;
+  using rows_base::mask_, rows_base::null_count_, rows_base::offset_, rows_base::size_;
   static constexpr std::string_view kind_name = "fixed_size_binary_column";
 
  public:
-  /// The buffers' policy.
-  using policy = Policy;
-  /// The buffer type holding the data and the mask.
-  using buffer_type = buffer<Policy>;
-  /// What the buffers keep of their resource.
-  using resource_type = typename buffer_type::resource_type;
+  using typename rows_base::buffer_type, typename rows_base::policy, typename rows_base::resource_type;
   /// The view kernels take.
   using view_type = fixed_size_binary_column_view;
 
   /// @brief An empty column of width 0: 0 rows, nothing allocated.
   fixed_size_binary_column() noexcept = default;
+  /// Copies share the buffers in O(1) (exposed ones are copied), moves leave `other` empty,
+  /// assignment copies (or moves) and swaps: strong guarantee. See detail::column_rows.
+  fixed_size_binary_column(fixed_size_binary_column const&) = default;
+  fixed_size_binary_column(fixed_size_binary_column&&) noexcept = default;
+  fixed_size_binary_column& operator=(fixed_size_binary_column other) noexcept { return this->assign_by_swap(other); }
 
   /**
    * @brief `size` uninitialised rows of `width` bytes from the policy's resource, with a mask as
@@ -123,12 +121,7 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
       : rows_base(buffer_type{}, size, 0, 0), width_(width) {
     std::size_t const bytes = byte_size(width, size);
     if (bytes != 0) { data_ = buffer_type(bytes, stream, mr::default_alignment, resource); }
-    if (mask != mask_state::unallocated) {
-      std::size_t const mask_bytes = bitmask_allocation_size(size);
-      mask_ = buffer_type(mask_bytes, stream, mr::default_alignment, std::move(resource));
-      fill_bytes(mask_.data(access::write, stream), mask == mask_state::all_valid ? 0xFF : 0x00, mask_bytes, stream);
-      null_count_ = mask == mask_state::all_null ? size : 0;
-    }
+    this->allocate_mask(mask, std::move(resource), stream);
   }
 
   /**
@@ -150,65 +143,6 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
     DEVCOL_EXPECTS(data_.size() >= bytes, "fixed_size_binary_column: a data buffer of ", data_.size(),
                    " bytes cannot hold rows [", offset, ", ", offset + size, ") of ", width, " bytes");
     this->check_rows_state();
-  }
-
-  /// @brief Shares `other`'s buffers (rule 1: a copy shares the owner, in O(1)); exposed buffers
-  /// are copied, since a third party may be writing them (rule 12).
-  /// @param other the column copied
-  fixed_size_binary_column(fixed_size_binary_column const& other) = default;
-  /// @brief Takes over `other`'s buffers; `other` becomes empty.
-  /// @param other the column emptied
-  fixed_size_binary_column(fixed_size_binary_column&& other) noexcept = default;
-  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
-  /// constructor copies, or moved; what this column held is released. Strong guarantee.
-  /// @param other the copied or moved-from column
-  fixed_size_binary_column& operator=(fixed_size_binary_column other) noexcept {
-    swap(other);
-    return *this;
-  }
-  ~fixed_size_binary_column() = default;
-
-  /// @brief Exchanges two columns. O(1), never throws.
-  /// @param other the column exchanged with this one
-  void swap(fixed_size_binary_column& other) noexcept {
-    data_.swap(other.data_);
-    std::swap(width_, other.width_);
-    this->swap_rows(other);
-  }
-
-  /**
-   * @brief Rows [begin, end), sharing the buffers with the offset moved (rules 1 and 8): O(1) when
-   * the column has no nulls or only nulls, else one pass over the slice's mask bits to count them
-   * (synchronising `stream`).
-   * @param begin the first row kept
-   * @param end one past the last row kept
-   * @param stream the stream the null count or copy is ordered on
-   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
-   */
-  [[nodiscard]] fixed_size_binary_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    return this->slice_rows(begin, end, stream);
-  }
-
-  /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep copy
-   * always owns fresh memory, and a slice's copy holds only its range), at offset 0, with the rows'
-   * mask bits from bit 0; copied in order on `stream` (asynchronous on CUDA).
-   * @param stream the stream the reads and copies are ordered on
-   * @throws what allocation and copying throw
-   */
-  [[nodiscard]] fixed_size_binary_column deep_copy(stream_ref stream = {}) const {
-    scoped_device const on_device(data_.device());  // rule 21: copied on, and allocated on, its device
-    detail::operation_spill_lock<Policy> const spill_scope{stream};
-    fixed_size_binary_column out;
-    out.width_ = width_;
-    std::size_t const bytes = width_ * size_;
-    if (bytes != 0) {
-      out.data_ = buffer_type(bytes, stream, mr::default_alignment, data_.resource());
-      copy_bytes(out.data_.data(access::write, stream), data(access::read) + offset_ * width_, bytes, stream);
-      data_.read_on(stream);
-    }
-    this->copy_rows_mask(out, stream);
-    return out;
   }
 
   /// @brief The data buffer's first byte, read-only (row 0 is offset() rows in); null without one.
@@ -292,6 +226,18 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
   [[nodiscard]] std::string resource_name() const { return data_.resource_name(); }
 
  private:
+  auto own_state() noexcept { return std::tie(data_, width_); }
+  // deep_copy()'s part: the rows' bytes, asynchronously.
+  void copy_own_rows(fixed_size_binary_column& out, stream_ref stream) const {
+    scoped_device const on_device(data_.device());  // rule 21: copied on, and allocated on, its device
+    out.width_ = width_;
+    std::size_t const bytes = width_ * size_;
+    if (bytes != 0) {
+      out.data_ = buffer_type(bytes, stream, mr::default_alignment, data_.resource());
+      copy_bytes(out.data_.data(access::write, stream), data(access::read) + offset_ * width_, bytes, stream);
+      data_.read_on(stream);
+    }
+  }
   static std::size_t byte_size(std::size_t width, std::size_t rows) {
     DEVCOL_EXPECTS(width == 0 || rows <= SIZE_MAX / width, "fixed_size_binary_column: ", rows, " rows of ", width,
                    " bytes overflow");

@@ -16,6 +16,7 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
@@ -52,55 +53,50 @@ enum class kind : std::uint8_t {
 template <class C>
 struct kind_traits;
 
+namespace detail {
+/// The Arrow family name of a kind that is not fixed-width; `large`: its 64-bit-offset variant.
+[[nodiscard]] constexpr std::string_view kind_family_name(kind k, bool large) noexcept {
+  switch (k) {
+    case kind::strings: return large ? "large_string" : "string";
+    case kind::decimal: return "decimal";
+    case kind::fixed_size_binary: return "fixed_size_binary";
+    case kind::list: return large ? "large_list" : "list";
+    case kind::structure: return "struct";
+    case kind::dictionary: return "dictionary";
+    case kind::fixed_width: break;
+  }
+  return "fixed_width";
+}
+
+/// One kind's entry in the registry, the base of its `kind_traits`: a kind has children when it
+/// is a list, a struct or a dictionary. `OffsetBytes` is 8 for the large variants.
+template <kind K, class View, std::size_t OffsetBytes = 4>
+struct kind_entry {
+  static constexpr kind value = K;
+  static constexpr std::string_view name = kind_family_name(K, OffsetBytes == 8);
+  static constexpr bool nested = K == kind::list || K == kind::structure || K == kind::dictionary;
+  using view_type = View;
+};
+}  // namespace detail
+
 template <fixed_width T, class Policy>
-struct kind_traits<column<T, Policy>> {
-  static constexpr kind value = kind::fixed_width;
+struct kind_traits<column<T, Policy>> : detail::kind_entry<kind::fixed_width, column_view<T>> {
   static constexpr std::string_view name = type_name_v<T>;
-  static constexpr bool nested = false;
-  using view_type = column_view<T>;
 };
 template <arrow_offset O, class Policy>
-struct kind_traits<basic_strings_column<O, Policy>> {
-  static constexpr kind value = kind::strings;
-  static constexpr std::string_view name = sizeof(O) == 4 ? "string" : "large_string";
-  static constexpr bool nested = false;
-  using view_type = strings_column_view<O>;
-};
+struct kind_traits<basic_strings_column<O, Policy>>
+    : detail::kind_entry<kind::strings, strings_column_view<O>, sizeof(O)> {};
 template <class Rep, class Policy>
-struct kind_traits<decimal_column<Rep, Policy>> {
-  static constexpr kind value = kind::decimal;
-  static constexpr std::string_view name = "decimal";
-  static constexpr bool nested = false;
-  using view_type = column_view<Rep>;
-};
+struct kind_traits<decimal_column<Rep, Policy>> : detail::kind_entry<kind::decimal, column_view<Rep>> {};
 template <class Policy>
-struct kind_traits<fixed_size_binary_column<Policy>> {
-  static constexpr kind value = kind::fixed_size_binary;
-  static constexpr std::string_view name = "fixed_size_binary";
-  static constexpr bool nested = false;
-  using view_type = fixed_size_binary_column_view;
-};
+struct kind_traits<fixed_size_binary_column<Policy>>
+    : detail::kind_entry<kind::fixed_size_binary, fixed_size_binary_column_view> {};
 template <arrow_offset O, class Policy>
-struct kind_traits<basic_list_column<O, Policy>> {
-  static constexpr kind value = kind::list;
-  static constexpr std::string_view name = sizeof(O) == 4 ? "list" : "large_list";
-  static constexpr bool nested = true;
-  using view_type = list_column_view<O>;
-};
+struct kind_traits<basic_list_column<O, Policy>> : detail::kind_entry<kind::list, list_column_view<O>, sizeof(O)> {};
 template <class Policy>
-struct kind_traits<struct_column<Policy>> {
-  static constexpr kind value = kind::structure;
-  static constexpr std::string_view name = "struct";
-  static constexpr bool nested = true;
-  using view_type = void;
-};
+struct kind_traits<struct_column<Policy>> : detail::kind_entry<kind::structure, void> {};
 template <class Policy>
-struct kind_traits<dictionary_column<Policy>> {
-  static constexpr kind value = kind::dictionary;
-  static constexpr std::string_view name = "dictionary";
-  static constexpr bool nested = true;
-  using view_type = void;
-};
+struct kind_traits<dictionary_column<Policy>> : detail::kind_entry<kind::dictionary, void> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -166,26 +167,23 @@ template <arrow_offset O, buffer_policy Policy = default_policy>
 class basic_strings_column : public detail::column_rows<basic_strings_column<O, Policy>, Policy> {
   using rows_base = detail::column_rows<basic_strings_column, Policy>;
   friend rows_base;
-  using rows_base::mask_;
-  using rows_base::null_count_;
-  using rows_base::offset_;
-  using rows_base::size_;
+  using rows_base::mask_, rows_base::null_count_, rows_base::offset_, rows_base::size_;
   static constexpr std::string_view kind_name = "strings_column";
 
  public:
   /// The offset type.
   using offset_type = O;
-  /// The buffers' policy.
-  using policy = Policy;
-  /// The buffer type holding offsets, characters and mask.
-  using buffer_type = buffer<Policy>;
-  /// What the buffers keep of their resource.
-  using resource_type = typename buffer_type::resource_type;
+  using typename rows_base::buffer_type, typename rows_base::policy, typename rows_base::resource_type;
   /// The view kernels take.
   using view_type = strings_column_view<O>;
 
   /// @brief An empty column: 0 rows, nothing allocated.
   basic_strings_column() noexcept = default;
+  /// Copies share the buffers in O(1) (exposed ones are copied), moves leave `other` empty,
+  /// assignment copies (or moves) and swaps: strong guarantee. See detail::column_rows.
+  basic_strings_column(basic_strings_column const&) = default;
+  basic_strings_column(basic_strings_column&&) noexcept = default;
+  basic_strings_column& operator=(basic_strings_column other) noexcept { return this->assign_by_swap(other); }
 
   /**
    * @brief Adopts buffers: rows [offset, offset + size), row `i` being bytes
@@ -205,70 +203,6 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
       : rows_base(std::move(mask), size, null_count, offset), offsets_(std::move(offsets)), chars_(std::move(chars)) {
     detail::check_offsets_buffer<O>(kind_name, offsets_, offset, size);
     this->check_rows_state();
-  }
-
-  /// @brief Shares `other`'s buffers in O(1) (rule 1: a copy shares the owner); exposed buffers
-  /// are copied, because a third party may be writing them (rule 12).
-  /// @param other the column copied
-  /// @throws what allocation and copying throw, when exposed buffers are copied
-  basic_strings_column(basic_strings_column const& other) = default;
-  /// @brief Takes over `other`'s buffers; `other` becomes empty. O(1).
-  /// @param other the column emptied
-  basic_strings_column(basic_strings_column&& other) noexcept = default;
-  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
-  /// constructor copies, or moved; what this column held is released. Strong guarantee.
-  /// @param other the copied or moved-from column
-  basic_strings_column& operator=(basic_strings_column other) noexcept {
-    swap(other);
-    return *this;
-  }
-  ~basic_strings_column() = default;
-
-  /// @brief Exchanges two columns. O(1), never throws.
-  /// @param other the column exchanged with this one
-  void swap(basic_strings_column& other) noexcept {
-    offsets_.swap(other.offsets_);
-    chars_.swap(other.chars_);
-    this->swap_rows(other);
-  }
-
-  /**
-   * @brief Rows [begin, end), sharing the buffers with the offset moved (rules 1 and 8): O(1) when
-   * the column has no nulls or only nulls, else one pass over the slice's mask bits to count them
-   * (synchronising `stream`).
-   * @param begin the first row kept
-   * @param end one past the last row kept
-   * @param stream the stream the null count is ordered on
-   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
-   */
-  [[nodiscard]] basic_strings_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    return this->slice_rows(begin, end, stream);
-  }
-
-  /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep
-   * copy always owns fresh memory, and a slice's copy holds only its range): offsets
-   * rebased to start at 0, the rows' bytes, the rows' mask bits at bit 0. Reads the first and last
-   * offsets to the host (one synchronisation of `stream`), then copies in order on it.
-   * @param stream a stream of the column's device that the reads and copies are ordered on
-   * @throws what allocation and copying throw
-   */
-  [[nodiscard]] basic_strings_column deep_copy(stream_ref stream = {}) const {
-    scoped_device const on_device(offsets_.device());  // rule 21: copied on, and allocated on, its device
-    detail::operation_spill_lock<Policy> const spill_scope{stream};
-    basic_strings_column out;
-    if (offsets_.empty()) {
-      out.size_ = size_;  // 0 rows (see the constructor)
-      return out;
-    }
-    auto const [first, last] = chars_range(stream);
-    out.offsets_ = detail::rebased_offsets<O, buffer_type>(offsets(access::read), size_, first, stream, offsets_.resource());
-    out.chars_ = buffer_type(last - first, stream, mr::default_alignment, chars_.resource());
-    copy_bytes(out.chars_.data(access::write, stream), chars(access::read) + first, last - first, stream);
-    offsets_.read_on(stream);
-    chars_.read_on(stream);
-    this->copy_rows_mask(out, stream);
-    return out;
   }
 
   /**
@@ -378,6 +312,19 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
   [[nodiscard]] std::string resource_name() const { return offsets_.resource_name(); }
 
  private:
+  auto own_state() noexcept { return std::tie(offsets_, chars_); }
+  // deep_copy()'s part: offsets rebased to start at 0 and the rows' bytes, after reading the first
+  // and last offsets to the host (one synchronisation of `stream`).
+  void copy_own_rows(basic_strings_column& out, stream_ref stream) const {
+    if (offsets_.empty()) { return; }  // 0 rows (see the constructor)
+    scoped_device const on_device(offsets_.device());  // rule 21: copied on, and allocated on, its device
+    auto const [first, last] = chars_range(stream);
+    out.offsets_ = detail::rebased_offsets<O, buffer_type>(offsets(access::read), size_, first, stream, offsets_.resource());
+    out.chars_ = buffer_type(last - first, stream, mr::default_alignment, chars_.resource());
+    copy_bytes(out.chars_.data(access::write, stream), chars(access::read) + first, last - first, stream);
+    offsets_.read_on(stream);
+    chars_.read_on(stream);
+  }
   // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows.
   void unshare(stream_ref stream) {
     if (offsets_.writes_copy() || chars_.writes_copy() || mask_.writes_copy()) { this->take_own_copy(stream); }

@@ -16,7 +16,6 @@
 #include <devcol/interop/detail/export_nodes.hpp>
 #include <devcol/interop/detail/kinds.hpp>
 #include <devcol/interop/detail/record_batch.hpp>
-#include <devcol/ops/detail/validity.hpp>
 
 #include <string>
 #include <type_traits>

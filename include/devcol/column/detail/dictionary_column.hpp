@@ -15,6 +15,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/any_column_fwd.hpp>
 #include <devcol/column/detail/box.hpp>
+#include <devcol/column/detail/rows.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 
@@ -39,7 +40,9 @@ DEVCOL_NAMESPACE_BEGIN
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
 template <buffer_policy Policy>
-class dictionary_column {
+class dictionary_column : public detail::forwarded_rows<dictionary_column<Policy>> {
+  friend detail::forwarded_rows<dictionary_column<Policy>>;
+
  public:
   /// The buffers' policy.
   using policy = Policy;
@@ -62,20 +65,8 @@ class dictionary_column {
   dictionary_column(indices_type indices, values_type values)
       : indices_(std::move(indices)), values_(std::move(values)) {}
 
-  /// @brief Shares `other`'s indices and values in O(1) (rule 1: a copy shares the owner); exposed
-  /// buffers are copied (rule 12: a shallow copy of exposed memory is a deep one).
-  /// @param other the column copied
-  dictionary_column(dictionary_column const& other) = default;
-  /// @brief Takes over `other`'s columns; `other` may then only be assigned to or destroyed.
-  /// @param other the column emptied
-  dictionary_column(dictionary_column&& other) noexcept = default;
-  /// @brief As the copy constructor.
-  /// @param other the column copied
-  dictionary_column& operator=(dictionary_column const& other) = default;
-  /// @brief Takes over `other`'s columns.
-  /// @param other the column emptied
-  dictionary_column& operator=(dictionary_column&& other) noexcept = default;
-  ~dictionary_column() = default;
+  // Copies, moves and assignments are the implicit ones: the indices' and values' (shared in
+  // O(1), exposed buffers copied; moves leave them empty).
 
   /// @brief Exchanges two columns. O(1), never throws.
   /// @param other the column exchanged with this one
@@ -138,18 +129,6 @@ class dictionary_column {
     return indices_.is_spilled() || std::visit([](auto const& c) { return c.is_spilled(); }, *values_);
   }
 
-  /// @brief The number of rows.
-  [[nodiscard]] std::size_t size() const noexcept { return indices_.size(); }
-  /// @brief Whether there are no rows.
-  [[nodiscard]] bool empty() const noexcept { return indices_.empty(); }
-  /// @brief The number of null rows (null indices): always known.
-  [[nodiscard]] std::size_t null_count() const noexcept { return indices_.null_count(); }
-  /// @brief Whether the indices have a validity mask.
-  [[nodiscard]] bool nullable() const noexcept { return indices_.nullable(); }
-  /// @brief Whether any row is null.
-  [[nodiscard]] bool has_nulls() const noexcept { return indices_.has_nulls(); }
-  /// @brief The first row's index in the indices' buffers (Arrow's offset).
-  [[nodiscard]] std::size_t offset() const noexcept { return indices_.offset(); }
   /// @brief Whether another handle shares any buffer.
   [[nodiscard]] bool is_shared() const noexcept {
     return indices_.is_shared() || std::visit([](auto const& c) { return c.is_shared(); }, *values_);
@@ -184,6 +163,7 @@ class dictionary_column {
   [[nodiscard]] std::string arrow_format() const { return "i"; }
 
  private:
+  [[nodiscard]] auto const& row_column() const noexcept { return indices_; }
   indices_type indices_;
   detail::box<values_type> values_;
 };

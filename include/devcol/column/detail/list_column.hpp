@@ -30,11 +30,11 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
-
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <variant>
 
@@ -97,21 +97,13 @@ template <arrow_offset O, buffer_policy Policy>
 class basic_list_column : public detail::column_rows<basic_list_column<O, Policy>, Policy> {
   using rows_base = detail::column_rows<basic_list_column, Policy>;
   friend rows_base;
-  using rows_base::mask_;
-  using rows_base::null_count_;
-  using rows_base::offset_;
-  using rows_base::size_;
+  using rows_base::mask_, rows_base::null_count_, rows_base::offset_, rows_base::size_;
   static constexpr std::string_view kind_name = "list_column";
 
  public:
   /// The offset type.
   using offset_type = O;
-  /// The buffers' policy.
-  using policy = Policy;
-  /// The buffer type holding offsets and mask.
-  using buffer_type = buffer<Policy>;
-  /// What the buffers keep of their resource.
-  using resource_type = typename buffer_type::resource_type;
+  using typename rows_base::buffer_type, typename rows_base::policy, typename rows_base::resource_type;
   /// The child's type.
   using child_type = any_column<Policy>;
   /// The view kernels take.
@@ -119,6 +111,11 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
 
   /// @brief An empty column: 0 rows of list<int8>; allocates the child's heap cell, no device memory.
   basic_list_column() : child_(child_type{}) {}
+  /// Copies share the buffers in O(1) (exposed ones are copied), moves leave `other` empty,
+  /// assignment copies (or moves) and swaps: strong guarantee. See detail::column_rows.
+  basic_list_column(basic_list_column const&) = default;
+  basic_list_column(basic_list_column&&) noexcept = default;
+  basic_list_column& operator=(basic_list_column other) noexcept { return this->assign_by_swap(other); }
 
   /**
    * @brief Adopts buffers: rows [offset, offset + size), row `i` being child rows
@@ -138,66 +135,6 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
       : rows_base(std::move(mask), size, null_count, offset), offsets_(std::move(offsets)), child_(std::move(child)) {
     detail::check_offsets_buffer<O>(kind_name, offsets_, offset, size);
     this->check_rows_state();
-  }
-
-  /// @brief Shares `other`'s buffers and child (rule 1: a copy shares the owner, in O(1)); exposed
-  /// buffers are copied, since a third party may be writing them (rule 12).
-  /// @param other the column copied
-  basic_list_column(basic_list_column const& other) = default;
-  /// @brief Takes over `other`'s buffers; `other` may then only be assigned to or destroyed.
-  /// @param other the column emptied
-  basic_list_column(basic_list_column&& other) noexcept = default;
-  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
-  /// constructor copies, or moved; what this column held is released. Strong guarantee.
-  /// @param other the copied or moved-from column
-  basic_list_column& operator=(basic_list_column other) noexcept {
-    swap(other);
-    return *this;
-  }
-  ~basic_list_column() = default;
-
-  /// @brief Exchanges two columns. O(1), never throws.
-  /// @param other the column exchanged with this one
-  void swap(basic_list_column& other) noexcept {
-    offsets_.swap(other.offsets_);
-    child_.swap(other.child_);
-    this->swap_rows(other);
-  }
-
-  /**
-   * @brief Rows [begin, end), sharing the buffers and the whole child with the offset moved (rules
-   * 1 and 8): O(1) when the column has no nulls or only nulls, else one pass over the slice's mask
-   * bits to count them (synchronising `stream`).
-   * @param begin the first row kept
-   * @param end one past the last row kept
-   * @param stream the stream the null count or copy is ordered on
-   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
-   */
-  [[nodiscard]] basic_list_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    return this->slice_rows(begin, end, stream);
-  }
-
-  /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep copy
-   * always owns fresh memory, and a slice's copy holds only its range): offsets rebased to start at
-   * 0, a deep copy of the child's rows [first, last) that the lists span (recursively: only those),
-   * the rows' mask bits at bit 0. Reads the first and last offsets to the host (one synchronisation
-   * of `stream`, and one per nested list level), then copies in order on it.
-   * @param stream the stream the reads and copies are ordered on
-   * @throws what allocation and copying throw
-   */
-  [[nodiscard]] basic_list_column deep_copy(stream_ref stream = {}) const {
-    scoped_device const on_device(offsets_.device());  // rule 21: copied on, and allocated on, its device
-    detail::operation_spill_lock<Policy> const spill_scope{stream};
-    basic_list_column out;
-    auto const [first, last] = child_range(stream);
-    *out.child_ = devcol::deep_copy(devcol::slice(*child_, first, last, stream), stream);
-    out.size_ = size_;
-    if (offsets_.empty()) { return out; }  // 0 rows (see the constructor)
-    out.offsets_ = detail::rebased_offsets<O, buffer_type>(offsets(access::read), size_, first, stream, offsets_.resource());
-    offsets_.read_on(stream);
-    this->copy_rows_mask(out, stream);
-    return out;
   }
 
   /**
@@ -292,6 +229,17 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   [[nodiscard]] std::string arrow_format() const { return sizeof(O) == 4 ? "+l" : "+L"; }
 
  private:
+  auto own_state() noexcept { return std::tie(offsets_, child_); }
+  // deep_copy()'s part: offsets rebased to start at 0 and a deep copy of the child rows they span
+  // (recursively: only those), after reading the first and last offsets to the host.
+  void copy_own_rows(basic_list_column& out, stream_ref stream) const {
+    scoped_device const on_device(offsets_.device());  // rule 21: copied on, and allocated on, its device
+    auto const [first, last] = child_range(stream);
+    *out.child_ = devcol::deep_copy(devcol::slice(*child_, first, last, stream), stream);
+    if (offsets_.empty()) { return; }  // 0 rows (see the constructor)
+    out.offsets_ = detail::rebased_offsets<O, buffer_type>(offsets(access::read), size_, first, stream, offsets_.resource());
+    offsets_.read_on(stream);
+  }
   // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows.
   void unshare(stream_ref stream) {
     if (offsets_.writes_copy() || mask_.writes_copy()) { this->take_own_copy(stream); }

@@ -11,12 +11,14 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
 #include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
 #include <cstddef>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -69,10 +71,8 @@ template <class Buffer>
 [[nodiscard]] Buffer copy_mask_bits(Buffer const& mask, std::size_t begin, std::size_t end, stream_ref stream) {
   if (mask.empty()) { return Buffer{}; }
   scoped_device const on_device(mask.device());  // rule 21: copied on, and allocated on, its device
-  std::size_t const bytes = bitmask_allocation_size(end - begin);
-  Buffer out(bytes, stream, mr::default_alignment, mask.resource());
-  copy_bitmask(static_cast<bitmask_word const*>(mask.data(access::read)), begin, end,
-               static_cast<bitmask_word*>(out.data(access::write, stream)), bytes, stream);
+  Buffer out = copy_bits<Buffer>(static_cast<bitmask_word const*>(mask.data(access::read)), begin, end,
+                                 mask.resource(), stream);
   mask.read_on(stream);
   return out;
 }
@@ -83,12 +83,26 @@ template <class Buffer>
  * row count and the null count, which is always known; the accessors, the checks and the
  * bookkeeping of slices and aliases over them.
  *
- * `Kind` derives from it (CRTP) and provides `Kind::kind_name` (its name in errors) and a private
- * `unshare(stream)` (rule 3 for its own buffers, before a write to the mask), befriending this base.
+ * `Kind` derives from it (CRTP) and provides `Kind::kind_name` (its name in errors), and privately,
+ * befriending this base: `unshare(stream)` (rule 3 for its own buffers, before a write to the
+ * mask), `own_state()`, a `std::tie` of the members it keeps beside the rows (swapped by swap()),
+ * and `copy_own_rows(out, stream)`, deep_copy()'s copy of those members' rows into an empty `out`
+ * with the kind's device current.
+ *
+ * Every kind copies as its buffers do (rule 1: a copy shares the owner, in O(1); exposed buffers
+ * are copied instead, since a third party may be writing them, rule 12), moves in O(1) leaving an
+ * empty column, and assigns by copy and swap (strong guarantee).
  */
 template <class Kind, class Policy>
 class column_rows {
  public:
+  /// The buffers' policy.
+  using policy = Policy;
+  /// The buffer type holding the kind's buffers and the mask.
+  using buffer_type = buffer<Policy>;
+  /// What the buffers keep of their resource (see buffer::resource_type).
+  using resource_type = typename buffer_type::resource_type;
+
   /// @brief The number of rows.
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   /// @brief Whether there are no rows.
@@ -140,6 +154,52 @@ class column_rows {
   /// @brief The mask's buffer (the whole allocation; empty without a mask).
   [[nodiscard]] buffer<Policy> const& mask_buffer() const noexcept { return mask_; }
 
+  /// @brief Exchanges two columns, buffers, children and rows. O(1), never throws.
+  /// @param other the column exchanged with this one
+  void swap(Kind& other) noexcept {
+    std::apply([&other](auto&... mine) {
+      std::apply([&](auto&... theirs) { (swap_member(mine, theirs), ...); }, other.own_state());
+    }, self().own_state());
+    swap_rows(other);
+  }
+
+  /**
+   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep
+   * copy always owns fresh memory, and a slice's copy holds only its range), at offset 0 with the
+   * rows' mask bits from bit 0, made on the column's device (rule 21: a copy is allocated on, and
+   * made with, its device current), in order on `stream`. Offsets are rebased to start at 0 and
+   * only the bytes or child rows they span are copied, after reading the first and last offsets to
+   * the host (one synchronisation of `stream`, and one per nested list level); a struct copies each
+   * child's rows as that child's kind does. Otherwise asynchronous on CUDA.
+   * @param stream a stream of the column's device that the reads and copies are ordered on
+   * @throws what allocation and copying throw
+   */
+  [[nodiscard]] Kind deep_copy(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
+    Kind out;
+    self().copy_own_rows(out, stream);
+    copy_rows_mask(out, stream);
+    return out;
+  }
+
+  /**
+   * @brief Rows [begin, end), sharing every buffer of the column (children whole) with the offset
+   * moved (rules 1 and 8: a slice shares the owner, and a slice of a slice sums the offsets): O(1)
+   * when the column has no nulls or only nulls, else one pass over the slice's mask bits to count
+   * them, synchronising `stream`.
+   * @param begin the first row kept
+   * @param end one past the last row kept
+   * @param stream the stream the null count is ordered on
+   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
+   */
+  [[nodiscard]] Kind slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
+    std::size_t const nulls = nulls_in_rows(begin, end, stream);
+    Kind out(self());
+    narrow(out, begin, end, nulls);
+    return out;
+  }
+
  protected:
   column_rows() noexcept = default;
   /// Keeps what it is given; the kind checks it with check_rows_state() once its own checks passed.
@@ -160,6 +220,11 @@ class column_rows {
   void check_rows_state() const {
     check_mask(Kind::kind_name, "", mask_, offset_, size_);
     check_null_count(Kind::kind_name, "", null_count_, size_, !mask_.empty());
+  }
+  /// Copy and move assignment of every kind: `other` is the by-value parameter. Never throws.
+  Kind& assign_by_swap(Kind& other) noexcept {
+    swap(other);
+    return self();
   }
   /// Exchanges the rows' state. O(1), never throws.
   void swap_rows(column_rows& other) noexcept {
@@ -182,28 +247,28 @@ class column_rows {
     rows.size_ = end - begin;
     rows.null_count_ = nulls;
   }
-  /// Rows [begin, end) sharing every buffer of the kind (its copy constructor) with the offset
-  /// moved: the slice of every kind whose copies always share.
-  [[nodiscard]] Kind slice_rows(std::size_t begin, std::size_t end, stream_ref stream) const {
-    detail::operation_spill_lock<Policy> const spill_scope{stream};
-    std::size_t const nulls = nulls_in_rows(begin, end, stream);
-    Kind out(self());
-    narrow(out, begin, end, nulls);
-    return out;
-  }
-  /// Gives `out` (the kind's alias of its own buffers) this column's rows on an alias of the mask.
-  // Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows,
-  // which keeps this column's sharing mode (rule 9).
+  /// Rule 3: a writer whose buffers are shared (or borrowed) takes its own copy of its own rows,
+  /// in this column's sharing mode (rule 9: the memory a write gives a copy keeps its column's mode).
   void take_own_copy(stream_ref stream) {
     keep_sharing_mode<Policy> const keep(self().copy_on_write());
     self() = self().deep_copy(stream);
   }
+  /// Gives `out` (the kind's alias of its own buffers) this column's rows on an alias of the mask.
   void alias_rows(Kind& out) const noexcept {
     column_rows& rows = out;
     rows.mask_ = mask_.alias();
     rows.offset_ = offset_;
     rows.size_ = size_;
     rows.null_count_ = null_count_;
+  }
+  /// Gives the column, which has no mask yet, a mask of its rows as `state` says, from `resource`,
+  /// filled in order on `stream`, and the null count that goes with it.
+  void allocate_mask(mask_state state, resource_type resource, stream_ref stream) {
+    if (state == mask_state::unallocated) { return; }
+    std::size_t const bytes = bitmask_allocation_size(size_);
+    mask_ = buffer_type(bytes, stream, mr::default_alignment, std::move(resource));
+    fill_bytes(mask_.data(access::write, stream), state == mask_state::all_valid ? 0xFF : 0x00, bytes, stream);
+    null_count_ = state == mask_state::all_null ? size_ : 0;
   }
   /// Gives `out` (a deep copy of the kind's rows, offset 0) this column's rows' mask bits from bit
   /// 0, in a fresh mask, and the row and null counts. One pass, in order on `stream`.
@@ -221,8 +286,41 @@ class column_rows {
   std::size_t null_count_ = 0;
 
  private:
+  template <class T>
+  static void swap_member(T& a, T& b) noexcept {
+    if constexpr (requires { a.swap(b); }) {
+      a.swap(b);
+    } else {
+      std::swap(a, b);
+    }
+  }
   [[nodiscard]] Kind& self() noexcept { return static_cast<Kind&>(*this); }
   [[nodiscard]] Kind const& self() const noexcept { return static_cast<Kind const&>(*this); }
+};
+
+/**
+ * The row accessors of a kind whose rows are those of one column it holds (a decimal's values, a
+ * dictionary's indices): `Kind` derives from it (CRTP), befriends it and has a private
+ * `row_column()` naming that column.
+ */
+template <class Kind>
+class forwarded_rows {
+ public:
+  /// @brief The number of rows.
+  [[nodiscard]] std::size_t size() const noexcept { return rows().size(); }
+  /// @brief Whether there are no rows.
+  [[nodiscard]] bool empty() const noexcept { return rows().empty(); }
+  /// @brief The number of null rows: always known.
+  [[nodiscard]] std::size_t null_count() const noexcept { return rows().null_count(); }
+  /// @brief Whether the rows have a validity mask.
+  [[nodiscard]] bool nullable() const noexcept { return rows().nullable(); }
+  /// @brief Whether any row is null.
+  [[nodiscard]] bool has_nulls() const noexcept { return rows().has_nulls(); }
+  /// @brief Row 0's index in the rows' buffers (Arrow's offset).
+  [[nodiscard]] std::size_t offset() const noexcept { return rows().offset(); }
+
+ private:
+  [[nodiscard]] auto const& rows() const noexcept { return static_cast<Kind const&>(*this).row_column(); }
 };
 
 }  // namespace detail

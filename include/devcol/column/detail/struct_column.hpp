@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -48,24 +49,21 @@ template <buffer_policy Policy>
 class struct_column : public detail::column_rows<struct_column<Policy>, Policy> {
   using rows_base = detail::column_rows<struct_column, Policy>;
   friend rows_base;
-  using rows_base::mask_;
-  using rows_base::null_count_;
-  using rows_base::offset_;
-  using rows_base::size_;
+  using rows_base::mask_, rows_base::null_count_, rows_base::offset_, rows_base::size_;
   static constexpr std::string_view kind_name = "struct_column";
 
  public:
-  /// The buffers' policy.
-  using policy = Policy;
-  /// The buffer type holding the mask.
-  using buffer_type = buffer<Policy>;
-  /// What the buffers keep of their resource.
-  using resource_type = typename buffer_type::resource_type;
+  using typename rows_base::buffer_type, typename rows_base::policy, typename rows_base::resource_type;
   /// The children's type.
   using child_type = any_column<Policy>;
 
   /// @brief An empty struct: no fields, 0 rows, nothing allocated.
   struct_column() noexcept = default;
+  /// Copies share the buffers in O(1) (exposed ones are copied), moves leave `other` empty,
+  /// assignment copies (or moves) and swaps: strong guarantee. See detail::column_rows.
+  struct_column(struct_column const&) = default;
+  struct_column(struct_column&&) noexcept = default;
+  struct_column& operator=(struct_column other) noexcept { return this->assign_by_swap(other); }
 
   /**
    * @brief Adopts children and a mask: rows [offset, offset + size) of every child, named by
@@ -91,63 +89,6 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
                      " rows, short of the struct's offset ", offset, " + size ", size);
     }
     this->check_rows_state();
-  }
-
-  /// @brief Shares `other`'s buffers and children (rule 1: a copy shares the owner, in O(1));
-  /// exposed buffers are copied, since a third party may be writing them (rule 12).
-  /// @param other the column copied
-  struct_column(struct_column const& other) = default;
-  /// @brief Takes over `other`'s buffers and children; `other` becomes empty.
-  /// @param other the column emptied
-  struct_column(struct_column&& other) noexcept = default;
-  /// @brief Copy and move assignment in one (copy and swap): `other` was copied as the copy
-  /// constructor copies, or moved; what this column held is released. Strong guarantee.
-  /// @param other the copied or moved-from column
-  struct_column& operator=(struct_column other) noexcept {
-    swap(other);
-    return *this;
-  }
-  ~struct_column() = default;
-
-  /// @brief Exchanges two columns. O(1), never throws.
-  /// @param other the column exchanged with this one
-  void swap(struct_column& other) noexcept {
-    names_.swap(other.names_);
-    children_.swap(other.children_);
-    this->swap_rows(other);
-  }
-
-  /**
-   * @brief Rows [begin, end), sharing the mask and the children with the offset moved (Arrow: the
-   * struct's offset applies to its children): O(1) when the struct has no nulls or only nulls, else
-   * one pass over the slice's mask bits to count them (synchronising `stream`).
-   * @param begin the first row kept
-   * @param end one past the last row kept
-   * @param stream the stream the null count or copy is ordered on
-   * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
-   */
-  [[nodiscard]] struct_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
-    return this->slice_rows(begin, end, stream);
-  }
-
-  /**
-   * @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep copy
-   * always owns fresh memory, and a slice's copy holds only its range): each child's rows
-   * [offset(), offset() + size()) deep-copied (as that child's kind deep-copies), the rows' mask
-   * bits at bit 0; offset 0. In order on `stream` (list children synchronise it).
-   * @param stream the stream the reads and copies are ordered on
-   * @throws what allocation and copying throw
-   */
-  [[nodiscard]] struct_column deep_copy(stream_ref stream = {}) const {
-    detail::operation_spill_lock<Policy> const spill_scope{stream};
-    struct_column out;
-    out.names_ = names_;
-    out.children_.reserve(children_.size());
-    for (auto const& c : children_) {
-      out.children_.push_back(devcol::deep_copy(devcol::slice(c, offset_, offset_ + size_, stream), stream));
-    }
-    this->copy_rows_mask(out, stream);
-    return out;
   }
 
   /// @brief The number of fields.
@@ -192,7 +133,6 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
   [[nodiscard]] std::vector<std::string> const& names() const noexcept { return names_; }
   /// @brief The children, in order (whole columns).
   [[nodiscard]] std::vector<child_type> const& children() const noexcept { return children_; }
-
 
   /// @brief Spillable policies: moves the mask and every child to host memory unless exposed or locked.
   /// @param stream the stream the copies to the host are ordered on; synchronised
@@ -275,6 +215,15 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
   [[nodiscard]] std::string arrow_format() const { return "+s"; }
 
  private:
+  auto own_state() noexcept { return std::tie(names_, children_); }
+  // deep_copy()'s part: each child's rows, deep-copied as that child's kind deep-copies.
+  void copy_own_rows(struct_column& out, stream_ref stream) const {
+    out.names_ = names_;
+    out.children_.reserve(children_.size());
+    for (auto const& c : children_) {
+      out.children_.push_back(devcol::deep_copy(devcol::slice(c, offset_, offset_ + size_, stream), stream));
+    }
+  }
   // Rule 3 for the struct's own buffer: a writer of the mask whose mask is shared (or borrowed)
   // takes its own copy of its rows (the children are theirs to unshare).
   void unshare(stream_ref stream) {

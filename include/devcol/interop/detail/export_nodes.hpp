@@ -111,6 +111,26 @@ struct array_node {
   virtual ~array_node() = default;
 };
 
+/// What an export of a column kind `C` keeps: a handle on the column (or on a snapshot of it) and
+/// one buffer the export made for it, or none: bool's bit-packed values, or what stands in for the
+/// buffers of a column without them (Arrow wants an offset, and non-NULL data).
+template <class C>
+struct exported {
+  C col;
+  buffer<typename C::policy> made;
+};
+
+/// Says in `node` what every kind's array says of its rows: `col`'s length and null count, the
+/// Arrow offset `offset`, and `n_buffers` buffers, the first being `mask` (null without one).
+template <class C>
+void describe_rows(array_node& node, C const& col, std::size_t offset, void const* mask, std::int64_t n_buffers) {
+  node.length = static_cast<std::int64_t>(col.size());
+  node.null_count = static_cast<std::int64_t>(col.null_count());
+  node.offset = static_cast<std::int64_t>(offset);
+  node.n_buffers = n_buffers;
+  node.buffers[0] = mask;
+}
+
 /// An array node that also holds `Kept` (the column handles whose memory the array points to).
 template <class Kept>
 struct holding_array_node final : array_node {

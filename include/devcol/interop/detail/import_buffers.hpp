@@ -80,11 +80,8 @@ buffer<Policy> import_bits(void const* bitmap, std::size_t first, std::size_t bi
     copy_bytes(out, bitmap, producer_bytes, stream);
   }
   if (!shift || first == 0) { return words; }
-  std::size_t const bytes = bitmask_allocation_size(bits);
-  buffer<Policy> shifted(bytes, stream);
-  copy_bitmask(static_cast<bitmask_word const*>(words.data(access::read)), first, end,
-               static_cast<bitmask_word*>(shifted.data(access::write, stream)), bytes, stream);
-  return shifted;
+  return copy_bits<buffer<Policy>>(static_cast<bitmask_word const*>(words.data(access::read)), first, end,
+                                   policy_resource<typename Policy::resource>(), stream);
 }
 
 /// Whether `array` is one devcol exported: its bitmaps hold whole words (devcol allocates them

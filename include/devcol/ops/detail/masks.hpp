@@ -35,14 +35,8 @@ namespace detail {
 template <class Buffer, class Valid>
 [[nodiscard]] std::pair<Buffer, std::size_t> build_mask(Valid valid, std::size_t rows,
                                                         typename Buffer::resource_type resource, stream_ref stream) {
-  std::size_t const bytes = bitmask_allocation_size(rows);
-  Buffer mask(bytes, stream, mr::default_alignment, std::move(resource));
-  auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
-  executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
-                    pack_word<Valid>{valid, rows});
-  std::size_t const nulls = count_unset_bits(words, 0, rows, stream);
+  Buffer mask = pack_bits<Buffer>(valid, 0, rows, std::move(resource), stream);
+  std::size_t const nulls = count_unset_bits(static_cast<bitmask_word const*>(mask.data(access::read)), 0, rows, stream);
   if (nulls == 0) { return {Buffer{}, 0}; }
   return {std::move(mask), nulls};
 }
@@ -83,13 +77,7 @@ template <class Buffer>
   Buffer index(index_bytes, stream, mr::default_alignment, resource);
   auto* device_inputs = static_cast<concatenated_input*>(index.data(access::write, stream));
   copy_bytes(device_inputs, inputs.data(), index_bytes, stream);
-  std::size_t const bytes = bitmask_allocation_size(rows);
-  Buffer mask(bytes, stream, mr::default_alignment, resource);
-  executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)),
-                    static_cast<bitmask_word*>(mask.data(access::write, stream)),
-                    pack_word<concatenated_valid>{{device_inputs, inputs.size()}, rows});
+  Buffer mask = pack_bits<Buffer>(concatenated_valid{device_inputs, inputs.size()}, 0, rows, resource, stream);
   stream.synchronize();  // the host index must outlive the copy queued above
   return mask;
 }

@@ -29,29 +29,6 @@ struct row_is_valid {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_valid(i); }
 };
 
-/// Packs `Valid(row)` for rows [0, rows) into mask word `w` (bits past `rows` are 0).
-template <class Valid>
-struct pack_word {
-  Valid valid;
-  std::size_t rows;
-  DEVCOL_HOST_DEVICE bitmask_word operator()(std::size_t w) const {
-    bitmask_word word = 0;
-    std::size_t const first = w * bits_per_word;
-    for (std::size_t b = 0; b < bits_per_word && first + b < rows; ++b) {
-      if (valid(first + b)) { word |= bitmask_word{1} << b; }
-    }
-    return word;
-  }
-};
-
-/// `valid(row - offset)` for rows at or past `offset`, invalid before it.
-template <class Valid>
-struct shifted_valid {
-  Valid valid;
-  std::size_t offset;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const { return i >= offset && valid(i - offset); }
-};
-
 /// A mask made aside, and its null count: what an op commits with replace_null_mask().
 template <class Policy>
 struct new_mask {
@@ -69,15 +46,10 @@ struct new_mask {
 template <class Column, class Valid>
 new_mask<typename Column::policy> make_validity(Column const& out, Valid valid, stream_ref stream) {
   std::size_t const first = out.offset();
-  std::size_t const bits = first + out.size();
-  std::size_t const bytes = bitmask_allocation_size(bits);
-  new_mask<typename Column::policy> made{typename Column::buffer_type(bytes, stream, mr::default_alignment, out.resource())};
-  auto* words = static_cast<bitmask_word*>(made.mask.data(access::write, stream));
-  executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
-                    pack_word<shifted_valid<Valid>>{{valid, first}, bits});
-  made.nulls = count_unset_bits(words, first, bits, stream);
+  new_mask<typename Column::policy> made{
+      pack_bits<typename Column::buffer_type>(valid, first, out.size(), out.resource(), stream)};
+  made.nulls = count_unset_bits(static_cast<bitmask_word const*>(made.mask.data(access::read)), first,
+                                first + out.size(), stream);
   return made;
 }
 
@@ -106,12 +78,6 @@ struct set_bits_in_word {
 struct flag_set {
   column_view<bool> flags;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return flags[i]; }
-};
-
-/// Valid where a bool column is true and not null (a kept row, a valid row of a new mask).
-struct true_and_valid {
-  column_view<bool> flags;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return flags.is_valid(i) && flags[i]; }
 };
 
 /// Row `i` as `Acc`, or `fallback` where it is null (a reduction's identity, fill_null's value).
@@ -144,11 +110,9 @@ new_mask<Policy> copied_validity(column<T, Policy> const& in, column<U, Policy> 
   if (out.offset() != 0) {  // rare (an op writing in place into a slice): pack at the offset
     return make_validity(out, row_is_valid<T>{in.view()}, stream);
   }
-  std::size_t const bytes = bitmask_allocation_size(in.size());
-  new_mask<Policy> made{buffer<Policy>(bytes, stream, mr::default_alignment, out.resource()), in.null_count()};
-  copy_bitmask(in.null_mask(access::read), in.offset(), in.offset() + in.size(),
-               static_cast<bitmask_word*>(made.mask.data(access::write, stream)), bytes, stream);
-  return made;
+  return {copy_bits<buffer<Policy>>(in.null_mask(access::read), in.offset(), in.offset() + in.size(), out.resource(),
+                                    stream),
+          in.null_count()};
 }
 
 template <class T, class U, class Policy>

@@ -70,11 +70,7 @@ std::unique_ptr<array_node> export_node(fixed_size_binary_column<Policy> const& 
   fixed_size_binary_column<Policy> kept = export_handle(col, stream);
   auto node = std::make_unique<holding_array_node<fixed_size_binary_column<Policy>>>(0, std::move(kept));
   auto const& held = node->kept;
-  node->length = static_cast<std::int64_t>(held.size());
-  node->null_count = static_cast<std::int64_t>(held.null_count());
-  node->offset = static_cast<std::int64_t>(held.offset());
-  node->n_buffers = 2;
-  node->buffers[0] = held.mask_buffer().data(access::read);
+  describe_rows(*node, held, held.offset(), held.mask_buffer().data(access::read), 2);
   node->buffers[1] = held.data_buffer().data(access::read);
   return node;
 }

@@ -25,7 +25,6 @@
 #include <devcol/interop/detail/export_nodes.hpp>
 #include <devcol/interop/detail/import_buffers.hpp>
 #include <devcol/interop/detail/import_guard.hpp>
-#include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform.h>
@@ -54,24 +53,8 @@ std::unique_ptr<schema_node> schema_of(column<T, Policy> const&, std::string nam
 /// (0 for a null row, whose byte is never read). One pass over the words, in order on `stream`.
 template <buffer_policy Policy>
 buffer<Policy> pack_bools(column<bool, Policy> const& col, std::size_t first, stream_ref stream) {
-  std::size_t const bits = first + col.size();
-  std::size_t const bytes = bitmask_allocation_size(bits);
-  buffer<Policy> packed(bytes, stream, mr::default_alignment, col.resource());
-  auto* words = static_cast<bitmask_word*>(packed.data(access::write, stream));
-  executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)), words,
-                    pack_word<shifted_valid<true_and_valid>>{{true_and_valid{col.view()}, first}, bits});
-  return packed;
+  return pack_bits<buffer<Policy>>(true_and_valid{col.view()}, first, col.size(), col.resource(), stream);
 }
-
-/// What an export keeps: a handle on the column (or on a snapshot of it), and for bool the
-/// bit-packed values.
-template <fixed_width T, buffer_policy Policy>
-struct exported_column {
-  column<T, Policy> col;
-  buffer<Policy> packed;
-};
 
 /// Where a column's memory lives (its values, or its mask when it has no values).
 template <fixed_width T, buffer_policy Policy>
@@ -89,16 +72,12 @@ std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, str
   std::size_t const offset = kept.offset() - skipped_words * bits_per_word;
   buffer<Policy> packed;
   if constexpr (type_traits<T>::arrow_bit_packed) { packed = pack_bools(kept, offset, stream); }
-  auto node = std::make_unique<holding_array_node<exported_column<T, Policy>>>(
-      0, exported_column<T, Policy>{std::move(kept), std::move(packed)});
+  auto node = std::make_unique<holding_array_node<exported<column<T, Policy>>>>(
+      0, exported<column<T, Policy>>{std::move(kept), std::move(packed)});
   auto const& held = node->kept;
   auto const* mask = static_cast<bitmask_word const*>(held.col.mask_buffer().data(access::read));
-  node->length = static_cast<std::int64_t>(held.col.size());
-  node->null_count = static_cast<std::int64_t>(held.col.null_count());
-  node->offset = static_cast<std::int64_t>(offset);
-  node->n_buffers = 2;
-  node->buffers[0] = mask != nullptr ? mask + skipped_words : nullptr;
-  node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.packed.data(access::read) : held.col.data_buffer().data(access::read);
+  describe_rows(*node, held.col, offset, mask != nullptr ? mask + skipped_words : nullptr, 2);
+  node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.made.data(access::read) : held.col.data_buffer().data(access::read);
   return node;
 }
 

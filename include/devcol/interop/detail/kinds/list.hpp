@@ -45,14 +45,6 @@ std::unique_ptr<schema_node> schema_of(basic_list_column<O, Policy> const& col, 
   return node;
 }
 
-/// What a list export keeps: the column (or its snapshot) and, for a column without buffers, the
-/// one-element {0} offsets buffer the export made.
-template <arrow_offset O, buffer_policy Policy>
-struct exported_list {
-  basic_list_column<O, Policy> col;
-  buffer<Policy> zero;
-};
-
 /// The array of a list: validity and offsets at the column's offset, the whole child as child 0
 /// (offsets are absolute rows of it). Zero-copy; a snapshot when exposed or not copy-on-write.
 template <arrow_offset O, buffer_policy Policy>
@@ -62,17 +54,13 @@ std::unique_ptr<array_node> export_node(basic_list_column<O, Policy> const& col,
   if (kept.offsets_buffer().empty()) {  // no buffers (0 rows): Arrow still wants one offset
     zero = zeroed_export_buffer<Policy>(sizeof(O), kept.resource(), stream);
   }
-  auto node = std::make_unique<holding_array_node<exported_list<O, Policy>>>(
-      1, exported_list<O, Policy>{std::move(kept), std::move(zero)});
+  auto node = std::make_unique<holding_array_node<exported<basic_list_column<O, Policy>>>>(
+      1, exported<basic_list_column<O, Policy>>{std::move(kept), std::move(zero)});
   auto const& held = node->kept;
-  node->length = static_cast<std::int64_t>(held.col.size());
-  node->null_count = static_cast<std::int64_t>(held.col.null_count());
   // With the export's own {0} (a column without buffers, whose offset may be anything), offset 0:
   // a consumer reads offsets[offset], which must lie in that one-element buffer.
-  node->offset = held.zero.empty() ? static_cast<std::int64_t>(held.col.offset()) : 0;
-  node->n_buffers = 2;
-  node->buffers[0] = held.col.mask_buffer().data(access::read);
-  node->buffers[1] = held.zero.empty() ? held.col.offsets_buffer().data(access::read) : held.zero.data(access::read);
+  describe_rows(*node, held.col, held.made.empty() ? held.col.offset() : 0, held.col.mask_buffer().data(access::read), 2);
+  node->buffers[1] = held.made.empty() ? held.col.offsets_buffer().data(access::read) : held.made.data(access::read);
   publish(pinned_export_node(held.col.child(), stream), node->children[0]);
   return node;
 }

@@ -40,14 +40,6 @@ std::unique_ptr<schema_node> schema_of(basic_strings_column<O, Policy> const& /*
   return std::make_unique<schema_node>(std::string(strings_format_v<O>), std::move(name), 0);
 }
 
-/// What a strings export keeps: a handle on the column (or a snapshot), and for a column without
-/// buffers the zeroed bytes standing in for its one offset and its data.
-template <arrow_offset O, buffer_policy Policy>
-struct exported_strings {
-  basic_strings_column<O, Policy> col;
-  buffer<Policy> zeros;
-};
-
 /**
  * @brief The array node of a strings column: three buffers (validity, offsets, data) at the column's
  * offset, zero-copy: O(1) for any slice, the offsets as they are (never rebased). The node holds a
@@ -66,15 +58,11 @@ std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy> const& c
   if (no_offsets || kept.chars_buffer().empty()) {
     zeros = zeroed_export_buffer<Policy>(64, kept.resource(), stream);
   }
-  auto node = std::make_unique<holding_array_node<exported_strings<O, Policy>>>(
-      0, exported_strings<O, Policy>{std::move(kept), std::move(zeros)});
+  auto node = std::make_unique<holding_array_node<exported<basic_strings_column<O, Policy>>>>(
+      0, exported<basic_strings_column<O, Policy>>{std::move(kept), std::move(zeros)});
   auto const& held = node->kept;
-  void const* const zero = held.zeros.data(access::read);
-  node->length = static_cast<std::int64_t>(held.col.size());
-  node->null_count = static_cast<std::int64_t>(held.col.null_count());
-  node->offset = no_offsets ? 0 : static_cast<std::int64_t>(held.col.offset());
-  node->n_buffers = 3;
-  node->buffers[0] = held.col.mask_buffer().data(access::read);
+  void const* const zero = held.made.data(access::read);
+  describe_rows(*node, held.col, no_offsets ? 0 : held.col.offset(), held.col.mask_buffer().data(access::read), 3);
   node->buffers[1] = no_offsets ? zero : held.col.offsets_buffer().data(access::read);
   node->buffers[2] = held.col.chars_buffer().empty() ? zero : held.col.chars_buffer().data(access::read);
   return node;

@@ -51,11 +51,7 @@ std::unique_ptr<array_node> export_node(struct_column<Policy> const& col, stream
   std::size_t const n = kept.num_children();
   auto node = std::make_unique<holding_array_node<struct_column<Policy>>>(n, std::move(kept));
   auto const& held = node->kept;
-  node->length = static_cast<std::int64_t>(held.size());
-  node->null_count = static_cast<std::int64_t>(held.null_count());
-  node->offset = static_cast<std::int64_t>(held.offset());
-  node->n_buffers = 1;
-  node->buffers[0] = held.mask_buffer().data(access::read);
+  describe_rows(*node, held, held.offset(), held.mask_buffer().data(access::read), 1);
   for (std::size_t i = 0; i < n; ++i) { publish(pinned_export_node(held.child(i), stream), node->children[i]); }
   return node;
 }
