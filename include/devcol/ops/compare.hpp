@@ -27,13 +27,9 @@ DEVCOL_NAMESPACE_BEGIN
  * a compile error.
  * @tparam C the column kind, one without a compare
  */
-template <class C, class... Args>
-  requires(detail::is_any_kind<C> && !detail::is_plain_column<C> && !detail::is_strings_kind<C> &&
-           !detail::is_decimal_kind<C>)
+template <class C, class... Args> requires detail::lacks_value_order<C>
 void compare(C const&, Args const&...) {
-  static_assert(detail::kind_has_no<C>,
-                "devcol::compare: this column kind has no compare (fixed-width, strings and decimal columns have "
-                "one)");
+  static_assert(detail::kind_has_no<C>, "devcol::compare: this column kind has no compare (fixed-width, strings and decimal columns have one)");
 }
 
 DEVCOL_NAMESPACE_END

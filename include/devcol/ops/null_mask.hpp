@@ -80,13 +80,9 @@ template <buffer_policy Policy>
  * dictionary): a compile error.
  * @tparam C the column kind, one without a fill_null
  */
-template <class C, class... Args>
-  requires(detail::is_any_kind<C> && !detail::is_plain_column<C> && !detail::is_strings_kind<C> &&
-           !detail::is_decimal_kind<C>)
+template <class C, class... Args> requires detail::lacks_value_order<C>
 void fill_null(C const&, Args const&...) {
-  static_assert(detail::kind_has_no<C>,
-                "devcol::fill_null: this column kind has no fill_null (fixed-width, strings and decimal columns have "
-                "one)");
+  static_assert(detail::kind_has_no<C>, "devcol::fill_null: this column kind has no fill_null (fixed-width, strings and decimal columns have one)");
 }
 
 DEVCOL_NAMESPACE_END

@@ -25,47 +25,24 @@
 #include <devcol/ops/detail/sort/strings.hpp>
 
 DEVCOL_NAMESPACE_BEGIN
-namespace detail {
-/// Whether `C` is a kind without an order: sort, argsort and is_sorted refuse it at compile time.
-template <class C>
-inline constexpr bool lacks_order =
-    is_any_kind<C> && !is_plain_column<C> && !is_strings_kind<C> && !is_decimal_kind<C>;
-}  // namespace detail
-
 /**
- * @brief Stands for sort() of a kind without an order (fixed-size binary, list, struct,
- * dictionary): a compile error.
- * @tparam C the column kind, one without a sort
+ * @brief Stand for sort(), argsort() and is_sorted() of a kind without an order (fixed-size binary,
+ * list, struct, dictionary): each is a compile error naming the op.
+ * @tparam C the column kind, one without an order
  */
-template <class C, class... Args>
-  requires detail::lacks_order<C>
+template <class C, class... Args> requires detail::lacks_value_order<C>
 void sort(C const&, Args const&...) {
-  static_assert(detail::kind_has_no<C>,
-                "devcol::sort: this column kind has no sort (fixed-width, strings and decimal columns have one)");
+  static_assert(detail::kind_has_no<C>, "devcol::sort: this column kind has no sort (fixed-width, strings and decimal columns have one)");
 }
-
-/**
- * @brief Stands for argsort() of a kind without an order: a compile error.
- * @tparam C the column kind, one without an argsort
- */
-template <class C, class... Args>
-  requires detail::lacks_order<C>
+/// @brief See sort() of a kind without an order. @tparam C the column kind
+template <class C, class... Args> requires detail::lacks_value_order<C>
 void argsort(C const&, Args const&...) {
-  static_assert(detail::kind_has_no<C>,
-                "devcol::argsort: this column kind has no argsort (fixed-width, strings and decimal columns have "
-                "one)");
+  static_assert(detail::kind_has_no<C>, "devcol::argsort: this column kind has no argsort (fixed-width, strings and decimal columns have one)");
 }
-
-/**
- * @brief Stands for is_sorted() of a kind without an order: a compile error.
- * @tparam C the column kind, one without an is_sorted
- */
-template <class C, class... Args>
-  requires detail::lacks_order<C>
+/// @brief See sort() of a kind without an order. @tparam C the column kind
+template <class C, class... Args> requires detail::lacks_value_order<C>
 void is_sorted(C const&, Args const&...) {
-  static_assert(detail::kind_has_no<C>,
-                "devcol::is_sorted: this column kind has no is_sorted (fixed-width, strings and decimal columns "
-                "have one)");
+  static_assert(detail::kind_has_no<C>, "devcol::is_sorted: this column kind has no is_sorted (fixed-width, strings and decimal columns have one)");
 }
 
 DEVCOL_NAMESPACE_END

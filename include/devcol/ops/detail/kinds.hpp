@@ -24,6 +24,13 @@ inline constexpr bool is_fixed_size_binary_kind = of_kind<C, kind::fixed_size_bi
 template <class C>
 inline constexpr bool is_any_kind = requires { kind_traits<C>::value; };
 
+/// Whether `C` is a kind whose rows are not values with an order: fixed-size binary, list, struct
+/// and dictionary (fixed-width, strings and decimal rows are). They have no sort, argsort,
+/// is_sorted, compare or fill_null.
+template <class C>
+inline constexpr bool lacks_value_order = is_any_kind<C> && !is_plain_column<C> && !is_strings_kind<C> &&
+                                          !is_decimal_kind<C>;
+
 /// False for every `C`, but only once `C` is known: the condition of the `static_assert` in the
 /// overload that stands for an op on a kind without it, which fires only when that overload is
 /// chosen (a compile error naming the op, not a run-time throw).

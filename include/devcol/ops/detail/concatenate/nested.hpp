@@ -45,20 +45,6 @@ buffer<Policy> concatenate_masks(std::vector<concatenated_input> const& inputs, 
   return concatenated_mask<buffer<Policy>>(inputs, rows, resource, stream);
 }
 
-/// Each input's mask entry, first row and the totals, for concatenate_masks.
-template <class C>
-std::vector<concatenated_input> mask_inputs(std::span<C const> cols, std::size_t& rows, std::size_t& nulls) {
-  std::vector<concatenated_input> inputs;
-  rows = 0;
-  nulls = 0;
-  for (auto const& c : cols) {
-    inputs.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), rows});
-    rows += c.size();
-    nulls += c.null_count();
-  }
-  return inputs;
-}
-
 /// Throws naming both types unless every input has the first's type.
 template <class C>
 void expect_same_types(std::span<C const> cols, char const* op) {
@@ -66,6 +52,28 @@ void expect_same_types(std::span<C const> cols, char const* op) {
     DEVCOL_EXPECTS(devcol::type_name(cols[i]) == devcol::type_name(cols[0]), op, ": input ", i, " is ",
                    devcol::type_name(cols[i]), ", input 0 ", devcol::type_name(cols[0]));
   }
+}
+
+/// The rows of list or struct inputs to concatenate: each input's mask entry and first row (for
+/// concatenate_masks), and the totals.
+struct concatenated_rows {
+  std::vector<concatenated_input> masks;
+  std::size_t rows = 0;
+  std::size_t nulls = 0;
+};
+
+/// The rows of `cols`, once every input is checked to have the first's type (else a
+/// devcol::logic_error naming both).
+template <class C>
+concatenated_rows rows_to_concatenate(std::span<C const> cols) {
+  expect_same_types(cols, "concatenate");
+  concatenated_rows out;
+  for (auto const& c : cols) {
+    out.masks.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), out.rows});
+    out.rows += c.size();
+    out.nulls += c.null_count();
+  }
+  return out;
 }
 
 /// A dictionary index moved past the values of earlier inputs. In unsigned arithmetic: a null
@@ -95,10 +103,7 @@ template <arrow_offset O, class Policy>
                                                        stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return {}; }
-  detail::expect_same_types(cols, "concatenate");
-  std::size_t rows = 0;
-  std::size_t nulls = 0;
-  auto inputs = detail::mask_inputs(cols, rows, nulls);
+  auto const [inputs, rows, nulls] = detail::rows_to_concatenate(cols);
   std::vector<any_column<Policy>> children;
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
   for (auto const& c : cols) {
@@ -141,10 +146,7 @@ template <class Policy>
 [[nodiscard]] struct_column<Policy> concatenate(std::span<struct_column<Policy> const> cols, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return {}; }
-  detail::expect_same_types(cols, "concatenate");
-  std::size_t rows = 0;
-  std::size_t nulls = 0;
-  auto inputs = detail::mask_inputs(cols, rows, nulls);
+  auto const [inputs, rows, nulls] = detail::rows_to_concatenate(cols);
   std::vector<any_column<Policy>> children;
   for (std::size_t f = 0; f < cols.front().num_children(); ++f) {
     std::vector<any_column<Policy>> parts;
