@@ -2,6 +2,10 @@
  * @file bitmask.hpp
  * @brief Validity bitmasks in Arrow's layout: one bit per row, least significant bit first, set
  * for a valid row; allocations padded to 64 bytes. The kernels run through Thrust.
+ *
+ * The functions that launch kernels are templates (`template <int = 0>`, called as plain
+ * functions) so that a file instantiates a kernel only where it calls it: the body of an inline
+ * function would be compiled, kernels and all, in every file that includes this header.
  */
 #pragma once
 
@@ -147,8 +151,9 @@ void combine_masks(bitmask_word const* a, std::size_t a_begin, bitmask_word cons
  * @param stream the stream the reduction runs on
  * @throws devcol::logic_error unless begin <= end
  */
-[[nodiscard]] inline std::size_t count_unset_bits(bitmask_word const* mask, std::size_t begin, std::size_t end,
-                                                  stream_ref stream) {
+template <int = 0>
+[[nodiscard]] std::size_t count_unset_bits(bitmask_word const* mask, std::size_t begin, std::size_t end,
+                                           stream_ref stream) {
   DEVCOL_EXPECTS(begin <= end, "count_unset_bits: begin ", begin, " is past end ", end);
   if (begin == end) { return 0; }
   detail::executor exec(stream);
@@ -170,7 +175,8 @@ void combine_masks(bitmask_word const* a, std::size_t a_begin, bitmask_word cons
  * @throws devcol::logic_error for a range whose begin is past its end; what allocation and
  * copying throw
  */
-[[nodiscard]] inline std::vector<std::size_t> segmented_count_unset_bits(
+template <int = 0>
+[[nodiscard]] std::vector<std::size_t> segmented_count_unset_bits(
     bitmask_word const* mask, std::span<std::pair<std::size_t, std::size_t> const> ranges, stream_ref stream) {
   std::vector<std::size_t> nulls(ranges.size(), 0);
   std::vector<std::size_t> host_index;  // first flat word of each range, then begin/end pairs
@@ -222,8 +228,9 @@ void combine_masks(bitmask_word const* a, std::size_t a_begin, bitmask_word cons
  * @param stream the stream the kernel is ordered on
  * @throws devcol::logic_error unless begin <= end and `dst_bytes` fits those rules
  */
-inline void copy_bitmask(bitmask_word const* src, std::size_t begin, std::size_t end, bitmask_word* dst,
-                         std::size_t dst_bytes, stream_ref stream) {
+template <int = 0>
+void copy_bitmask(bitmask_word const* src, std::size_t begin, std::size_t end, bitmask_word* dst,
+                  std::size_t dst_bytes, stream_ref stream) {
   DEVCOL_EXPECTS(begin <= end, "copy_bitmask: begin ", begin, " is past end ", end);
   DEVCOL_EXPECTS(dst_bytes >= detail::words_for(end - begin) * sizeof(bitmask_word) && dst_bytes % sizeof(bitmask_word) == 0,
                  "copy_bitmask: ", dst_bytes, " bytes cannot hold ", end - begin, " bits in whole words");
@@ -247,8 +254,9 @@ inline void copy_bitmask(bitmask_word const* src, std::size_t begin, std::size_t
  * @throws what Thrust throws if the kernel fails (`thrust::system_error`); the sizes are not
  * checked, so a `dst_bytes` too small leaves bits out
  */
-inline void bitmask_and(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
-                        std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
+template <int = 0>
+void bitmask_and(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
+                 std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
   detail::combine_masks<detail::bit_and>(a, a_begin, b, b_begin, bits, dst, dst_bytes, stream);
 }
 
@@ -263,8 +271,9 @@ inline void bitmask_and(bitmask_word const* a, std::size_t a_begin, bitmask_word
 /// @param stream the stream the kernel is ordered on (asynchronous on CUDA)
 /// @throws what Thrust throws if the kernel fails (`thrust::system_error`); the sizes are not
 /// checked
-inline void bitmask_or(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
-                       std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
+template <int = 0>
+void bitmask_or(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
+                std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
   detail::combine_masks<detail::bit_or>(a, a_begin, b, b_begin, bits, dst, dst_bytes, stream);
 }
 
