@@ -79,6 +79,19 @@ void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream
   detail::export_kind(col, schema, array, stream, std::move(name));
 }
 
+/// @brief Exports only the schema of `col` (as to_arrow(col) would: nullable, named `name`), which
+/// the caller then owns. Host work only: no device memory is read, nothing synchronises.
+/// @tparam C the column type (see arrow_exportable)
+/// @param col the column whose schema is exported
+/// @param schema where the schema is written (not null)
+/// @param name the field name the schema carries
+/// @throws devcol::logic_error (null output), std::bad_alloc
+template <arrow_exportable C>
+void to_arrow_schema(C const& col, ArrowSchema* schema, std::string name = {}) {
+  DEVCOL_EXPECTS(schema != nullptr, "to_arrow_schema: the ArrowSchema to export into is null");
+  detail::publish(detail::schema_of(col, std::move(name)), ARROW_FLAG_NULLABLE, schema);
+}
+
 /**
  * @brief Exports `tbl` as a struct array (a record batch: format `+s`, no validity, one child per
  * column with its name), each column of any kind as its to_arrow() exports it. Zero-copy but for

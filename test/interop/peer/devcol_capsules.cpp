@@ -1,0 +1,143 @@
+// A Python extension module over devcol/interop/python.hpp, for test_capsules.py: devcol tables
+// and columns handed to Python as Arrow PyCapsules and DLPack capsules, and capsules from pyarrow
+// imported by devcol and handed back. Host backend: the capsules hold CPU memory.
+#include <devcol/devcol.hpp>
+#include <devcol/interop/python.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace py = devcol::python;
+using i64 = std::int64_t;
+
+/// Batch `k` of the table the tests read: int64 with nulls and extremes, double with NaN, ±inf and
+/// ±0.0, strings, a list<int32> and a struct, sliced at an odd offset.
+devcol::table batch(int k) {
+  double const nan = std::numeric_limits<double>::quiet_NaN();
+  double const inf = std::numeric_limits<double>::infinity();
+  i64 const lo = std::numeric_limits<i64>::min();
+  i64 const hi = std::numeric_limits<i64>::max();
+  devcol::table t;
+  t.add("a", devcol::make_column<i64>({std::nullopt, lo, 1 + k, std::nullopt, hi, 7, -3}).slice(1, 7));
+  t.add("f", devcol::make_column<double>({0.0, nan, -0.0, inf, -inf, std::nullopt, 2.5}).slice(1, 7));
+  t.add("s", devcol::make_strings_column({"skip", "x", std::nullopt, "", "zz", "\xc3\xa9t\xc3\xa9", "k"}).slice(1, 7));
+  auto child = devcol::make_column<std::int32_t>({1, 2, std::nullopt, 4, 5, 6, 7, 8});
+  t.add("l", devcol::make_list_column<std::int32_t>({0, 1, 3, 3, 4, 6, 7, 8}, child,
+                                                     {true, true, false, true, true, true, true})
+                 .slice(1, 7));
+  return t;
+}
+
+std::vector<devcol::table> batches() { return {batch(0), batch(10)}; }
+
+/// The column `name` of batch 0.
+devcol::any_column<> column_named(char const* name) {
+  auto t = batch(0);
+  return t[std::string_view(name)];
+}
+
+PyObject* stream(PyObject*, PyObject*) {
+  try {
+    return py::stream_capsule(batches());
+  } catch (...) {
+    return py::set_python_error();
+  }
+}
+
+PyObject* device_stream(PyObject*, PyObject*) {
+  try {
+    return py::device_stream_capsule(batches());
+  } catch (...) {
+    return py::set_python_error();
+  }
+}
+
+PyObject* schema(PyObject*, PyObject* args) {
+  char const* name = nullptr;
+  if (PyArg_ParseTuple(args, "s", &name) == 0) { return nullptr; }
+  try {
+    return py::schema_capsule(column_named(name));
+  } catch (...) {
+    return py::set_python_error();
+  }
+}
+
+PyObject* array(PyObject*, PyObject* args) {
+  char const* name = nullptr;
+  if (PyArg_ParseTuple(args, "s", &name) == 0) { return nullptr; }
+  try {
+    return py::array_capsules(column_named(name));
+  } catch (...) {
+    return py::set_python_error();
+  }
+}
+
+PyObject* device_array(PyObject*, PyObject* args) {
+  char const* name = nullptr;
+  if (PyArg_ParseTuple(args, "s", &name) == 0) { return nullptr; }
+  try {
+    return py::device_array_capsules(column_named(name));
+  } catch (...) {
+    return py::set_python_error();
+  }
+}
+
+/// A DLPack capsule of an int64 column without nulls: versioned unless `versioned` is false.
+PyObject* dlpack(PyObject*, PyObject* args) {
+  int versioned = 1;
+  if (PyArg_ParseTuple(args, "p", &versioned) == 0) { return nullptr; }
+  try {
+    auto col = devcol::make_column<i64>({5, -1, std::numeric_limits<i64>::max(), 0});
+    return py::dlpack_capsule(col, versioned != 0);
+  } catch (...) {
+    return py::set_python_error();
+  }
+}
+
+/// Imports a stream capsule (CPU or device) into devcol tables and exports them again as a CPU
+/// stream capsule: what Python gets back went through devcol's importer and exporter.
+PyObject* roundtrip_stream(PyObject*, PyObject* args) {
+  PyObject* capsule = nullptr;
+  if (PyArg_ParseTuple(args, "O", &capsule) == 0) { return nullptr; }
+  try {
+    return py::stream_capsule(py::tables_from_capsule(capsule));
+  } catch (...) {
+    return py::set_python_error();
+  }
+}
+
+/// Imports (schema, array) capsules (CPU or device) into a devcol column and exports it again.
+PyObject* roundtrip_array(PyObject*, PyObject* args) {
+  PyObject* schema_capsule = nullptr;
+  PyObject* array_capsule = nullptr;
+  if (PyArg_ParseTuple(args, "OO", &schema_capsule, &array_capsule) == 0) { return nullptr; }
+  try {
+    return py::array_capsules(py::column_from_capsules(schema_capsule, array_capsule));
+  } catch (...) {
+    return py::set_python_error();
+  }
+}
+
+PyMethodDef methods[] = {
+    {"stream", stream, METH_NOARGS, "a CPU stream capsule of two devcol tables"},
+    {"device_stream", device_stream, METH_NOARGS, "a device stream capsule of the same tables"},
+    {"schema", schema, METH_VARARGS, "the schema capsule of a column of batch 0"},
+    {"array", array, METH_VARARGS, "(schema, array) capsules of a column of batch 0"},
+    {"device_array", device_array, METH_VARARGS, "(schema, device array) capsules of a column of batch 0"},
+    {"dlpack", dlpack, METH_VARARGS, "a DLPack capsule of an int64 column"},
+    {"roundtrip_stream", roundtrip_stream, METH_VARARGS, "a stream capsule through devcol and back"},
+    {"roundtrip_array", roundtrip_array, METH_VARARGS, "array capsules through devcol and back"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef module = {PyModuleDef_HEAD_INIT, "devcol_capsules", "devcol's Arrow and DLPack capsules, for tests", -1,
+                      methods, nullptr, nullptr, nullptr, nullptr};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit_devcol_capsules() { return PyModule_Create(&module); }

@@ -1,0 +1,213 @@
+"""devcol's Arrow PyCapsule and DLPack capsules read by pyarrow, nanoarrow, polars, duckdb and
+NumPy, and pyarrow's capsules read by devcol (through the devcol_capsules extension module, devcol_capsules.cpp).
+
+Every batch devcol exports is checked against the values it was made from, validated by pyarrow
+(`validate(full=True)`) and by nanoarrow (full validation of every leaf array, the default one of
+nested arrays, which is what nanoarrow's Python package implements). The counts of what was
+checked are printed at the end.
+"""
+import math
+import sys
+import unittest
+
+import duckdb
+import nanoarrow as na
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+import devcol_capsules as dc
+
+LO, HI = -(2**63), 2**63 - 1
+COUNTS = {"pyarrow batches": 0, "nanoarrow validations": 0, "polars queries": 0, "duckdb queries": 0,
+          "round trips": 0, "dlpack tensors": 0}
+
+
+def expected_batch(k):
+    return {
+        "a": [LO, 1 + k, None, HI, 7, -3],
+        "f": [math.nan, -0.0, math.inf, -math.inf, None, 2.5],
+        "s": ["x", None, "", "zz", "\u00e9t\u00e9", "k"],
+        "l": [[2, None], None, [4], [5, 6], [7], [8]],
+    }
+
+
+EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32()))])
+
+
+def same(a, b):
+    """Equality that tells NaN from NaN equal, and -0.0 from 0.0 apart."""
+    if isinstance(a, float) and isinstance(b, float):
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+class Stream:
+    """What a Python binding of devcol returns: an object with the PyCapsule protocol's methods."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self.make()
+
+
+class Column:
+    def __init__(self, name):
+        self.name = name
+
+    def __arrow_c_schema__(self):
+        return dc.schema(self.name)
+
+    def __arrow_c_array__(self, requested_schema=None):
+        return dc.array(self.name)
+
+    def __arrow_c_device_array__(self, requested_schema=None, **kwargs):
+        return dc.device_array(self.name)
+
+
+class Tensor:
+    def __init__(self):
+        self.asked = []
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        self.asked.append(max_version)
+        return dc.dlpack(max_version is not None and max_version[0] >= 1)
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU, device 0: the host backend's memory
+
+
+def revalidate(carr):
+    """nanoarrow's validation of `carr`, rebuilt from its buffers: full for leaf arrays, default
+    (or none, where nanoarrow has none) for arrays with children."""
+    view = carr.view()
+    children = [revalidate(carr.child(i)) for i in range(carr.n_children)]
+    buffers = [view.buffer(i) for i in range(view.n_buffers)]
+    level = "default" if children else "full"
+    try:
+        out = na.c_array_from_buffers(carr.schema, carr.length, buffers, null_count=carr.null_count,
+                                      offset=carr.offset, children=children, validation_level=level)
+    except NotImplementedError:
+        out = na.c_array_from_buffers(carr.schema, carr.length, buffers, null_count=carr.null_count,
+                                      offset=carr.offset, children=children, validation_level="none")
+    COUNTS["nanoarrow validations"] += 1
+    return out
+
+
+class Capsules(unittest.TestCase):
+    def check_batches(self, batches):
+        self.assertEqual(len(batches), 2)
+        for k, batch in zip((0, 10), batches):
+            batch.validate(full=True)
+            self.assertTrue(batch.schema.equals(EXPECTED_SCHEMA), batch.schema)
+            for name, values in expected_batch(k).items():
+                self.assertTrue(same(batch.column(name).to_pylist(), values), (name, batch.column(name)))
+            COUNTS["pyarrow batches"] += 1
+
+    def test_pyarrow_reads_the_cpu_stream(self):
+        reader = pa.RecordBatchReader.from_stream(Stream(dc.stream))
+        self.check_batches(list(reader))
+
+    def test_devcol_reads_its_device_stream_back(self):
+        reader = pa.RecordBatchReader.from_stream(Stream(lambda: dc.roundtrip_stream(dc.device_stream())))
+        self.check_batches(list(reader))
+        COUNTS["round trips"] += 1
+
+    def test_pyarrow_reads_arrays_and_schemas(self):
+        expected = expected_batch(0)
+        for name in expected:
+            for array in (pa.array(Column(name)),
+                          pa.Array._import_from_c_device_capsule(*dc.device_array(name))):
+                array.validate(full=True)
+                self.assertTrue(same(array.to_pylist(), expected[name]), (name, array))
+                self.assertEqual(array.type, EXPECTED_SCHEMA.field(name).type)
+            field = pa.Field._import_from_c_capsule(dc.schema(name))
+            self.assertEqual(field.type, EXPECTED_SCHEMA.field(name).type)
+            self.assertTrue(field.nullable)
+
+    def test_nanoarrow_validates_every_export(self):
+        stream = na.c_array_stream(Stream(dc.stream))
+        batches = list(stream)
+        self.assertEqual(len(batches), 2)
+        for batch in batches:
+            rebuilt = revalidate(batch)
+            self.assertEqual(rebuilt.length, 6)
+        for name in expected_batch(0):
+            revalidate(na.c_array(Column(name)))
+
+    def test_polars_queries_a_devcol_table(self):
+        df = pl.DataFrame(Stream(dc.stream))
+        self.assertEqual(df.height, 12)
+        self.assertEqual(df.columns, ["a", "f", "s", "l"])
+        out = df.select(pl.col("a").count().alias("a_valid"), pl.col("s").str.len_bytes().sum().alias("bytes"),
+                        pl.col("l").list.len().sum().alias("items"), pl.col("f").is_nan().sum().alias("nans"))
+        self.assertEqual(out.row(0), (10, 2 * (1 + 0 + 2 + 5 + 1), 2 * 7, 2))
+        small = df.filter(pl.col("a") < 10).select(pl.col("a").sort()).to_series().to_list()
+        self.assertEqual(small, [LO, LO, -3, -3, 1, 7, 7])
+        COUNTS["polars queries"] += 2
+
+    def test_duckdb_queries_a_devcol_table(self):
+        devcol_table = Stream(dc.stream)  # found by name: duckdb scans Python objects with __arrow_c_stream__
+        rows = duckdb.sql("SELECT count(*), count(a), max(a), min(a), count(s), sum(len(l)) FROM devcol_table").fetchall()
+        self.assertEqual(rows, [(12, 10, HI, LO, 10, 14)])
+        devcol_table = Stream(dc.stream)
+        by_s = duckdb.sql("SELECT s, count(*) FROM devcol_table WHERE s IS NOT NULL GROUP BY s ORDER BY s").fetchall()
+        self.assertEqual(by_s, [("", 2), ("k", 2), ("x", 2), ("zz", 2), ("\u00e9t\u00e9", 2)])
+        COUNTS["duckdb queries"] += 2
+
+    def test_devcol_imports_pyarrow_capsules(self):
+        table = pa.table({
+            "i": pa.array([1, None, LO, HI], pa.int64()),
+            "d": pa.array([math.nan, -0.0, None, math.inf]),
+            "s": pa.array(["a", None, "bcd", ""]).slice(0),
+            "l": pa.array([[1, 2], None, [], [3]], pa.list_(pa.int64())),
+            "st": pa.array([{"x": 1, "y": "p"}, None, {"x": None, "y": "q"}, {"x": 4, "y": None}]),
+        }).slice(1, 3)
+        back = pa.table(Stream(lambda: dc.roundtrip_stream(table.__arrow_c_stream__())))
+        back.validate(full=True)
+        self.assertTrue(back.schema.equals(table.schema), back.schema)
+        for name in table.column_names:
+            self.assertTrue(same(back.column(name).to_pylist(), table.column(name).to_pylist()), name)
+        for name in table.column_names:
+            column = table.column(name).combine_chunks()
+            for capsules in (column.__arrow_c_array__(), column.__arrow_c_device_array__()):
+                schema, array = dc.roundtrip_array(*capsules)
+                out = pa.Array._import_from_c_capsule(schema, array)
+                out.validate(full=True)
+                self.assertTrue(same(out.to_pylist(), column.to_pylist()), name)
+                COUNTS["round trips"] += 1
+
+    def test_wrong_capsules_are_refused_by_name(self):
+        schema = dc.schema("a")
+        with self.assertRaisesRegex(ValueError, "expected a 'arrow_device_array' capsule, got a capsule named 'arrow_schema'"):
+            dc.roundtrip_array(schema, dc.schema("a"))
+        with self.assertRaisesRegex(ValueError, "expected a 'arrow_device_array_stream' capsule, got int"):
+            dc.roundtrip_stream(3)
+
+    def test_numpy_takes_dlpack_capsules_versioned_and_not(self):
+        tensor = Tensor()
+        values = np.from_dlpack(tensor)
+        self.assertEqual(values.tolist(), [5, -1, HI, 0])
+        self.assertEqual(values.dtype, np.int64)
+        self.assertIsNotNone(tensor.asked[-1])  # NumPy 2 asks for a versioned tensor
+        self.assertIn("dltensor_versioned", repr(dc.dlpack(True)))
+        self.assertIn('"dltensor"', repr(dc.dlpack(False)))
+
+        class Unversioned(Tensor):
+            def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+                return dc.dlpack(False)
+
+        self.assertEqual(np.from_dlpack(Unversioned()).tolist(), [5, -1, HI, 0])
+        dc.dlpack(True)  # never consumed: its destructor calls the deleter (ASan/valgrind would see a leak)
+        COUNTS["dlpack tensors"] += 2
+
+
+if __name__ == "__main__":
+    result = unittest.main(exit=False, verbosity=2).result
+    print("checked:", ", ".join(f"{v} {k}" for k, v in COUNTS.items()))
+    sys.exit(0 if result.wasSuccessful() else 1)
