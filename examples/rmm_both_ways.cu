@@ -20,6 +20,16 @@
 
 namespace mr = devcol::mr;
 
+// Any RMM resource is a devcol leaf or upstream: held by value (RMM 26's resources are shared
+// handles) or through rmm::device_async_resource_ref. And a devcol stack over one is a CCCL
+// resource again, for RMM and libcudf to take.
+static_assert(mr::device_accessible_resource<mr::cccl_resource<rmm::mr::cuda_async_memory_resource>>);
+static_assert(mr::device_accessible_resource<mr::cccl_resource<rmm::mr::pool_memory_resource>>);
+static_assert(mr::device_accessible_resource<mr::rmm_resource_ref>);
+static_assert(mr::device_accessible_resource<mr::rmm_current_device_resource>);
+static_assert(cuda::mr::resource_with<mr::shared_resource<mr::pool<mr::cccl_resource<rmm::mr::pool_memory_resource>>>,
+                                      cuda::mr::device_accessible>);
+
 namespace {
 int failures = 0;
 void expect(bool ok, char const* what) {
