@@ -23,7 +23,7 @@ DEVCOL_NAMESPACE_BEGIN
 namespace mr {
 namespace detail {
 
-/// CCCL 3.1 and later: `allocate(stream, bytes, alignment)`, RMM 25.10 onwards.
+/// CCCL 3.1 and later (RMM 26.10 is on 3.5): `allocate(stream, bytes, alignment)`.
 template <class R>
 concept cccl_stream_first = requires(R& r, void* p, std::size_t n, ::cuda::stream_ref s) {
   { r.allocate(s, n, n) } -> std::same_as<void*>;
