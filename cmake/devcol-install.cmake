@@ -18,12 +18,18 @@ install(FILES "${PROJECT_BINARY_DIR}/devcol-config.cmake" "${PROJECT_BINARY_DIR}
   cmake/devcol-cccl.cmake DESTINATION "${DEVCOL_INSTALL_CMAKEDIR}")
 
 # pkg-config: the prefix relative to the file, so the installed tree can move; CCCL's include
-# directories as its CMake package states them (the toolkit's, absolute: the toolkit does not move
-# with devcol); OpenMP as this compiler spells it.
+# directory as its CMake package states it (absolute: CCCL does not move with devcol), in a
+# variable of its own (cccl_includedir) that a consumer overrides to take CCCL from elsewhere
+# without the CUDA toolkit; OpenMP as this compiler spells it.
 set(_devcol_pc_to_prefix "/prefix")
 cmake_path(RELATIVE_PATH _devcol_pc_to_prefix BASE_DIRECTORY "/prefix/${DEVCOL_INSTALL_PKGCONFIGDIR}")
-set(_devcol_cccl_includes "$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:CCCL::CCCL,INTERFACE_INCLUDE_DIRECTORIES>>")
-set(_devcol_pc_cflags "-I$<JOIN:${_devcol_cccl_includes}, -I>")
+# cccl_includedir is libcu++'s directory (the toolkit's and the wheel's CCCL keep Thrust and CUB
+# there too); any other directory CCCL's targets state follows it.
+get_target_property(_devcol_pc_cccl_includedir CCCL::libcudacxx INTERFACE_INCLUDE_DIRECTORIES)
+list(GET _devcol_pc_cccl_includedir 0 _devcol_pc_cccl_includedir)
+string(REGEX REPLACE "([][+.*()^$?|\\\\])" "\\\\\\1" _devcol_cccl_escaped "${_devcol_pc_cccl_includedir}")
+set(_devcol_cccl_includes "$<FILTER:$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:CCCL::CCCL,INTERFACE_INCLUDE_DIRECTORIES>>,EXCLUDE,^${_devcol_cccl_escaped}$>")
+set(_devcol_pc_cflags "$<$<BOOL:${_devcol_cccl_includes}>: -I$<JOIN:${_devcol_cccl_includes}, -I>>")
 set(_devcol_pc_libs "")
 if(DEVCOL_ENABLE_OPENMP)
   string(APPEND _devcol_pc_cflags " ${OpenMP_CXX_FLAGS}")

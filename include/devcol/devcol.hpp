@@ -16,6 +16,7 @@
 
 #include <devcol/memory/aligned.hpp>
 #include <devcol/memory/allocation.hpp>
+#include <devcol/memory/cccl_resource.hpp>
 #include <devcol/memory/cuda_async.hpp>
 #include <devcol/memory/cuda_device.hpp>
 #include <devcol/memory/default_resource.hpp>

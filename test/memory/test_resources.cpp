@@ -51,18 +51,8 @@ static_assert(!devcol::mr::host_accessible_resource<devcol::mr::resource_handle>
 static_assert(devcol::mr::memory_resource<devcol::mr::resource_handle>);
 static_assert(devcol::mr::max_alignment_v<devcol::mr::tracking<devcol_test::small_alignment_upstream<64>>> == 64);
 
-#if DEVCOL_HAS_CCCL_MR && CCCL_VERSION >= 3000000 && CCCL_VERSION < 3001000
-// CCCL 3.0's cuda::mr concepts (later CCCL releases rename them; these checks are for 3.0).
-static_assert(cuda::mr::resource_with<devcol::mr::host_aligned, cuda::mr::host_accessible>);
-static_assert(cuda::mr::async_resource_with<devcol::mr::pool<devcol::mr::host_aligned>, cuda::mr::host_accessible>);
-static_assert(cuda::mr::async_resource<devcol::mr::statistics<devcol::mr::tracking<devcol::mr::host_aligned>>>);
-static_assert(cuda::mr::async_resource<devcol::mr::resource_handle>);
-#  if DEVCOL_BACKEND_CUDA
-static_assert(cuda::mr::async_resource_with<devcol::mr::cuda_async, cuda::mr::device_accessible>);
-static_assert(cuda::mr::async_resource_with<devcol::mr::pool<devcol::mr::cuda_device>, cuda::mr::device_accessible>);
-static_assert(cuda::mr::resource_with<devcol::mr::pinned_host, cuda::mr::host_accessible, cuda::mr::device_accessible>);
-#  endif
-#endif
+// CCCL's cuda::mr concepts, in the names of the CCCL release this is compiled with.
+#include "cccl_concept_checks.hpp"
 
 TEMPLATE_LIST_TEST_CASE("every resource and adaptor honours every power-of-two alignment up to 4096", "[memory][alignment]",
                         devcol_test::resources::host_resources) {

@@ -2,7 +2,7 @@
 // indices, exposed inputs, masks too small to adopt.
 #include "ops_support.hpp"
 
-#include <thrust/functional.h>
+#include <cuda/std/functional>
 
 #include <limits>
 
@@ -148,7 +148,7 @@ TEST_CASE("every op on a million rows, sliced at an offset off the byte boundary
     if (mk[i] && *mk[i]) { kept.push_back(ma[i]); }
     filled[i] = ma[i].value_or(-1);
   }
-  check_equal(devcol::transform(a, b, thrust::plus<std::int64_t>{}), sums);
+  check_equal(devcol::transform(a, b, cuda::std::plus<std::int64_t>{}), sums);
   check_equal(devcol::compare(a, devcol::cmp::less, std::int64_t{50}), less);
   check_equal(devcol::cast<double>(a), casted);
   check_equal(devcol::filter(a, keep), kept);

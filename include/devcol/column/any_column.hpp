@@ -121,13 +121,46 @@ template <class C>
   return col.arrow_format();
 }
 
+/**
+ * @brief The number of rows of any column, whatever kind it holds. O(1); reads no device memory.
+ * @tparam Policy the buffer policy shared by every kind in the variant
+ * @param col the column
+ */
 template <buffer_policy Policy>
-std::size_t size(any_column<Policy> const& col) noexcept {
+[[nodiscard]] std::size_t size(any_column<Policy> const& col) noexcept {
   return std::visit([](auto const& c) noexcept { return c.size(); }, col);
 }
+/**
+ * @brief The null count of any column, whatever kind it holds. O(1): always known, never counted
+ * here.
+ * @tparam Policy the buffer policy shared by every kind in the variant
+ * @param col the column
+ */
 template <buffer_policy Policy>
-std::size_t null_count(any_column<Policy> const& col) noexcept {
+[[nodiscard]] std::size_t null_count(any_column<Policy> const& col) noexcept {
   return std::visit([](auto const& c) noexcept { return c.null_count(); }, col);
+}
+/**
+ * @brief The number of rows of a column of any kind (`column<T>`, strings, decimal, fixed-size
+ * binary, list, struct, dictionary), so that generic code calls `devcol::size(col)` whether it holds
+ * a kind or an `any_column`. O(1).
+ * @tparam C a column kind (one with `kind_traits`)
+ * @param col the column
+ */
+template <class C>
+  requires requires { kind_traits<std::remove_cvref_t<C>>::value; }
+[[nodiscard]] std::size_t size(C const& col) noexcept {
+  return col.size();
+}
+/**
+ * @brief The null count of a column of any kind, as size() is for the row count. O(1).
+ * @tparam C a column kind (one with `kind_traits`)
+ * @param col the column
+ */
+template <class C>
+  requires requires { kind_traits<std::remove_cvref_t<C>>::value; }
+[[nodiscard]] std::size_t null_count(C const& col) noexcept {
+  return col.null_count();
 }
 /**
  * @brief Whether any column has a validity mask (a dictionary: its indices). O(1).

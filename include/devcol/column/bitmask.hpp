@@ -25,6 +25,7 @@
 #include <thrust/transform_reduce.h>
 
 #include <cuda/std/bit>
+#include <cuda/std/functional>
 
 #include <cstddef>
 #include <cstdint>
@@ -160,7 +161,7 @@ template <int = 0>
   std::size_t const valid = thrust::transform_reduce(
       exec.policy(), thrust::counting_iterator<std::size_t>(0),
       thrust::counting_iterator<std::size_t>(detail::words_for(end - begin)),
-      detail::count_set_in_word{detail::shifted_word{mask, begin, end}}, std::size_t{0}, thrust::plus<std::size_t>{});
+      detail::count_set_in_word{detail::shifted_word{mask, begin, end}}, std::size_t{0}, cuda::std::plus<std::size_t>{});
   return (end - begin) - valid;
 }
 

@@ -37,6 +37,10 @@ class aligned : public detail::adaptor_base<Upstream, aligned<Upstream>> {
   static constexpr std::size_t upstream_alignment = max_alignment_v<Upstream>;
 
  public:
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
+  // overloads below would otherwise hide.
+  using detail::adaptor_base<Upstream, aligned<Upstream>>::allocate;
+  using detail::adaptor_base<Upstream, aligned<Upstream>>::deallocate;
   /// The largest alignment honoured (2 MiB, a huge page).
   static constexpr std::size_t max_alignment = std::max(std::size_t{1} << 21, upstream_alignment);
 

@@ -48,6 +48,10 @@ class pinned_host : public detail::cccl_interop<pinned_host> {
   using over_aligned_type = aligned<detail::pinned_pages>;
 
  public:
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
+  // overloads below would otherwise hide.
+  using detail::cccl_interop<pinned_host>::allocate;
+  using detail::cccl_interop<pinned_host>::deallocate;
   /// The largest alignment honoured (that of mr::aligned).
   static constexpr std::size_t max_alignment = over_aligned_type::max_alignment;
 

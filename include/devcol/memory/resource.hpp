@@ -68,6 +68,17 @@ concept memory_resource = std::equality_comparable<R> &&
 template <class R, class P>
 concept has_property = requires(R const& r) { get_property(r, P{}); };
 
+/**
+ * @brief Satisfied when `R` declares the stateless property `P`: what wrappers and adaptors
+ * forward. Properties with a value (a `P::value_type`, such as CCCL 3.5+'s
+ * `cuda::mr::dynamic_accessibility_property`, which CCCL derives from the stateless ones itself)
+ * are not forwarded: a forwarding overload returning nothing would make CCCL's lookup ambiguous.
+ * @tparam R the resource type tested
+ * @tparam P the property tag
+ */
+template <class R, class P>
+concept forwardable_property = has_property<R, P> && !requires { typename P::value_type; };
+
 /// @brief A memory resource whose memory host code may touch (dereferencing it needs no copy).
 /// @tparam R the resource type tested
 template <class R>
@@ -124,19 +135,53 @@ inline void validate_alignment(std::size_t alignment, std::size_t max, char cons
 }
 
 /**
- * @brief Gives a resource the stream-ordered entry points of CCCL's `cuda::mr::async_resource`
- * (`allocate_async` / `deallocate_async` on a `cuda::stream_ref`), forwarding to its own
- * `allocate` / `deallocate`. Empty where CCCL's memory resources are unavailable.
+ * @brief Gives a resource the entry points of CCCL's `cuda::mr` concepts, forwarding to its own
+ * `allocate` / `deallocate`, so that a devcol resource *is* a CCCL resource for every CCCL release
+ * devcol supports (3.0 through 3.6):
+ * - CCCL 3.0 (`cuda::mr::resource`, `cuda::mr::async_resource`): the synchronous
+ *   `allocate(bytes, alignment)` the resource has itself, and `allocate_async(bytes, alignment,
+ *   stream)` / `deallocate_async(...)` from here;
+ * - CCCL 3.1 and later (`cuda::mr::synchronous_resource`, `cuda::mr::resource`, what RMM's
+ *   `device_async_resource_ref` holds): `allocate_sync(bytes, alignment)` / `deallocate_sync(...)`
+ *   and the stream-first `allocate(stream, bytes, alignment)` / `deallocate(stream, ptr, bytes,
+ *   alignment)` from here.
+ *
+ * A resource that declares its own `allocate` / `deallocate` hides these overloads, so it names
+ * them back (`using detail::cccl_interop<R>::allocate;`, and the same for `deallocate`). Where
+ * CCCL's memory resources are unavailable the stream-first overloads are deleted placeholders,
+ * so those using-declarations always compile.
+ *
+ * The synchronous calls use the resource's own defaults: the default stream (RMM's
+ * `allocate_sync` does the same); the CUDA leaf resources synchronise it.
  */
 template <class Derived>
 class cccl_interop {
 #if DEVCOL_HAS_CCCL_MR
  public:
-  /// @brief `allocate` on a CCCL stream reference (ignored by the host backend, whose streams are no-ops).
+  /// @brief `allocate(bytes, alignment, stream)` with the stream first, as CCCL 3.1+'s `cuda::mr::resource`.
+  /// @throws what the resource's own allocate throws
+  void* allocate(::cuda::stream_ref stream, std::size_t bytes, std::size_t alignment) {
+    return self().allocate(bytes, alignment, to_stream_ref(stream));
+  }
+  /// @brief `deallocate(ptr, bytes, alignment, stream)` with the stream first (CCCL 3.1+). Never throws.
+  void deallocate(::cuda::stream_ref stream, void* ptr, std::size_t bytes, std::size_t alignment) noexcept {
+    self().deallocate(ptr, bytes, alignment, to_stream_ref(stream));
+  }
+  /// @brief Synchronous allocate, as CCCL 3.1+'s `cuda::mr::synchronous_resource`: the resource's
+  /// own two-argument allocate. @throws what it throws
+  void* allocate_sync(std::size_t bytes, std::size_t alignment = default_alignment) {
+    return self().allocate(bytes, alignment);
+  }
+  /// @brief Synchronous deallocate (CCCL 3.1+): the resource's own three-argument deallocate. Never throws.
+  void deallocate_sync(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment) noexcept {
+    self().deallocate(ptr, bytes, alignment);
+  }
+  /// @brief `allocate` on a CCCL stream reference (CCCL 3.0's `cuda::mr::async_resource`).
+  /// @throws what the resource's own allocate throws
   void* allocate_async(std::size_t bytes, std::size_t alignment, ::cuda::stream_ref stream) {
     return self().allocate(bytes, alignment, to_stream_ref(stream));
   }
-  /// @brief `deallocate` on a CCCL stream reference.
+  /// @brief `deallocate` on a CCCL stream reference (CCCL 3.0). Never throws.
   void deallocate_async(void* ptr, std::size_t bytes, std::size_t alignment, ::cuda::stream_ref stream) noexcept {
     self().deallocate(ptr, bytes, alignment, to_stream_ref(stream));
   }
@@ -147,9 +192,16 @@ class cccl_interop {
 #  if DEVCOL_BACKEND_CUDA
     return stream_ref{stream};
 #  else
-    return stream_ref{};
+    return stream_ref{};  // the host backend's streams are ordered no-ops
 #  endif
   }
+#else
+  struct unavailable {};
+
+ public:
+  // Placeholders for the using-declarations of the resources: nothing can call them.
+  void allocate(unavailable) = delete;
+  void deallocate(unavailable) = delete;
 #endif
 };
 

@@ -68,6 +68,10 @@ struct erased_model final : erased_resource {
  */
 class resource_handle : public detail::cccl_interop<resource_handle> {
  public:
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
+  // overloads below would otherwise hide.
+  using detail::cccl_interop<resource_handle>::allocate;
+  using detail::cccl_interop<resource_handle>::deallocate;
   /// The version of this handle's interface (NEP 49's handler `version`): 1.
   static constexpr unsigned current_version = 1;
 

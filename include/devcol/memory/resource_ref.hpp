@@ -1,6 +1,6 @@
 /**
  * @file resource_ref.hpp
- * @brief `mr::resource_ref`, `mr::shared_instance` and `mr::resource_name`: how compile-time
+ * @brief `mr::resource_ref`, `mr::shared_resource`, `mr::shared_instance` and `mr::resource_name`: how compile-time
  * resource choices are held and named.
  */
 #pragma once
@@ -10,13 +10,15 @@
 #include <devcol/memory/resource.hpp>
 #include <devcol/memory/resource_handle.hpp>
 
+#include <concepts>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <typeinfo>
+#include <utility>
 #if defined(__GNUG__)
 #  include <cstdlib>
 #  include <cxxabi.h>
-#  include <memory>
 #endif
 
 DEVCOL_NAMESPACE_BEGIN
@@ -32,6 +34,10 @@ namespace mr {
 template <memory_resource R>
 class resource_ref : public detail::cccl_interop<resource_ref<R>> {
  public:
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
+  // overloads below would otherwise hide.
+  using detail::cccl_interop<resource_ref<R>>::allocate;
+  using detail::cccl_interop<resource_ref<R>>::deallocate;
   /// The largest alignment honoured: the referenced resource's.
   static constexpr std::size_t max_alignment = max_alignment_v<R>;
 
@@ -64,11 +70,77 @@ class resource_ref : public detail::cccl_interop<resource_ref<R>> {
   /// @brief A reference has the referenced resource's properties.
   /// @tparam P a property tag that `R` declares
   template <class P>
-    requires has_property<R, P>
+    requires forwardable_property<R, P>
   friend constexpr void get_property(resource_ref const&, P) noexcept {}
 
  private:
   R* resource_;
+};
+
+/**
+ * @brief A copyable, shared-ownership handle to one `R` built in place: a typed, compile-time
+ * `resource_handle` (no virtual call, properties known statically).
+ *
+ * What hands a devcol adaptor stack to code that copies resources: CCCL 3.1 and later type-erase
+ * resources, even behind `cuda::mr::resource_ref` (RMM's `device_async_resource_ref`), as
+ * copyable objects, and devcol's adaptors keep state and cannot copy. Copies share the one `R`
+ * (copying costs an atomic increment), which lives until the last copy is gone; two handles are
+ * equal when they share it. (CCCL's own `cuda::mr::shared_resource` does the same from 3.1 on.)
+ * @tparam R any devcol memory resource; its properties and maximum alignment pass through
+ */
+template <memory_resource R>
+class shared_resource : public detail::cccl_interop<shared_resource<R>> {
+ public:
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
+  // overloads below would otherwise hide.
+  using detail::cccl_interop<shared_resource<R>>::allocate;
+  using detail::cccl_interop<shared_resource<R>>::deallocate;
+  /// The largest alignment honoured: the shared resource's.
+  static constexpr std::size_t max_alignment = max_alignment_v<R>;
+
+  /// @brief Builds the shared `R` from `args` (one allocation of the shared state).
+  /// @param args forwarded to `R`'s constructor
+  /// @throws std::bad_alloc, or what `R`'s constructor throws
+  template <class... Args>
+  explicit shared_resource(std::in_place_t, Args&&... args) : resource_(std::make_shared<R>(std::forward<Args>(args)...)) {}
+  /// @brief Builds a default-constructed `R`.
+  /// @throws std::bad_alloc, or what `R`'s constructor throws
+  shared_resource()
+    requires std::default_initializable<R>
+      : shared_resource(std::in_place) {}
+
+  /// @brief Allocates from the shared resource; costs what its allocate() costs.
+  /// @param bytes the size in bytes
+  /// @param alignment a power of two no larger than `max_alignment`
+  /// @param stream the stream the allocation is ordered on
+  /// @throws what the shared resource throws (`devcol::out_of_memory`, `devcol::logic_error`)
+  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
+    return resource_->allocate(bytes, alignment, stream);
+  }
+  /// @brief Frees through the shared resource. Never throws.
+  /// @param ptr memory allocated through this handle or one equal to it
+  /// @param bytes the size it was allocated with
+  /// @param alignment the alignment it was allocated with
+  /// @param stream the stream the free is ordered on
+  void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
+    resource_->deallocate(ptr, bytes, alignment, stream);
+  }
+  /// @brief The shared resource.
+  [[nodiscard]] R& get() const noexcept { return *resource_; }
+  /// @brief Equal when both share one resource, or the resources compare equal.
+  /// @param a one handle
+  /// @param b the other
+  friend bool operator==(shared_resource const& a, shared_resource const& b) noexcept {
+    return a.resource_ == b.resource_ || *a.resource_ == *b.resource_;
+  }
+  /// @brief A handle has the shared resource's properties.
+  /// @tparam P a property tag that `R` declares
+  template <class P>
+    requires forwardable_property<R, P>
+  friend constexpr void get_property(shared_resource const&, P) noexcept {}
+
+ private:
+  std::shared_ptr<R> resource_;
 };
 
 /**

@@ -48,6 +48,10 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
   using base = detail::adaptor_base<Upstream, tracking<Upstream>>;
 
  public:
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
+  // overloads below would otherwise hide.
+  using detail::adaptor_base<Upstream, tracking<Upstream>>::allocate;
+  using detail::adaptor_base<Upstream, tracking<Upstream>>::deallocate;
   /// @brief Tracks allocations from a default-constructed upstream.
   tracking() = default;
   /// @brief Tracks allocations from `upstream`, moved in.

@@ -29,7 +29,7 @@
 #include <devcol/ops/detail/floating_point.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
-#include <thrust/functional.h>
+#include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/logical.h>
 #include <thrust/transform_reduce.h>
@@ -204,7 +204,7 @@ template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> sum(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return detail::reduce_valid(col, sum_type_t<T>{0}, thrust::plus<sum_type_t<T>>{}, stream);
+  return detail::reduce_valid(col, sum_type_t<T>{0}, cuda::std::plus<sum_type_t<T>>{}, stream);
 }
 
 /// @brief The product of the valid rows, as sum_type_t<T>; floating point propagates NaN. Synchronises `stream`.
@@ -284,7 +284,7 @@ template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<double> mean(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  auto const total = detail::reduce_valid(col, 0.0, thrust::plus<double>{}, stream);
+  auto const total = detail::reduce_valid(col, 0.0, cuda::std::plus<double>{}, stream);
   if (!total) { return std::nullopt; }
   return *total / static_cast<double>(col.size() - col.null_count());
 }
@@ -307,7 +307,7 @@ template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<bool> any(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return detail::reduce_valid(col, false, thrust::logical_or<bool>{}, stream);
+  return detail::reduce_valid(col, false, cuda::std::logical_or<bool>{}, stream);
 }
 
 /// @brief Whether every valid row is true (non-zero). Synchronises `stream`.
@@ -319,7 +319,7 @@ template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<bool> all(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return detail::reduce_valid(col, true, thrust::logical_and<bool>{}, stream);
+  return detail::reduce_valid(col, true, cuda::std::logical_and<bool>{}, stream);
 }
 
 DEVCOL_NAMESPACE_END

@@ -22,7 +22,7 @@
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/reduce.hpp>
 
-#include <thrust/functional.h>
+#include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
@@ -72,7 +72,7 @@ column<T, Policy> scan(column<T, Policy> const& col, scan_op op, bool inclusive,
     case scan_op::max: return run_scan<skip_nan>(col, max_op{}, lowest<T>(), inclusive, stream);
     case scan_op::sum: break;
   }
-  return run_scan<false>(col, thrust::plus<T>{}, T{0}, inclusive, stream);
+  return run_scan<false>(col, cuda::std::plus<T>{}, T{0}, inclusive, stream);
 }
 }  // namespace detail
 

@@ -42,7 +42,7 @@ class adaptor_base : public cccl_interop<Derived> {
 
   /// @brief An adaptor has every property its upstream has.
   template <class P>
-    requires has_property<Upstream, P>
+    requires forwardable_property<Upstream, P>
   friend constexpr void get_property(Derived const&, P) noexcept {}
 
   /// @brief Adaptors keep state: equal only to themselves.

@@ -29,6 +29,10 @@ namespace mr::detail {
 template <class Derived>
 class cuda_leaf : public cccl_interop<Derived> {
  public:
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
+  // overloads below would otherwise hide.
+  using cccl_interop<Derived>::allocate;
+  using cccl_interop<Derived>::deallocate;
   /// The alignment CUDA guarantees for its allocations; larger ones throw (use mr::aligned).
   static constexpr std::size_t max_alignment = 256;
 

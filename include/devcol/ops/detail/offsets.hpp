@@ -29,7 +29,7 @@
 #include <devcol/core/stream_ref.hpp>
 
 #include <thrust/for_each.h>
-#include <thrust/functional.h>
+#include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
@@ -82,7 +82,7 @@ template <class O, class Length>
   auto const offsets = thrust::make_transform_output_iterator(out, narrow_offset<O>{});
   executor exec(stream);
   thrust::exclusive_scan(exec.policy(), lengths, lengths + static_cast<std::ptrdiff_t>(rows + 1), offsets,
-                         std::int64_t{0}, thrust::plus<std::int64_t>{});
+                         std::int64_t{0}, cuda::std::plus<std::int64_t>{});
   O last{};
   copy_bytes(&last, out + rows, sizeof(O), stream);
   stream.synchronize();

@@ -21,7 +21,7 @@
 
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
-#include <thrust/functional.h>
+#include <cuda/std/functional>
 #include <thrust/gather.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -72,7 +72,7 @@ struct compare_keys {
   DEVCOL_HOST_DEVICE bool operator()(T const& a, T const& b) const noexcept { return Greater ? b < a : a < b; }
 };
 /**
- * Whether `T` keys must not go to Thrust's radix sort, which it picks for thrust::less/greater of
+ * Whether `T` keys must not go to Thrust's radix sort, which it picks for cuda::std::less/greater of
  * arithmetic keys: its host systems (serial, OpenMP) have no 16-byte radix sort, which `int128_t`
  * keys (arithmetic under gnu++) would ask for, and their 32-bit signed encoder is wrong (CCCL 3.0:
  * `RadixEncoder<int>` widens to `long` before flipping bit 31, so negative and positive keys come
@@ -84,7 +84,7 @@ inline constexpr bool merge_sort_keys =
 /// The comparator sort and argsort use for `T` keys: Thrust's own (radix sort where it can), or compare_keys.
 template <class T, bool Greater>
 using sort_comparator = std::conditional_t<merge_sort_keys<T>, compare_keys<T, Greater>,
-                                           std::conditional_t<Greater, thrust::greater<T>, thrust::less<T>>>;
+                                           std::conditional_t<Greater, cuda::std::greater<T>, cuda::std::less<T>>>;
 
 /// What argsort and sort sort for `T`: `T` itself, or for floating point its ordered_key.
 template <class T>
@@ -160,7 +160,7 @@ template <class IsValid>
   thrust::sequence(exec.policy(), first, first + n);
   if (null_count == 0) { return first; }
   if (nulls == null_order::first) {
-    thrust::stable_partition(exec.policy(), first, first + n, thrust::not_fn(is_valid));
+    thrust::stable_partition(exec.policy(), first, first + n, cuda::std::not_fn(is_valid));
     return first + null_count;
   }
   thrust::stable_partition(exec.policy(), first, first + n, is_valid);
