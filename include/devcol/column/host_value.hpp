@@ -160,7 +160,15 @@ namespace detail {
 /// A fixed-width value as a host_value (widened).
 template <class T>
 host_value widen(T const& v) {
-  if constexpr (requires { v.time_since_epoch(); }) {
+  if constexpr (std::is_same_v<T, float16>) {
+    return host_value(to_float(v));
+  } else if constexpr (std::is_same_v<T, interval_months>) {
+    return host_value(v.months);
+  } else if constexpr (std::is_same_v<T, interval_day_time>) {
+    return host_value(host_value::fields{{"days", v.days}, {"milliseconds", v.milliseconds}});
+  } else if constexpr (std::is_same_v<T, interval_month_day_nano>) {
+    return host_value(host_value::fields{{"months", v.months}, {"days", v.days}, {"nanoseconds", v.nanoseconds}});
+  } else if constexpr (requires { v.time_since_epoch(); }) {
     return host_value(static_cast<std::int64_t>(v.time_since_epoch().count()));
   } else if constexpr (requires { v.count(); }) {
     return host_value(static_cast<std::int64_t>(v.count()));
