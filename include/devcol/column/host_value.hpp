@@ -232,11 +232,13 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
     }
   } else {
     static_assert(k == kind::dictionary, "host_values_of: a column kind without a host form");
-    auto const indices = to_host(col.indices(), stream);
     auto const values = to_host_values(col.values(), stream);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (indices[i]) { rows[i] = values.at(static_cast<std::size_t>(*indices[i])); }
-    }
+    col.visit_indices([&](auto const& typed) {
+      auto const indices = to_host(typed, stream);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (indices[i]) { rows[i] = values.at(static_cast<std::size_t>(*indices[i])); }
+      }
+    });
   }
   (void)sizeof(Policy);
   return rows;

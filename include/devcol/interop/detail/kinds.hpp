@@ -150,8 +150,7 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
 /// Checks that a schema (already read) names only types devcol imports, recursively.
 inline void check_schema_any(arrow_field const& field, std::string const& path) {
   if (!field.dictionary.empty()) {
-    DEVCOL_ARROW_EXPECTS(field.format == "i", path, ".format '", field.format,
-                         "': dictionary indices other than int32 ('i') are not supported");
+    visit_index_format(field.format, path, [](auto) {});
     return check_schema_any(field.dictionary.front(), path + ".dictionary");
   }
   if (field.format == "+l" || field.format == "+L" || field.format == "+s") {
