@@ -74,13 +74,16 @@ struct date_clock {};
 struct time_of_day_clock {};
 
 /// @brief Arrow's `date32`: days since the Unix epoch, 32-bit.
-using date32 = ::cuda::std::chrono::time_point<date_clock, ::cuda::std::chrono::duration<std::int32_t, ::cuda::std::ratio<86400>>>;
+using date32 =
+    ::cuda::std::chrono::time_point<date_clock, ::cuda::std::chrono::duration<std::int32_t, ::cuda::std::ratio<86400>>>;
 /// @brief Arrow's `date64`: milliseconds since the Unix epoch, 64-bit (whole days by Arrow's rule,
 /// which devcol does not check: pyarrow does not either).
-using date64 = ::cuda::std::chrono::time_point<date_clock, ::cuda::std::chrono::duration<std::int64_t, ::cuda::std::milli>>;
+using date64 =
+    ::cuda::std::chrono::time_point<date_clock, ::cuda::std::chrono::duration<std::int64_t, ::cuda::std::milli>>;
 /// @brief Arrow's `time32[s]` / `time32[ms]`: seconds or milliseconds since midnight, 32-bit.
 using time32_s = ::cuda::std::chrono::time_point<time_of_day_clock, ::cuda::std::chrono::duration<std::int32_t>>;
-using time32_ms = ::cuda::std::chrono::time_point<time_of_day_clock, ::cuda::std::chrono::duration<std::int32_t, ::cuda::std::milli>>;
+using time32_ms =
+    ::cuda::std::chrono::time_point<time_of_day_clock, ::cuda::std::chrono::duration<std::int32_t, ::cuda::std::milli>>;
 /// @brief Arrow's `time64[us]` / `time64[ns]`: micro- or nanoseconds since midnight, 64-bit.
 using time64_us = ::cuda::std::chrono::time_point<time_of_day_clock, duration_us>;
 using time64_ns = ::cuda::std::chrono::time_point<time_of_day_clock, duration_ns>;

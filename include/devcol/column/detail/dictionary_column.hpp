@@ -154,7 +154,7 @@ class dictionary_column {
   }
   /// @brief The indices' type as pyarrow names it ("int32", "uint8"…).
   [[nodiscard]] std::string index_type_name() const {
-    return on_indices([](auto const& i) { return std::string(type_name_v<typename std::remove_cvref_t<decltype(i)>::value_type>); });
+    return on_indices([]<class I>(column<I, Policy> const&) { return std::string(type_name_v<I>); });
   }
   /// @brief The values (the dictionary).
   [[nodiscard]] values_type const& values() const noexcept { return *values_; }
@@ -168,7 +168,8 @@ class dictionary_column {
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
-    return on_indices([&](auto& i) { return i.spill(stream); }) + std::visit([&](auto& c) { return c.spill(stream); }, *values_);
+    auto const spill_one = [&](auto& c) { return c.spill(stream); };
+    return on_indices(spill_one) + std::visit(spill_one, *values_);
   }
   /// @brief Spillable policies: brings indices and values back to the device. Synchronises.
   /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
@@ -182,7 +183,7 @@ class dictionary_column {
   [[nodiscard]] bool is_spilled() const noexcept
     requires Policy::spill::enabled
   {
-    return on_indices([](auto const& i) { return i.is_spilled(); }) || std::visit([](auto const& c) { return c.is_spilled(); }, *values_);
+    return in_any_part([](auto const& c) { return c.is_spilled(); });
   }
 
   /// @brief The number of rows.
@@ -190,7 +191,9 @@ class dictionary_column {
   /// @brief Whether there are no rows.
   [[nodiscard]] bool empty() const noexcept { return on_indices([](auto const& i) { return i.empty(); }); }
   /// @brief The number of null rows (null indices): always known.
-  [[nodiscard]] std::size_t null_count() const noexcept { return on_indices([](auto const& i) { return i.null_count(); }); }
+  [[nodiscard]] std::size_t null_count() const noexcept {
+    return on_indices([](auto const& i) { return i.null_count(); });
+  }
   /// @brief Whether the indices have a validity mask.
   [[nodiscard]] bool nullable() const noexcept { return on_indices([](auto const& i) { return i.nullable(); }); }
   /// @brief Whether any row is null.
@@ -199,25 +202,26 @@ class dictionary_column {
   [[nodiscard]] std::size_t offset() const noexcept { return on_indices([](auto const& i) { return i.offset(); }); }
   /// @brief Whether another handle shares any buffer.
   [[nodiscard]] bool is_shared() const noexcept {
-    return on_indices([](auto const& i) { return i.is_shared(); }) || std::visit([](auto const& c) { return c.is_shared(); }, *values_);
+    return in_any_part([](auto const& c) { return c.is_shared(); });
   }
   /// @brief Whether any memory was made elsewhere (an import).
   [[nodiscard]] bool is_borrowed() const noexcept {
-    return on_indices([](auto const& i) { return i.is_borrowed(); }) || std::visit([](auto const& c) { return c.is_borrowed(); }, *values_);
+    return in_any_part([](auto const& c) { return c.is_borrowed(); });
   }
   /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
   /// good (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept {
-    return on_indices([](auto const& i) { return i.is_exposed(); }) || std::visit([](auto const& c) { return c.is_exposed(); }, *values_);
+    return in_any_part([](auto const& c) { return c.is_exposed(); });
   }
   /// @brief Whether writes copy first, in the indices and the values (see list_column::copy_on_write).
   [[nodiscard]] bool copy_on_write() const noexcept {
-    return on_indices([](auto const& i) { return i.copy_on_write(); }) && std::visit([](auto const& c) { return c.copy_on_write(); }, *values_);
+    return !in_any_part([](auto const& c) { return !c.copy_on_write(); });
   }
   /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
   /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] dictionary_column alias() const {
-    return dictionary_column(on_indices([](auto const& i) { return indices_type(i.alias()); }), std::visit([](auto const& c) { return values_type(c.alias()); }, *values_));
+    return dictionary_column(on_indices([](auto const& i) { return indices_type(i.alias()); }),
+                             std::visit([](auto const& c) { return values_type(c.alias()); }, *values_));
   }
   /// @brief The resource that made the indices (what ops allocate results from).
   [[nodiscard]] resource_type resource() const {
@@ -234,7 +238,7 @@ class dictionary_column {
   /// @brief The Arrow format string of the indices ("i", "C"…; the values' is the schema's
   /// dictionary's).
   [[nodiscard]] std::string arrow_format() const {
-    return on_indices([](auto const& i) { return std::string(arrow_format_v<typename std::remove_cvref_t<decltype(i)>::value_type>); });
+    return on_indices([]<class I>(column<I, Policy> const&) { return std::string(arrow_format_v<I>); });
   }
 
  private:
@@ -245,6 +249,11 @@ class dictionary_column {
   template <class F>
   decltype(auto) on_indices(F&& f) {
     return std::visit(std::forward<F>(f), indices_);
+  }
+  // Whether `f` (a generic callable) is true of the indices or of the values.
+  template <class F>
+  bool in_any_part(F const& f) const {
+    return on_indices(f) || std::visit(f, *values_);
   }
 
   indices_type indices_;

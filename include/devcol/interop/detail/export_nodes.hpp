@@ -118,7 +118,9 @@ inline void apply_field_info(ArrowSchema& schema, field_info const& info, bool s
   node.metadata = encode_metadata(info.metadata);
   schema.metadata = node.metadata.empty() ? nullptr : node.metadata.data();
   if (info.children.size() == node.children.size()) {
-    for (std::size_t i = 0; i < info.children.size(); ++i) { apply_field_info(*node.children[i], info.children[i], true); }
+    for (std::size_t i = 0; i < info.children.size(); ++i) {
+      apply_field_info(*node.children[i], info.children[i], true);
+    }
   }
   if (schema.dictionary != nullptr && info.dictionary.size() == 1) {
     apply_field_info(*schema.dictionary, info.dictionary.front(), true);

@@ -91,7 +91,8 @@ decltype(auto) visit_index_format(std::string_view format, std::string const& pa
 
 /// A dictionary array: integer indices with a dictionary (checked recursively).
 inline void check_dictionary(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-  std::size_t const width = visit_index_format(field.format, path, []<class I>(std::type_identity<I>) { return sizeof(I); });
+  std::size_t const width =
+      visit_index_format(field.format, path, []<class I>(std::type_identity<I>) { return sizeof(I); });
   DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(),
                        ", dictionary indices have none");
   check_validity(array, 2, path, "dictionary indices");

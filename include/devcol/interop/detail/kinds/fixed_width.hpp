@@ -1,9 +1,10 @@
 /**
  * @file fixed_width.hpp
  * @brief Arrow for fixed-width columns (`column<T>`: integers, floats, bool, timestamps,
- * durations, dates, times of day, half floats, intervals): the schema and zero-copy array nodes (bools bit-packed), the format a producer's
- * schema names, the structure checks and the import over the producer's buffers. Decimals and
- * dictionary indices export and import their values through the same nodes.
+ * durations, dates, times of day, half floats, intervals): the schema and zero-copy array nodes
+ * (bools bit-packed), the format a producer's schema names, the structure checks and the import
+ * over the producer's buffers. Decimals and dictionary indices export and import their values
+ * through the same nodes.
  */
 #pragma once
 
