@@ -154,7 +154,7 @@ class dictionary_column {
   }
   /// @brief The indices' type as pyarrow names it ("int32", "uint8"…).
   [[nodiscard]] std::string index_type_name() const {
-    return on_indices([]<class I>(column<I, Policy> const&) { return std::string(type_name_v<I>); });
+    return on_indices([](auto const& i) { return std::string(type_name_v<index_type<decltype(i)>>); });
   }
   /// @brief The values (the dictionary).
   [[nodiscard]] values_type const& values() const noexcept { return *values_; }
@@ -238,10 +238,14 @@ class dictionary_column {
   /// @brief The Arrow format string of the indices ("i", "C"…; the values' is the schema's
   /// dictionary's).
   [[nodiscard]] std::string arrow_format() const {
-    return on_indices([]<class I>(column<I, Policy> const&) { return std::string(arrow_format_v<I>); });
+    return on_indices([](auto const& i) { return std::string(arrow_format_v<index_type<decltype(i)>>); });
   }
 
  private:
+  // The integer type of a column of indices (a reference to one).
+  template <class C>
+  using index_type = typename std::remove_cvref_t<C>::value_type;
+
   template <class F>
   decltype(auto) on_indices(F&& f) const {
     return std::visit(std::forward<F>(f), indices_);
