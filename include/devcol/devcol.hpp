@@ -45,6 +45,7 @@
 #include <devcol/column/decimal_column.hpp>
 #include <devcol/column/dictionary_column.hpp>
 #include <devcol/column/factories.hpp>
+#include <devcol/column/field_info.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/host_value.hpp>
 #include <devcol/column/kind.hpp>

@@ -7,6 +7,7 @@
 #include <devcol/devcol.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -47,8 +48,13 @@ devcol::column<T> column_of(std::size_t n, bool nulls) {
     if (!nulls || i % 3 != 1) {
       if constexpr (std::is_arithmetic_v<T>) {
         rows[i] = static_cast<T>(i * 7 % 13);
-      } else if constexpr (requires { typename T::clock; }) {  // timestamps
+      } else if constexpr (requires { typename T::clock; }) {  // timestamps, dates, times of day
         rows[i] = T(typename T::duration(static_cast<std::int64_t>(i) * 1000 - 7));
+      } else if constexpr (!requires { typename T::rep; }) {  // storage structs: halffloat, intervals
+        T v{};
+        auto const low = static_cast<unsigned char>(i * 7 % 13);
+        std::memcpy(&v, &low, 1);
+        rows[i] = v;
       } else {  // durations
         rows[i] = T(static_cast<typename T::rep>(i) * 1000 - 7);
       }

@@ -157,7 +157,8 @@ TEST_CASE("concatenate of nested columns: slices at odd offsets, nulls, empty in
   auto const d = devcol::concatenate(std::vector{d1, d2.slice(1, 2)});
   CHECK(devcol::to_host_values(d) == values{"q", hv(), "p", "p"});
   CHECK(devcol::size(d.values()) == 3);
-  CHECK(devcol::to_host_values(d.indices()) == values{1, hv(), 0, 2});
+  CHECK(devcol::to_host(std::get<devcol::column<std::int32_t>>(d.indices())) ==
+        std::vector<std::optional<std::int32_t>>{1, std::nullopt, 0, 2});
 }
 
 TEST_CASE("is_null and is_valid of every kind read the rows' validity at their offset", "[nested][ops][null]") {
@@ -188,7 +189,8 @@ TEST_CASE("concatenating dictionaries moves indices without signed overflow in n
   auto const d2 = devcol::make_dictionary_column(indices, devcol::make_column<double>({2.0}));
   auto const d = devcol::concatenate(std::vector{d1, d2});
   CHECK(devcol::to_host_values(d) == values{1.0, hv(), 2.0});
-  CHECK(devcol::to_host_values(d.indices()) == values{0, hv(), 1});
+  CHECK(devcol::to_host(std::get<devcol::column<std::int32_t>>(d.indices())) ==
+        std::vector<std::optional<std::int32_t>>{0, std::nullopt, 1});
 }
 
 }  // namespace devcol_test::nested_ops

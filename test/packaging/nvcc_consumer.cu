@@ -126,7 +126,25 @@ void other_kinds(devcol::stream_ref s) {
   (void)devcol::argsort(dec, devcol::order::ascending, s);
   (void)devcol::large_strings_column{};
 
-  std::vector<devcol::any_column<>> const kinds{str, list, structs, dict, dec, dec128, bin};
+  // The newer kinds: a date with an order, a storage-only half float, a dictionary with uint8
+  // indices, and an export that carries a field_info.
+  auto date = devcol::make_column<devcol::date32>({devcol::date32(devcol::date32::duration(2)), std::nullopt}, s);
+  (void)devcol::sort(date, devcol::order::ascending, s);
+  (void)devcol::compare(date, devcol::cmp::less, date, s);
+  auto half = devcol::make_column<devcol::float16>(
+      {devcol::float16{0x3C00}, devcol::float16{0}, std::nullopt, devcol::float16{0x4000}}, s);
+  auto small_dict = devcol::make_dictionary_column(devcol::make_column<std::uint8_t>({1, 0, std::nullopt, 1}, s),
+                                                   devcol::make_strings_column({"x", "y"}, s), s);
+  {
+    devcol::field_info info;
+    info.time_zone = "UTC";
+    ArrowSchema schema{};
+    ArrowDeviceArray array{};
+    devcol::to_arrow(devcol::make_column<devcol::timestamp_ns>({devcol::timestamp_ns{}}, s), &schema, &array, s, info);
+    (void)devcol::any_from_arrow(&schema, &array, s, &info);
+  }
+
+  std::vector<devcol::any_column<>> const kinds{str, list, structs, dict, dec, dec128, bin, half, small_dict};
   for (auto const& c : kinds) {
     (void)devcol::gather(c, idx, s);
     (void)devcol::filter(c, keep, s);

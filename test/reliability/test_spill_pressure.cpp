@@ -117,7 +117,7 @@ struct inputs {
                                                     {"name", any(s)}},
                                                    valid);
     dict = devcol::make_dictionary_column<spilling>(
-        devcol::make_column<std::int32_t, spilling>(std::vector<std::int32_t>(codes)),
+        devcol::make_column<std::uint8_t, spilling>(std::vector<std::uint8_t>(codes.begin(), codes.end())),
         any(devcol::make_strings_column<std::int32_t, spilling>(std::vector<std::string>{"red", "", "green", "blue"})));
     dec = devcol::make_decimal_column<std::int64_t, spilling>(unscaled, 12, 2);
     bin = devcol::make_fixed_size_binary_column<spilling>(three, 3);

@@ -205,7 +205,7 @@ template <class C>
     if constexpr (k == kind::strings || k == kind::list) {
       return col.offsets_buffer().device();
     } else if constexpr (k == kind::dictionary) {
-      return col.indices().data_buffer().device();
+      return col.visit_indices([](auto const& indices) { return indices.data_buffer().device(); });
     } else if constexpr (k == kind::structure) {
       if (!col.mask_buffer().empty() || col.num_children() == 0) { return col.mask_buffer().device(); }
       return column_device(col.child(0));

@@ -1,7 +1,7 @@
 /**
  * @file dictionary_column.hpp
- * @brief `devcol::dictionary_column`: Arrow dictionary encoding, int32 indices into a values
- * column of any kind (cuDF's dictionary32).
+ * @brief `devcol::dictionary_column`: Arrow dictionary encoding, indices of any integer type
+ * (`dictionary_indices`) into a values column of any kind.
  *
  * The kind's public header. A nested kind's members work on its children as `any_column`s, so
  * this brings the whole variant (any_column.hpp), which defines the class (in

@@ -160,7 +160,15 @@ namespace detail {
 /// A fixed-width value as a host_value (widened).
 template <class T>
 host_value widen(T const& v) {
-  if constexpr (requires { v.time_since_epoch(); }) {
+  if constexpr (std::is_same_v<T, float16>) {
+    return host_value(to_float(v));
+  } else if constexpr (std::is_same_v<T, interval_months>) {
+    return host_value(v.months);
+  } else if constexpr (std::is_same_v<T, interval_day_time>) {
+    return host_value(host_value::fields{{"days", v.days}, {"milliseconds", v.milliseconds}});
+  } else if constexpr (std::is_same_v<T, interval_month_day_nano>) {
+    return host_value(host_value::fields{{"months", v.months}, {"days", v.days}, {"nanoseconds", v.nanoseconds}});
+  } else if constexpr (requires { v.time_since_epoch(); }) {
     return host_value(static_cast<std::int64_t>(v.time_since_epoch().count()));
   } else if constexpr (requires { v.count(); }) {
     return host_value(static_cast<std::int64_t>(v.count()));
@@ -224,11 +232,13 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
     }
   } else {
     static_assert(k == kind::dictionary, "host_values_of: a column kind without a host form");
-    auto const indices = to_host(col.indices(), stream);
     auto const values = to_host_values(col.values(), stream);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (indices[i]) { rows[i] = values.at(static_cast<std::size_t>(*indices[i])); }
-    }
+    col.visit_indices([&](auto const& typed) {
+      auto const indices = to_host(typed, stream);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (indices[i]) { rows[i] = values.at(static_cast<std::size_t>(*indices[i])); }
+      }
+    });
   }
   (void)sizeof(Policy);
   return rows;

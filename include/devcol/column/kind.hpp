@@ -39,7 +39,7 @@ enum class kind : std::uint8_t {
   fixed_size_binary,  ///< `fixed_size_binary_column`: values of one byte width
   list,               ///< `list_column` / `large_list_column`: offsets into one child column
   structure,          ///< `struct_column`: named children of the same length
-  dictionary,         ///< `dictionary_column`: int32 indices into a values column
+  dictionary,         ///< `dictionary_column`: integer indices (8 to 64 bits) into a values column
 };
 
 /**

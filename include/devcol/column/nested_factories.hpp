@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -51,13 +52,37 @@ std::pair<buffer<Policy>, std::size_t> mask_from_host(std::vector<bool> const& v
 }
 
 /// Whether row `i` of the indices is valid and outside [0, values).
+template <class I>
 struct index_outside {
-  column_view<std::int32_t> indices;
+  column_view<I> indices;
   std::size_t values;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
-    return indices.is_valid(i) && (indices[i] < 0 || static_cast<std::size_t>(indices[i]) >= values);
+    if (!indices.is_valid(i)) { return false; }
+    if constexpr (std::is_signed_v<I>) {
+      if (indices[i] < 0) { return true; }
+    }
+    return static_cast<std::size_t>(indices[i]) >= values;
   }
 };
+
+/**
+ * The first valid index of `indices` outside [0, n), as its row and its value in words, or nothing:
+ * one pass, and when one is found a copy of it to the host; synchronises `stream` then only. What
+ * make_dictionary_column and the Arrow importer check of indices they did not make.
+ */
+template <class I, class Policy>
+[[nodiscard]] std::optional<std::pair<std::size_t, std::string>> first_index_outside(column<I, Policy> const& indices,
+                                                                                     std::size_t n, stream_ref stream) {
+  executor exec(stream);
+  std::size_t const row =
+      *thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                       thrust::counting_iterator<std::size_t>(indices.size()), index_outside<I>{indices.view(), n});
+  if (row == indices.size()) { return std::nullopt; }
+  I index{};
+  copy_bytes(&index, indices.data(access::read) + row, sizeof(index), stream);
+  stream.synchronize();
+  return std::pair{row, std::to_string(+index)};
+}
 
 }  // namespace detail
 
@@ -169,26 +194,21 @@ template <buffer_policy Policy = default_policy>
  * adopted (shared, O(1)). The valid indices are checked to lie within the values: one pass, which
  * synchronises `stream`.
  * @tparam Policy the buffer policy of the indices, the values and the result
+ * @tparam I the indices' integer type (8 to 64 bits, signed or unsigned), which the column keeps
  * @param indices one index into `values` per row; a null index is a null row, and is not checked
  * @param values the dictionary, of any kind; rows may be unused or used many times
  * @param stream the stream the check runs on, synchronised by it
  * @throws devcol::logic_error naming the first index outside [0, values' size) and its row
  */
-template <buffer_policy Policy = default_policy>
-[[nodiscard]] dictionary_column<Policy> make_dictionary_column(column<std::int32_t, Policy> indices,
+template <buffer_policy Policy = default_policy, dictionary_index I>
+[[nodiscard]] dictionary_column<Policy> make_dictionary_column(column<I, Policy> indices,
                                                                std::type_identity_t<any_column<Policy>> values,
                                                                stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const n = devcol::size(values);
-  detail::executor exec(stream);
-  std::size_t const row =
-      *thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                       thrust::counting_iterator<std::size_t>(indices.size()), detail::index_outside{indices.view(), n});
-  if (row != indices.size()) {
-    std::int32_t index = 0;
-    copy_bytes(&index, indices.data(access::read) + row, sizeof(index), stream);
-    stream.synchronize();
-    DEVCOL_FAIL("make_dictionary_column: index ", index, " at row ", row, " is outside the ", n, " values");
+  if (auto const bad = detail::first_index_outside(indices, n, stream)) {
+    DEVCOL_FAIL("make_dictionary_column: index ", bad->second, " at row ", bad->first, " is outside the ", n,
+                " values");
   }
   return dictionary_column<Policy>(std::move(indices), std::move(values));
 }

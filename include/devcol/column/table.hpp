@@ -7,6 +7,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/field_info.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -27,7 +28,9 @@ DEVCOL_NAMESPACE_BEGIN
  * @brief Named columns of any kinds (fixed width, strings, lists, structs, dictionaries), all with
  * the same number of rows (cuDF's column accessor), each held as an `any_column`. Columns are
  * held by value, so adding, selecting and copying share their buffers under the columns' sharing
- * policy: O(1) per column, no device work.
+ * policy: O(1) per column, no device work. Beside each column the table keeps its `field_info`
+ * (an Arrow field's time zone, nullability, metadata, extension, child names, `ordered`) and the
+ * schema's metadata, which an Arrow import fills and an export writes back.
  * @tparam Policy the buffer policy every column of the table has
  */
 template <buffer_policy Policy = default_policy>
@@ -45,33 +48,39 @@ class basic_table {
    * @tparam T the column's fixed-width value type
    * @param name a name no other column has
    * @param col the column, with as many rows as the table (any size for the first column)
+   * @param info what its Arrow field says beyond its type (default: nullable, nothing more)
    * @returns this table, to chain calls
    * @throws devcol::logic_error when the name is taken, or the size differs from the table's rows
    */
   template <fixed_width T>
-  basic_table& add(std::string name, column<T, Policy> col) {
-    return add_any(std::move(name), column_type{std::move(col)});
+  basic_table& add(std::string name, column<T, Policy> col, field_info info = {}) {
+    return add_any(std::move(name), column_type{std::move(col)}, std::move(info));
   }
   /// @brief Appends a column of any other kind (strings, list, struct, dictionary). Throws as add().
   /// @tparam C a column kind of this table's policy
   /// @param name a name no other column has
   /// @param col the column, with as many rows as the table
+  /// @param info what its Arrow field says beyond its type
   /// @returns this table
   template <class C>
     requires column_kind<C, Policy>
-  basic_table& add(std::string name, C col) {
-    return add_any(std::move(name), column_type{std::move(col)});
+  basic_table& add(std::string name, C col, field_info info = {}) {
+    return add_any(std::move(name), column_type{std::move(col)}, std::move(info));
   }
   /// @brief Appends an already type-erased column. Throws as add().
   /// @param name a name no other column has
   /// @param col the column, with as many rows as the table
+  /// @param info what its Arrow field says beyond its type (its name is set to `name`)
   /// @returns this table
-  basic_table& add_any(std::string name, column_type col) {
+  basic_table& add_any(std::string name, column_type col, field_info info = {}) {
     DEVCOL_EXPECTS(find(name) == npos, "table::add: a column named '", name, "' exists already");
     std::size_t const rows = size_of(col);
     DEVCOL_EXPECTS(columns_.empty() || rows == num_rows(), "table::add: column '", name, "' has ", rows,
                    " rows, the table ", num_rows());
+    info.name = name;
+    fields_.reserve(columns_.size() + 1);
     columns_.emplace_back(std::move(name), std::move(col));
+    fields_.push_back(std::move(info));  // cannot throw: reserved
     return *this;
   }
 
@@ -80,7 +89,9 @@ class basic_table {
   /// @returns this table
   /// @throws devcol::logic_error naming it if there is none
   basic_table& drop(std::string_view name) {
-    columns_.erase(columns_.begin() + static_cast<std::ptrdiff_t>(index_of(name)));
+    auto const at = static_cast<std::ptrdiff_t>(index_of(name));
+    columns_.erase(columns_.begin() + at);
+    fields_.erase(fields_.begin() + at);
     return *this;
   }
 
@@ -162,7 +173,7 @@ class basic_table {
   /// @throws devcol::logic_error naming a missing one
   [[nodiscard]] basic_table select(std::initializer_list<std::string_view> names) const {
     basic_table out;
-    for (auto name : names) { out.columns_.push_back(columns_[index_of(name)]); }
+    for (auto name : names) { out.push_from(*this, index_of(name)); }
     return out;
   }
   /// @brief A table of the columns at `indices`, in that order (shallow copies, as select(names)).
@@ -172,9 +183,47 @@ class basic_table {
     basic_table out;
     for (std::size_t index : indices) {
       check_index(index);
-      out.columns_.push_back(columns_[index]);
+      out.push_from(*this, index);
     }
     return out;
+  }
+
+  /**
+   * @brief What the Arrow field of column `name` says beyond its type (time zone, nullability,
+   * metadata, extension, child names, `ordered`): what an import read, or what add() was given.
+   * @param name the column's name
+   * @throws devcol::logic_error if there is none
+   */
+  [[nodiscard]] field_info const& field(std::string_view name) const { return fields_[index_of(name)]; }
+  /// @brief As field(name), by position.
+  /// @param index the column's position, in [0, num_columns())
+  [[nodiscard]] field_info const& field(std::size_t index) const {
+    check_index(index);
+    return fields_[index];
+  }
+  /**
+   * @brief Replaces the field info of column `name` (its name stays the column's).
+   * @param name the column's name
+   * @param info the new description; an export writes what fits the column (a time zone only on
+   * a timestamp, children's entries only where the column has as many children)
+   * @returns this table
+   * @throws devcol::logic_error if there is no such column
+   */
+  basic_table& set_field(std::string_view name, field_info info) {
+    std::size_t const index = index_of(name);
+    info.name = columns_[index].first;
+    fields_[index] = std::move(info);
+    return *this;
+  }
+  /// @brief The schema's key/value metadata (a pandas or polars schema's, say), kept by an import
+  /// and written back by an export.
+  [[nodiscard]] std::vector<field_info::entry> const& metadata() const noexcept { return metadata_; }
+  /// @brief Replaces the schema's metadata.
+  /// @param entries the key/value pairs, in order
+  /// @returns this table
+  basic_table& set_metadata(std::vector<field_info::entry> entries) {
+    metadata_ = std::move(entries);
+    return *this;
   }
 
   /// @brief The number of columns.
@@ -225,6 +274,16 @@ class basic_table {
   }
 
   std::vector<std::pair<std::string, column_type>> columns_;
+  std::vector<field_info> fields_;              // one per column, in the same order
+  std::vector<field_info::entry> metadata_;     // the schema's
+
+  // Appends other's column `index` with its field (select() keeps the schema's metadata too).
+  void push_from(basic_table const& other, std::size_t index) {
+    metadata_ = other.metadata_;
+    fields_.reserve(columns_.size() + 1);
+    columns_.push_back(other.columns_[index]);
+    fields_.push_back(other.fields_[index]);
+  }
 };
 
 /// @brief A table of default-policy columns.

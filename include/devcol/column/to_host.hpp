@@ -191,6 +191,14 @@ template <class T>
 void print_value(std::ostream& out, T const& v) {
   if constexpr (std::is_same_v<T, int128_t>) {
     out << format_decimal(v, 0);  // iostreams have no __int128
+  } else if constexpr (std::is_same_v<T, float16>) {
+    out << to_float(v);
+  } else if constexpr (std::is_same_v<T, interval_months>) {
+    out << v.months << 'M';  // pyarrow's MonthDayNano spelling, shortened: 14M, 3d120ms, 1M2d3ns
+  } else if constexpr (std::is_same_v<T, interval_day_time>) {
+    out << v.days << 'd' << v.milliseconds << "ms";
+  } else if constexpr (std::is_same_v<T, interval_month_day_nano>) {
+    out << v.months << 'M' << v.days << 'd' << v.nanoseconds << "ns";
   } else if constexpr (requires { v.time_since_epoch(); }) {
     out << v.time_since_epoch().count();
   } else if constexpr (requires { v.count(); }) {

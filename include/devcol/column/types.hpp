@@ -6,6 +6,7 @@
 
 #include <devcol/core/config.hpp>
 
+#include <cuda/std/bit>
 #include <cuda/std/chrono>
 #include <cuda/std/ratio>
 
@@ -61,6 +62,97 @@ using duration_us = duration<time_unit::us>;
 using duration_ns = duration<time_unit::ns>;
 
 /**
+ * @brief The clock of Arrow's dates (`date32`, `date64`): the Unix epoch, counted in whole UTC
+ * days. A tag of its own, so that a date64 (milliseconds) is a type apart from a timestamp[ms] and
+ * the two keep their Arrow types through devcol; `time_point_cast` converts between the two dates.
+ */
+struct date_clock {};
+/**
+ * @brief The clock of Arrow's times of day (`time32`, `time64`): time since midnight, no date and
+ * no time zone. A tag of its own, so that a time64[us] is a type apart from a duration[us].
+ */
+struct time_of_day_clock {};
+
+/// @brief Arrow's `date32`: days since the Unix epoch, 32-bit.
+using date32 =
+    ::cuda::std::chrono::time_point<date_clock, ::cuda::std::chrono::duration<std::int32_t, ::cuda::std::ratio<86400>>>;
+/// @brief Arrow's `date64`: milliseconds since the Unix epoch, 64-bit (whole days by Arrow's rule,
+/// which devcol does not check: pyarrow does not either).
+using date64 =
+    ::cuda::std::chrono::time_point<date_clock, ::cuda::std::chrono::duration<std::int64_t, ::cuda::std::milli>>;
+/// @brief Arrow's `time32[s]` / `time32[ms]`: seconds or milliseconds since midnight, 32-bit.
+using time32_s = ::cuda::std::chrono::time_point<time_of_day_clock, ::cuda::std::chrono::duration<std::int32_t>>;
+using time32_ms =
+    ::cuda::std::chrono::time_point<time_of_day_clock, ::cuda::std::chrono::duration<std::int32_t, ::cuda::std::milli>>;
+/// @brief Arrow's `time64[us]` / `time64[ns]`: micro- or nanoseconds since midnight, 64-bit.
+using time64_us = ::cuda::std::chrono::time_point<time_of_day_clock, duration_us>;
+using time64_ns = ::cuda::std::chrono::time_point<time_of_day_clock, duration_ns>;
+
+/**
+ * @brief Arrow's `halffloat` (IEEE 754 binary16), held as its 16 bits: storage only. Columns of it
+ * move rows (gather, filter, concatenate, null masks, interop) but do no arithmetic, compare or
+ * sort (cast to float on the host for that); equality compares bits.
+ */
+struct float16 {
+  std::uint16_t bits;  ///< sign, 5 exponent bits, 10 fraction bits
+  [[nodiscard]] friend constexpr bool operator==(float16 a, float16 b) noexcept { return a.bits == b.bits; }
+};
+/**
+ * @brief The value of a half float, exactly (every binary16 value is a float). Host and device;
+ * no rounding, subnormals, infinities and NaN kept.
+ * @param h the half float
+ */
+[[nodiscard]] DEVCOL_HOST_DEVICE constexpr float to_float(float16 h) noexcept {
+  std::uint32_t const sign = static_cast<std::uint32_t>(h.bits >> 15) << 31;
+  std::uint32_t const exponent = (h.bits >> 10) & 0x1FU;
+  std::uint32_t fraction = h.bits & 0x3FFU;
+  std::uint32_t bits = 0;
+  if (exponent == 0x1FU) {
+    bits = sign | 0x7F800000U | (fraction << 13);  // infinity or NaN
+  } else if (exponent != 0) {
+    bits = sign | ((exponent + 112U) << 23) | (fraction << 13);
+  } else if (fraction != 0) {  // subnormal: normalise
+    std::uint32_t e = 113U;
+    while ((fraction & 0x400U) == 0) {
+      fraction <<= 1;
+      --e;
+    }
+    bits = sign | (e << 23) | ((fraction & 0x3FFU) << 13);
+  } else {
+    bits = sign;
+  }
+  return ::cuda::std::bit_cast<float>(bits);
+}
+/// @brief Arrow's `interval[months]` ("tiM"): a number of months, 32-bit. Storage only, as float16.
+struct interval_months {
+  std::int32_t months;
+  [[nodiscard]] friend constexpr bool operator==(interval_months a, interval_months b) noexcept {
+    return a.months == b.months;
+  }
+};
+/// @brief Arrow's `interval[day_time]` ("tiD"): days and milliseconds, 32-bit each. Storage only.
+struct interval_day_time {
+  std::int32_t days;
+  std::int32_t milliseconds;
+  [[nodiscard]] friend constexpr bool operator==(interval_day_time a, interval_day_time b) noexcept {
+    return a.days == b.days && a.milliseconds == b.milliseconds;
+  }
+};
+/// @brief Arrow's `interval[month_day_nano]` ("tin"): months and days (32-bit), nanoseconds
+/// (64-bit), 16 bytes. Storage only.
+struct interval_month_day_nano {
+  std::int32_t months;
+  std::int32_t days;
+  std::int64_t nanoseconds;
+  [[nodiscard]] friend constexpr bool operator==(interval_month_day_nano a, interval_month_day_nano b) noexcept {
+    return a.months == b.months && a.days == b.days && a.nanoseconds == b.nanoseconds;
+  }
+};
+static_assert(sizeof(float16) == 2 && sizeof(interval_months) == 4 && sizeof(interval_day_time) == 8 &&
+                  sizeof(interval_month_day_nano) == 16,
+              "devcol: the storage types must have Arrow's value widths");
+
+/**
  * @brief A 128-bit signed integer, usable in kernels (GCC's, Clang's and nvcc's `__int128`): the
  * representation of Arrow's decimal128, whose values buffer is 16-byte little-endian two's
  * complement — the layout of `__int128` on every target devcol builds for (x86-64, AArch64, CUDA).
@@ -98,13 +190,18 @@ struct fixed_width_traits {
 inline constexpr char fmt_c[] = "c", fmt_C[] = "C", fmt_s[] = "s", fmt_S[] = "S", fmt_i[] = "i", fmt_I[] = "I",
                       fmt_l[] = "l", fmt_L[] = "L", fmt_f[] = "f", fmt_g[] = "g", fmt_b[] = "b", fmt_tss[] = "tss:",
                       fmt_tsm[] = "tsm:", fmt_tsu[] = "tsu:", fmt_tsn[] = "tsn:", fmt_tDs[] = "tDs", fmt_tDm[] = "tDm",
-                      fmt_tDu[] = "tDu", fmt_tDn[] = "tDn";
+                      fmt_tDu[] = "tDu", fmt_tDn[] = "tDn", fmt_tdD[] = "tdD", fmt_tdm[] = "tdm",
+                      fmt_tts[] = "tts", fmt_ttm[] = "ttm", fmt_ttu[] = "ttu", fmt_ttn[] = "ttn", fmt_e[] = "e",
+                      fmt_tiM[] = "tiM", fmt_tiD[] = "tiD", fmt_tin[] = "tin";
 inline constexpr char name_i8[] = "int8", name_u8[] = "uint8", name_i16[] = "int16", name_u16[] = "uint16",
                       name_i32[] = "int32", name_u32[] = "uint32", name_i64[] = "int64", name_u64[] = "uint64",
                       name_f32[] = "float32", name_f64[] = "float64", name_bool[] = "bool", name_tss[] = "timestamp[s]",
                       name_tsm[] = "timestamp[ms]", name_tsu[] = "timestamp[us]", name_tsn[] = "timestamp[ns]",
                       name_tDs[] = "duration[s]", name_tDm[] = "duration[ms]", name_tDu[] = "duration[us]",
-                      name_tDn[] = "duration[ns]";
+                      name_tDn[] = "duration[ns]", name_tdD[] = "date32[day]", name_tdm[] = "date64[ms]",
+                      name_tts[] = "time32[s]", name_ttm[] = "time32[ms]", name_ttu[] = "time64[us]",
+                      name_ttn[] = "time64[ns]", name_f16[] = "halffloat", name_tiM[] = "month_interval",
+                      name_tiD[] = "day_time_interval", name_tin[] = "month_day_nano_interval";
 }  // namespace detail
 
 // clang-format off
@@ -127,6 +224,19 @@ template <> struct type_traits<duration_s>    : detail::fixed_width_traits<durat
 template <> struct type_traits<duration_ms>   : detail::fixed_width_traits<duration_ms,   detail::fmt_tDm, detail::name_tDm> {};
 template <> struct type_traits<duration_us>   : detail::fixed_width_traits<duration_us,   detail::fmt_tDu, detail::name_tDu> {};
 template <> struct type_traits<duration_ns>   : detail::fixed_width_traits<duration_ns,   detail::fmt_tDn, detail::name_tDn> {};
+template <> struct type_traits<date32>        : detail::fixed_width_traits<date32,        detail::fmt_tdD, detail::name_tdD> {};
+template <> struct type_traits<date64>        : detail::fixed_width_traits<date64,        detail::fmt_tdm, detail::name_tdm> {};
+template <> struct type_traits<time32_s>      : detail::fixed_width_traits<time32_s,      detail::fmt_tts, detail::name_tts> {};
+template <> struct type_traits<time32_ms>     : detail::fixed_width_traits<time32_ms,     detail::fmt_ttm, detail::name_ttm> {};
+template <> struct type_traits<time64_us>     : detail::fixed_width_traits<time64_us,     detail::fmt_ttu, detail::name_ttu> {};
+template <> struct type_traits<time64_ns>     : detail::fixed_width_traits<time64_ns,     detail::fmt_ttn, detail::name_ttn> {};
+template <> struct type_traits<float16>       : detail::fixed_width_traits<float16,       detail::fmt_e,   detail::name_f16> {};
+template <> struct type_traits<interval_months>
+    : detail::fixed_width_traits<interval_months, detail::fmt_tiM, detail::name_tiM> {};
+template <> struct type_traits<interval_day_time>
+    : detail::fixed_width_traits<interval_day_time, detail::fmt_tiD, detail::name_tiD> {};
+template <> struct type_traits<interval_month_day_nano>
+    : detail::fixed_width_traits<interval_month_day_nano, detail::fmt_tin, detail::name_tin> {};
 // clang-format on
 
 /**

@@ -9,6 +9,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/field_info.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/table.hpp>
@@ -145,9 +146,13 @@ template <arrow_importable K>
  * @param schema the producer's schema, released before this returns
  * @param array the producer's device array, moved in (marked released)
  * @param stream the stream the import's copies and checks run on
+ * @param info where to write, on success only, what the schema says beyond the column's type
+ * (name, time zone, nullability, metadata and extension, child names, `ordered`: see field_info),
+ * so that to_arrow(col, ..., info) gives back an equal schema; not written when null
  */
 template <buffer_policy Policy = default_policy>
-[[nodiscard]] any_column<Policy> any_from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
+[[nodiscard]] any_column<Policy> any_from_arrow(ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {},
+                                                field_info* info = nullptr) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::import_guard guard(schema, array);
   detail::arrow_field const field = detail::check_device_import(schema, array);
@@ -155,7 +160,9 @@ template <buffer_policy Policy = default_policy>
   guard.release_schema();
   auto const taken = guard.take_array(stream);
   detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);
-  return detail::import_any<Policy>(taken->device.array, field, taken, stream);
+  auto col = detail::import_any<Policy>(taken->device.array, field, taken, stream);
+  if (info != nullptr) { *info = detail::field_info_of(field); }
+  return col;
 }
 
 /**
@@ -164,7 +171,9 @@ template <buffer_policy Policy = default_policy>
  * built over it goes. The struct's offset and length select the children's rows. Checked as
  * from_arrow() checks, and also: the format is `+s`, the struct has no null rows, each child is at
  * least offset + length long and of any kind any_from_arrow() imports (checked as it checks), and
- * names are unique. A `null_count` of -1 on the struct is checked by counting its nulls (one pass,
+ * names are unique. Each column's field_info (time zone, nullability, metadata, extension, child
+ * names, `ordered`) and the schema's metadata are kept in the table (`field(name)`, `metadata()`).
+ * A `null_count` of -1 on the struct is checked by counting its nulls (one pass,
  * which synchronises); each column's content is checked as any_from_arrow() checks it.
  * @tparam Policy the buffer policy of the table's columns
  * @param schema the producer's schema, released before this returns

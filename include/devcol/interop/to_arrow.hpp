@@ -6,6 +6,7 @@
 
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/any_column.hpp>
+#include <devcol/column/field_info.hpp>
 #include <devcol/column/table.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
@@ -106,6 +107,26 @@ void to_arrow_schema(C const& col, ArrowSchema* schema, std::string name = {}) {
  * @throws devcol::logic_error (null outputs, columns on different kinds of memory); as
  * to_arrow(column)
  */
+/**
+ * @brief As to_arrow(col, schema, array, stream, name), with the schema saying what `info` says
+ * beyond the column's type: its name, time zone (timestamps), nullability, metadata (an extension
+ * type's name and metadata among it), children's names and flags, `ordered` (dictionaries).
+ * What does not fit the column is left out (a time zone on a non-timestamp, children's entries
+ * when the counts differ). Costs and throws as the other overload, plus host strings.
+ * @tparam C the column kind (or any_column)
+ * @param col the column exported
+ * @param schema where the schema is written
+ * @param array where the device array is written
+ * @param stream the stream the export is ordered on
+ * @param info the field's description, as any_from_arrow() or a table's field() gives it
+ */
+template <arrow_exportable C>
+void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream, field_info const& info) {
+  scoped_device const on_device(column_device(col));
+  detail::operation_spill_lock<typename detail::policy_of<C>::type> const spill_scope{stream};
+  detail::export_kind(col, schema, array, stream, info.name, &info);
+}
+
 template <buffer_policy Policy>
 void to_arrow(basic_table<Policy> const& tbl, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
   // Rule 21: the export's event and copies on the columns' device (the first column's: an export

@@ -33,6 +33,12 @@ namespace devcol_test::peer {
 /// The same, as a tuple.
 using all_types = std::tuple<DEVCOL_PEER_ALL_TYPES>;
 
+/// Whether `T` is one of the types of the tuple `Tuple`.
+template <class T, class Tuple>
+inline constexpr bool one_of = false;
+template <class T, class... Ts>
+inline constexpr bool one_of<T, std::tuple<Ts...>> = (std::is_same_v<T, Ts> || ...);
+
 /// The Arrow C++ type of each devcol element type, and its array class.
 template <class T>
 struct arrow_of;
@@ -231,11 +237,16 @@ inline void check_same_table(arrow::RecordBatch const& batch, devcol::table cons
     CHECK(batch.schema()->field(static_cast<int>(i))->name() == t.name(i));
     std::visit(
         [&](auto const& col) {
-          if constexpr (devcol::detail::is_plain_column<std::decay_t<decltype(col)>>) {  // the tables here are fixed width
-            using T = typename std::decay_t<decltype(col)>::value_type;
-            auto const& arrow_column = *batch.column(static_cast<int>(i));
-            CHECK(arrow_column.type()->Equals(*arrow_of<T>::type()));
-            check_same_rows(arrow_column, col);
+          using C = std::decay_t<decltype(col)>;
+          if constexpr (devcol::detail::is_plain_column<C>) {  // the tables here are of all_types
+            using T = typename C::value_type;
+            if constexpr (one_of<T, all_types>) {
+              auto const& arrow_column = *batch.column(static_cast<int>(i));
+              CHECK(arrow_column.type()->Equals(*arrow_of<T>::type()));
+              check_same_rows(arrow_column, col);
+            } else {
+              FAIL("check_same_table compares the types of all_types; column " << i << " is " << devcol::type_name(col));
+            }
           } else {
             FAIL("check_same_table compares fixed-width columns; column " << i << " is " << devcol::type_name(col));
           }

@@ -20,6 +20,7 @@
 #include <exception>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -174,8 +175,13 @@ void append_value(std::string& out, T const& v) {
     r = std::to_chars(buffer, buffer + sizeof buffer, +v);
   } else if constexpr (requires { v.time_since_epoch(); }) {
     r = std::to_chars(buffer, buffer + sizeof buffer, v.time_since_epoch().count());
-  } else {
+  } else if constexpr (requires { v.count(); }) {
     r = std::to_chars(buffer, buffer + sizeof buffer, v.count());
+  } else {  // halffloat, intervals: as devcol's host form prints them (a number, or {field: value, ...})
+    std::ostringstream text;
+    text << devcol::detail::widen(v);
+    out += text.str();
+    return;
   }
   out.append(buffer, r.ptr);
 }
@@ -835,6 +841,89 @@ DEVCOL_PEER_API int devcol_peer_compare_columns(char const* type, char const* cm
       devcol::to_arrow(devcol::compare(a, op, devcol::from_arrow<T>(schema_b, array_b)), result_schema, result_array,
                        {}, "compared");
     });
+    return std::string("{}");
+  });
+}
+
+// --- schema fidelity and the newer fixed-width kinds: a record batch through devcol and back ----
+
+namespace {
+
+/// Whether `T` is a date or time of day: the new kinds with an order (compare, sort).
+template <class T>
+constexpr bool dated = std::is_same_v<T, devcol::date32> || std::is_same_v<T, devcol::date64> ||
+                       std::is_same_v<T, devcol::time32_s> || std::is_same_v<T, devcol::time32_ms> ||
+                       std::is_same_v<T, devcol::time64_us> || std::is_same_v<T, devcol::time64_ns>;
+
+/// Row i of the gather indices over n rows: (7 i + 3) mod n, null when i % 5 == 4. The Python test
+/// builds the same.
+devcol::column<std::int32_t> gather_indices(std::size_t n) {
+  std::vector<std::optional<std::int32_t>> rows(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 5 != 4) { rows[i] = static_cast<std::int32_t>((7 * i + 3) % n); }
+  }
+  return devcol::make_column<std::int32_t>(rows);
+}
+
+/// Row i of the filter flags: kept unless i % 3 == 1, null (dropped) when i % 4 == 2.
+devcol::column<bool> filter_flags(std::size_t n) {
+  std::vector<std::optional<bool>> rows(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 4 != 2) { rows[i] = i % 3 != 1; }
+  }
+  return devcol::make_column<bool>(rows);
+}
+
+/// `op` on one column: none, gather, filter, concatenate (of its first third and the rest),
+/// is_null; sort and compare (with itself reversed) on dates and times (nothing for other kinds).
+std::optional<devcol::any_column<>> apply_op(devcol::any_column<> const& col, std::string_view op) {
+  std::size_t const n = devcol::size(col);
+  if (op == "none") { return col; }
+  if (op == "gather") { return devcol::gather(col, gather_indices(n), {}); }
+  if (op == "filter") { return devcol::filter(col, filter_flags(n)); }
+  if (op == "concatenate") {
+    return devcol::concatenate(std::vector{devcol::slice(col, 0, n / 3), devcol::slice(col, n / 3, n)});
+  }
+  if (op == "is_null") { return devcol::any_column<>{devcol::is_null(col)}; }
+  DEVCOL_EXPECTS(op == "sort" || op == "compare", "devcol_peer_round_trip: no op named '", op, "'");
+  return std::visit(
+      [&](auto const& c) -> std::optional<devcol::any_column<>> {
+        using C = std::remove_cvref_t<decltype(c)>;
+        if constexpr (devcol::detail::is_plain_column<C>) {
+          if constexpr (dated<typename C::value_type>) {
+            if (op == "sort") { return devcol::any_column<>{devcol::sort(c)}; }
+            std::vector<std::int32_t> reversed(n);
+            for (std::size_t i = 0; i < n; ++i) { reversed[i] = static_cast<std::int32_t>(n - 1 - i); }
+            auto const flipped = devcol::gather(c, devcol::make_column<std::int32_t>(reversed));
+            return devcol::any_column<>{devcol::compare(c, devcol::cmp::less, flipped)};
+          }
+        }
+        return std::nullopt;
+      },
+      col);
+}
+
+}  // namespace
+
+/// Imports a record batch as a table (each column's field_info and the schema's metadata kept),
+/// applies `op` to every column (see apply_op; a column an op leaves out is dropped), keeps each
+/// column's field_info (none for is_null and compare, whose results are bool), and exports the
+/// result as a record batch.
+DEVCOL_PEER_API int devcol_peer_round_trip(char const* op, ArrowSchema* schema, ArrowDeviceArray* array,
+                                           ArrowSchema* out_schema, ArrowDeviceArray* out_array, char* out,
+                                           std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    std::string_view const name = op != nullptr ? op : "";
+    auto const in = devcol::table_from_arrow(schema, array);
+    devcol::table result;
+    result.set_metadata(in.metadata());
+    bool const keeps_type = name != "is_null" && name != "compare";
+    for (std::size_t i = 0; i < in.num_columns(); ++i) {
+      auto col = apply_op(in[i], name);
+      if (!col) { continue; }
+      result.add_any(in.name(i), std::move(*col), keeps_type ? in.field(i) : devcol::field_info{});
+    }
+    devcol::to_arrow(result, out_schema, out_array);
     return std::string("{}");
   });
 }

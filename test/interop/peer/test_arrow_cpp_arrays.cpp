@@ -7,6 +7,8 @@
 // Arrow's copy second: its guarded blocks are skipped, its own extensions (async streams) are not.
 #include <arrow/c/abi.h>
 
+#include <arrow/array/concatenate.h>
+
 #include "arrow_peer_support.hpp"
 
 #include <cstdint>
@@ -101,7 +103,7 @@ TEMPLATE_TEST_CASE("Arrow C++ -> devcol -> Arrow C++: an array Arrow built comes
   }
 }
 
-TEST_CASE("Arrow C++ timestamps with a time zone import as their unit (the zone is not kept)", "[peer][arrow]") {
+TEST_CASE("Arrow C++ timestamps with a time zone import as their unit, the zone kept in a field_info", "[peer][arrow]") {
   devcol_test::leak_check leaks;
   for (std::string const zone : {"UTC", "Europe/Paris", "+05:30"}) {
     INFO("zone " << zone);
@@ -116,8 +118,20 @@ TEST_CASE("Arrow C++ timestamps with a time zone import as their unit (the zone 
     peer::exported again;
     devcol::to_arrow(col, &again.schema, &again.array);
     auto const back = peer::require_ok(arrow::ImportDeviceArray(&again.array, &again.schema));
-    CHECK(back->type()->Equals(*arrow::timestamp(arrow::TimeUnit::MILLI)));
+    CHECK(back->type()->Equals(*arrow::timestamp(arrow::TimeUnit::MILLI)));  // a bare column has no zone
     CHECK(back->View(type).ValueOrDie()->Equals(*original));
+
+    // With the field_info the import read, the export names the zone again.
+    peer::exported with_zone;
+    peer::require_ok(arrow::ExportDeviceArray(*original, nullptr, &with_zone.array, &with_zone.schema));
+    devcol::field_info info;
+    auto const any = devcol::any_from_arrow(&with_zone.schema, &with_zone.array, {}, &info);
+    CHECK(info.time_zone == zone);
+    peer::exported zoned;
+    devcol::to_arrow(any, &zoned.schema, &zoned.array, {}, info);
+    auto const kept = peer::require_ok(arrow::ImportDeviceArray(&zoned.array, &zoned.schema));
+    CHECK(kept->type()->Equals(*type));
+    CHECK(kept->Equals(*original));
   }
 }
 
@@ -507,4 +521,44 @@ TEMPLATE_TEST_CASE("strings: Arrow C++ -> devcol -> Arrow C++ comes back Equals(
   auto const arr = peer::require_ok(arrow::ImportDeviceArray(&empty.array, &empty.schema));
   peer::require_ok(arr->ValidateFull());
   CHECK(arr->length() == 0);
+}
+
+TEST_CASE("Arrow C++ intervals (months, day-time, month-day-nano) go through devcol and back equal, at an offset",
+          "[peer][arrow][types]") {
+  devcol_test::leak_check leaks;
+  arrow::MonthIntervalBuilder months;
+  arrow::DayTimeIntervalBuilder day_times;
+  arrow::MonthDayNanoIntervalBuilder month_day_nanos;
+  for (std::int32_t i = 0; i < 40; ++i) {
+    if (i % 7 == 3) {
+      peer::require_ok(months.AppendNull());
+      peer::require_ok(day_times.AppendNull());
+      peer::require_ok(month_day_nanos.AppendNull());
+      continue;
+    }
+    peer::require_ok(months.Append(i * 5 - 90));
+    peer::require_ok(day_times.Append({i - 20, i * 1000 + 7}));
+    peer::require_ok(month_day_nanos.Append({i - 20, i % 31, std::int64_t{i} * 1000000007}));
+  }
+  std::vector<std::shared_ptr<arrow::Array>> arrays{peer::require_ok(months.Finish()),
+                                                    peer::require_ok(day_times.Finish()),
+                                                    peer::require_ok(month_day_nanos.Finish())};
+  for (auto const& whole : arrays) {
+    INFO(whole->type()->ToString());
+    auto const original = whole->Slice(13, 20);
+    peer::exported out;
+    peer::require_ok(arrow::ExportDeviceArray(*original, nullptr, &out.array, &out.schema));
+    devcol::field_info info;
+    auto const col = devcol::any_from_arrow(&out.schema, &out.array, {}, &info);
+    CHECK(devcol::null_count(col) == static_cast<std::size_t>(original->null_count()));
+    peer::exported again;
+    devcol::to_arrow(devcol::gather(col, devcol::make_column<std::int32_t>({19, 0, 2, 3}), {}), &again.schema,
+                     &again.array, {}, info);
+    auto const back = peer::require_ok(arrow::ImportDeviceArray(&again.array, &again.schema));
+    REQUIRE(back->ValidateFull().ok());
+    auto const expected =
+        peer::require_ok(arrow::Concatenate({original->Slice(19, 1), original->Slice(0, 1), original->Slice(2, 2)}));
+    CHECK(back->type()->Equals(*original->type()));
+    CHECK(back->Equals(*expected));
+  }
 }

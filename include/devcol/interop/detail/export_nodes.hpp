@@ -13,6 +13,7 @@
 #include <devcol/buffer/buffer.hpp>
 #include <devcol/buffer/policy.hpp>
 #include <devcol/buffer/spill_state.hpp>
+#include <devcol/column/field_info.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
@@ -20,6 +21,7 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/metadata.hpp>
 
 #include <array>
 #include <cstddef>
@@ -65,6 +67,7 @@ class export_children {
 struct schema_node {
   std::string format;
   std::string name;
+  std::string metadata;  // encoded (see metadata.hpp); empty: NULL
   export_children<ArrowSchema> children;
   std::unique_ptr<export_children<ArrowSchema>> dictionary;
 
@@ -82,13 +85,46 @@ inline void publish(std::unique_ptr<schema_node> node, std::int64_t flags, Arrow
   *out = ArrowSchema{};
   out->format = node->format.c_str();
   out->name = node->name.c_str();
-  out->metadata = nullptr;
+  out->metadata = node->metadata.empty() ? nullptr : node->metadata.data();
   out->flags = flags;
   out->n_children = static_cast<std::int64_t>(node->children.size());
   out->children = node->children.pointers();
   out->dictionary = node->dictionary != nullptr ? (*node->dictionary)[0] : nullptr;
   out->release = &release_schema_node;
   out->private_data = node.release();
+}
+
+/**
+ * Writes into a published schema (devcol's own: its private data is a schema_node) what `info`
+ * says that fits it: flags, metadata, the time zone of a timestamp, the names of children when
+ * `info` has as many (and the top name when `set_name`), recursively into children and dictionary.
+ * Never reads device memory.
+ * @throws std::bad_alloc, devcol::logic_error (metadata too large); the schema stays valid
+ */
+inline void apply_field_info(ArrowSchema& schema, field_info const& info, bool set_name) {
+  auto& node = *static_cast<schema_node*>(schema.private_data);
+  if (!info.time_zone.empty() && node.format.size() == 4 && node.format.starts_with("ts") && node.format[3] == ':') {
+    node.format += info.time_zone;
+    schema.format = node.format.c_str();
+  }
+  if (set_name) {
+    node.name = info.name;
+    schema.name = node.name.c_str();
+  }
+  std::int64_t flags = info.nullable ? ARROW_FLAG_NULLABLE : 0;
+  if (info.ordered && schema.dictionary != nullptr) { flags |= ARROW_FLAG_DICTIONARY_ORDERED; }
+  if (info.keys_sorted && node.format == "+m") { flags |= ARROW_FLAG_MAP_KEYS_SORTED; }
+  schema.flags = flags;
+  node.metadata = encode_metadata(info.metadata);
+  schema.metadata = node.metadata.empty() ? nullptr : node.metadata.data();
+  if (info.children.size() == node.children.size()) {
+    for (std::size_t i = 0; i < info.children.size(); ++i) {
+      apply_field_info(*node.children[i], info.children[i], true);
+    }
+  }
+  if (schema.dictionary != nullptr && info.dictionary.size() == 1) {
+    apply_field_info(*schema.dictionary, info.dictionary.front(), true);
+  }
 }
 
 /// An exported ArrowArray's private data: the buffer pointers, the children, the event a device

@@ -7,12 +7,14 @@
  */
 #pragma once
 
+#include <devcol/column/field_info.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
+#include <devcol/interop/detail/metadata.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -27,13 +29,33 @@ namespace detail {
 /// How deep an imported schema or array may nest (a bound on the checks' recursion).
 inline constexpr int max_arrow_depth = 64;
 
-/// What an import keeps of a schema after releasing it: the checked tree of formats and names.
+/// What an import keeps of a schema after releasing it: the checked tree of formats and names,
+/// with each node's flags and metadata (what field_info_of gives the table).
 struct arrow_field {
   std::string format;
   std::string name;
   std::vector<arrow_field> children;
   std::vector<arrow_field> dictionary;  // none, or the one dictionary's field
+  std::int64_t flags = ARROW_FLAG_NULLABLE;
+  std::vector<field_info::entry> metadata;
 };
+
+/// What a checked schema says beyond its columns' types: names, flags, metadata, a timestamp's
+/// time zone (after the format's ':'), recursively.
+inline field_info field_info_of(arrow_field const& field) {
+  field_info info;
+  info.name = field.name;
+  info.nullable = (field.flags & ARROW_FLAG_NULLABLE) != 0;
+  info.ordered = (field.flags & ARROW_FLAG_DICTIONARY_ORDERED) != 0;
+  info.keys_sorted = (field.flags & ARROW_FLAG_MAP_KEYS_SORTED) != 0;
+  if (field.format.size() > 4 && field.format.starts_with("ts") && field.format[3] == ':') {
+    info.time_zone = field.format.substr(4);
+  }
+  info.metadata = field.metadata;
+  for (auto const& child : field.children) { info.children.push_back(field_info_of(child)); }
+  for (auto const& values : field.dictionary) { info.dictionary.push_back(field_info_of(values)); }
+  return info;
+}
 
 /// Nodes met while walking one untrusted tree: a node met twice is a cycle (or a shared child).
 using seen_nodes = std::unordered_set<void const*>;
@@ -55,7 +77,8 @@ inline arrow_field read_schema(ArrowSchema const* schema, std::string const& pat
   expect_node(schema, schema != nullptr && schema->release == nullptr, path, depth, seen);
   DEVCOL_ARROW_EXPECTS(schema->format != nullptr, path, ".format is NULL");
   expect_children(schema->n_children, schema->children, path);
-  arrow_field field{schema->format, schema->name != nullptr ? schema->name : "", {}, {}};
+  arrow_field field{schema->format, schema->name != nullptr ? schema->name : "", {}, {}, schema->flags,
+                    decode_metadata(schema->metadata, path)};
   for (std::int64_t i = 0; i < schema->n_children; ++i) {
     field.children.push_back(
         read_schema(schema->children[i], path + ".children[" + std::to_string(i) + "]", depth + 1, seen));

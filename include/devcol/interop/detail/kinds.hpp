@@ -11,6 +11,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/buffer/spill_state.hpp>
 #include <devcol/column/any_column.hpp>
+#include <devcol/column/field_info.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
@@ -114,14 +115,33 @@ arrow_device exported_device(C const& col, array_node const& node) {
 
 /// Exports `col` (an exportable kind, or any_column) into `schema` and `array`, written only on
 /// success: the body of to_arrow() for every column kind.
+/// With `info`, the schema says what it does beyond the column's type (apply_field_info).
 template <class C>
-void export_kind(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream, std::string name) {
+void export_kind(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream, std::string name,
+                 field_info const* info = nullptr) {
   expect_outputs(schema, array, "to_arrow");
   auto schema_tree = schema_of(col, std::move(name));
-  auto node = pinned_export_node(col, stream);
+  ArrowSchema described{};
+  if (info != nullptr) {  // applied to a schema of our own first, so that a throw leaves the caller's untouched
+    publish(std::move(schema_tree), ARROW_FLAG_NULLABLE, &described);
+    try {
+      apply_field_info(described, *info, false);
+    } catch (...) {
+      described.release(&described);
+      throw;
+    }
+  }
+  std::unique_ptr<array_node> node;
+  try {
+    node = pinned_export_node(col, stream);
+  } catch (...) {
+    release_if_live(described);
+    throw;
+  }
   arrow_device const device = exported_device(col, *node);
   record_ready(*node, stream);
   publish_device_array(std::move(schema_tree), ARROW_FLAG_NULLABLE, std::move(node), device, schema, array);
+  if (info != nullptr) { *schema = described; }  // moved: the struct is the caller's now
 }
 
 // ---- structure checks (never read a buffer) ----------------------------------------------------
@@ -150,8 +170,7 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
 /// Checks that a schema (already read) names only types devcol imports, recursively.
 inline void check_schema_any(arrow_field const& field, std::string const& path) {
   if (!field.dictionary.empty()) {
-    DEVCOL_ARROW_EXPECTS(field.format == "i", path, ".format '", field.format,
-                         "': dictionary indices other than int32 ('i') are not supported");
+    visit_index_format(field.format, path, [](auto) {});
     return check_schema_any(field.dictionary.front(), path + ".dictionary");
   }
   if (field.format == "+l" || field.format == "+L" || field.format == "+s") {

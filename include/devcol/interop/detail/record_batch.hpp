@@ -36,12 +36,17 @@ namespace detail {
 
 // ---- export ----------------------------------------------------------------------------------
 
-/// The schema of a table: a struct (`+s`) with one named child per column, of any kind.
+/// The schema of a table: a struct (`+s`) with one named child per column, of any kind, each
+/// with what its field_info says; the table's metadata as the struct's.
 template <buffer_policy Policy>
 std::unique_ptr<schema_node> table_schema_node(basic_table<Policy> const& tbl) {
   std::size_t const n = tbl.num_columns();
   auto tree = std::make_unique<schema_node>("+s", "", n);
-  for (std::size_t i = 0; i < n; ++i) { publish(schema_of(tbl[i], tbl.name(i)), ARROW_FLAG_NULLABLE, tree->children[i]); }
+  tree->metadata = encode_metadata(tbl.metadata());
+  for (std::size_t i = 0; i < n; ++i) {
+    publish(schema_of(tbl[i], tbl.name(i)), ARROW_FLAG_NULLABLE, tree->children[i]);
+    apply_field_info(*tree->children[i], tbl.field(i), false);
+  }
   return tree;
 }
 
@@ -113,8 +118,9 @@ basic_table<Policy> import_table(ArrowArray const& array, arrow_field const& fie
     auto col = import_any<Policy>(child, child_field, keep, stream, "array.children[" + std::to_string(i) + "]");
     // The struct's offset applies to its children: the table's rows are [first, first + rows) of each.
     if (first != 0 || devcol::size(col) != rows) { col = devcol::slice(col, first, first + rows, stream); }
-    out.add_any(child_field.name, std::move(col));
+    out.add_any(child_field.name, std::move(col), field_info_of(child_field));
   }
+  out.set_metadata(field.metadata);
   return out;
 }
 

@@ -1,8 +1,9 @@
 /**
  * @file dictionary.hpp
- * @brief Arrow for dictionary columns (int32 indices "i" with the values as the dictionary): the
- * schema and zero-copy array nodes, the structure checks and the import (the indices checked to
- * lie within the values), the values reached through the dispatch over every kind.
+ * @brief Arrow for dictionary columns (indices of any integer type, "c" to "L", with the values as
+ * the dictionary): the schema and zero-copy array nodes, the structure checks and the import (the
+ * indices, of the producer's type, checked to lie within the values), the values reached through
+ * the dispatch over every kind.
  */
 #pragma once
 
@@ -13,6 +14,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/column/dictionary_column.hpp>
+#include <devcol/column/nested_factories.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -32,6 +34,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -39,10 +43,11 @@ namespace detail {
 
 // ---- export ----------------------------------------------------------------------------------
 
-/// The schema of a dictionary: the indices' "i", the values' schema as its dictionary, not ordered.
+/// The schema of a dictionary: the indices' format, the values' schema as its dictionary, not
+/// ordered (a field_info says otherwise).
 template <buffer_policy Policy>
 std::unique_ptr<schema_node> schema_of(dictionary_column<Policy> const& col, std::string name) {
-  auto node = std::make_unique<schema_node>("i", std::move(name), 0);
+  auto node = std::make_unique<schema_node>(col.arrow_format(), std::move(name), 0);
   node->dictionary = std::make_unique<export_children<ArrowSchema>>(1);
   publish(schema_of(col.values(), ""), ARROW_FLAG_NULLABLE, (*node->dictionary)[0]);
   return node;
@@ -51,7 +56,7 @@ std::unique_ptr<schema_node> schema_of(dictionary_column<Policy> const& col, std
 /// The array of a dictionary: the indices' array with the values' array as its dictionary.
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(dictionary_column<Policy> const& col, stream_ref stream) {
-  auto node = export_column_node(col.indices(), stream);
+  auto node = col.visit_indices([&](auto const& indices) { return export_column_node(indices, stream); });
   node->dictionary = std::make_unique<export_children<ArrowArray>>(1);
   publish(pinned_export_node(col.values(), stream), (*node->dictionary)[0]);
   return node;
@@ -60,21 +65,39 @@ std::unique_ptr<array_node> export_node(dictionary_column<Policy> const& col, st
 /// Where a dictionary's memory lives: its indices'.
 template <buffer_policy Policy>
 arrow_device device_of(dictionary_column<Policy> const& col) {
-  return device_of(col.indices());
+  return col.visit_indices([](auto const& indices) { return device_of(indices); });
 }
 
 // ---- structure checks (never read a buffer) ----------------------------------------------------
 
-/// A dictionary array: int32 indices ("i") with a dictionary (checked recursively).
+/**
+ * Calls `f(std::type_identity<I>{})` for the integer type `I` a dictionary's index format names
+ * ("c", "C", "s", "S", "i", "I", "l", "L").
+ * @throws devcol::arrow_error naming the format when it is not an integer's
+ */
+template <class F>
+decltype(auto) visit_index_format(std::string_view format, std::string const& path, F&& f) {
+  if (format == "c") { return f(std::type_identity<std::int8_t>{}); }
+  if (format == "s") { return f(std::type_identity<std::int16_t>{}); }
+  if (format == "i") { return f(std::type_identity<std::int32_t>{}); }
+  if (format == "l") { return f(std::type_identity<std::int64_t>{}); }
+  if (format == "C") { return f(std::type_identity<std::uint8_t>{}); }
+  if (format == "S") { return f(std::type_identity<std::uint16_t>{}); }
+  if (format == "I") { return f(std::type_identity<std::uint32_t>{}); }
+  DEVCOL_ARROW_EXPECTS(format == "L", path, ".format '", format,
+                       "': dictionary indices must be an integer type ('c', 'C', 's', 'S', 'i', 'I', 'l' or 'L')");
+  return f(std::type_identity<std::uint64_t>{});
+}
+
+/// A dictionary array: integer indices with a dictionary (checked recursively).
 inline void check_dictionary(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-  DEVCOL_ARROW_EXPECTS(field.format == "i", path, ".format '", field.format,
-                       "': dictionary indices other than int32 ('i') are not supported");
+  std::size_t const width =
+      visit_index_format(field.format, path, []<class I>(std::type_identity<I>) { return sizeof(I); });
   DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(),
                        ", dictionary indices have none");
   check_validity(array, 2, path, "dictionary indices");
   std::uint64_t const rows = static_cast<std::uint64_t>(array.offset) + static_cast<std::uint64_t>(array.length);
-  DEVCOL_ARROW_EXPECTS(rows <= SIZE_MAX / sizeof(std::int32_t), path, ": ", rows, " indices of ", sizeof(std::int32_t),
-                       " bytes overflow");
+  DEVCOL_ARROW_EXPECTS(rows <= SIZE_MAX / width, path, ": ", rows, " indices of ", width, " bytes overflow");
   DEVCOL_ARROW_EXPECTS(rows == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (indices) is NULL for ", rows,
                        " rows");
   check_any(*array.dictionary, field.dictionary.front(), path + ".dictionary");
@@ -82,40 +105,23 @@ inline void check_dictionary(ArrowArray const& array, arrow_field const& field, 
 
 // ---- import ----------------------------------------------------------------------------------
 
-/// Whether a valid dictionary index falls outside the `n` dictionary values (a named functor, so
-/// that consumers need no extended lambdas).
-struct index_outside_dictionary {
-  column_view<std::int32_t> indices;
-  std::size_t n;
-  [[nodiscard]] DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
-    return indices.is_valid(i) && (indices[i] < 0 || static_cast<std::size_t>(indices[i]) >= n);
-  }
-};
-
-/// A checked dictionary array: its indices (checked to lie within the values: one pass, which
-/// synchronises) over its values imported whole.
+/// A checked dictionary array: its indices, of the producer's integer type and borrowed (checked to
+/// lie within the values: one pass, which synchronises), over its values imported whole.
 template <buffer_policy Policy>
 dictionary_column<Policy> import_dictionary(ArrowArray const& array, arrow_field const& field,
                                             std::shared_ptr<void const> const& keep, stream_ref stream,
                                             std::string const& path) {
-  arrow_field indices_field{field.format, field.name, {}, {}};
-  auto indices = import_column<std::int32_t, Policy>(array, static_cast<std::size_t>(array.offset),
-                                                     static_cast<std::size_t>(array.length), array.null_count, keep,
-                                                     stream);
   auto values = import_any<Policy>(*array.dictionary, field.dictionary.front(), keep, stream, path + ".dictionary");
   std::size_t const n = devcol::size(values);
-  executor exec(stream);
-  std::size_t const row = *thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                                           thrust::counting_iterator<std::size_t>(indices.size()),
-                                           index_outside_dictionary{indices.view(), n});
-  if (row != indices.size()) {
-    std::int32_t index = 0;
-    copy_bytes(&index, indices.data(access::read) + row, sizeof(index), stream);
-    stream.synchronize();
-    DEVCOL_ARROW_EXPECTS(false, path, ".buffers[1] (indices): index ", index, " at row ", row, " is outside the ", n,
-                         " dictionary values");
-  }
-  return dictionary_column<Policy>(std::move(indices), std::move(values));
+  return visit_index_format(field.format, path, [&]<class I>(std::type_identity<I>) {
+    auto indices = import_column<I, Policy>(array, static_cast<std::size_t>(array.offset),
+                                            static_cast<std::size_t>(array.length), array.null_count, keep, stream);
+    if (auto const bad = first_index_outside(indices, n, stream)) {
+      DEVCOL_ARROW_EXPECTS(false, path, ".buffers[1] (indices): index ", bad->second, " at row ", bad->first,
+                           " is outside the ", n, " dictionary values");
+    }
+    return dictionary_column<Policy>(std::move(indices), std::move(values));
+  });
 }
 
 /// What from_arrow<dictionary_column> checks before check_any: the schema has a dictionary.

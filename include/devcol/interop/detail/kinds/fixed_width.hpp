@@ -1,9 +1,10 @@
 /**
  * @file fixed_width.hpp
  * @brief Arrow for fixed-width columns (`column<T>`: integers, floats, bool, timestamps,
- * durations): the schema and zero-copy array nodes (bools bit-packed), the format a producer's
- * schema names, the structure checks and the import over the producer's buffers. Decimals and
- * dictionary indices export and import their values through the same nodes.
+ * durations, dates, times of day, half floats, intervals): the schema and zero-copy array nodes
+ * (bools bit-packed), the format a producer's schema names, the structure checks and the import
+ * over the producer's buffers. Decimals and dictionary indices export and import their values
+ * through the same nodes.
  */
 #pragma once
 
@@ -90,13 +91,21 @@ std::unique_ptr<array_node> export_node(column<T, Policy> const& col, stream_ref
 // ---- structure checks (never read a buffer) ----------------------------------------------------
 
 /// Whether an Arrow format string denotes `T` (timestamps match with any time zone: the values are
-/// UTC instants either way; the zone is not kept).
+/// UTC instants either way; the column does not hold the zone, its `field_info` does).
 template <arrow_fixed_width T>
 [[nodiscard]] constexpr bool format_matches(std::string_view format) noexcept {
   std::string_view const ours = arrow_format_v<T>;
   if (ours.starts_with("ts")) { return format.starts_with(ours); }
   return format == ours;
 }
+
+/// What a refusal of an Arrow format lists: every type devcol does import, by kind.
+inline constexpr char importable_formats[] =
+    "devcol imports integers of 8 to 64 bits, halffloat, float, double, bool, timestamps with or without a time "
+    "zone, durations, date32, date64, time32, time64, the three intervals, decimal32/64/128 ('d:P,S[,32|64]'), "
+    "fixed-size binary ('w:N'), utf8 ('u'), large utf8 ('U'), list ('+l'), large list ('+L'), struct ('+s') and "
+    "dictionaries with integer indices over any of these; not yet: null, binary, views, map, fixed-size list, "
+    "unions, run-end encoded, decimal256";
 
 /// Calls `f(std::type_identity<T>{})` for the fixed-width type `T` that `format` denotes.
 /// @throws devcol::arrow_error naming the format when it denotes none
@@ -115,8 +124,7 @@ void visit_format(std::string_view format, std::string const& path, F&& f) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (try_one(std::type_identity<std::variant_alternative_t<I, any_column<>>>{}), ...);
   }(std::make_index_sequence<std::variant_size_v<any_column<>>>{});
-  DEVCOL_ARROW_EXPECTS(found, path, ".format '", format,
-                       "' is not a type devcol imports (fixed-width integers and floats, bool, timestamps, durations)");
+  DEVCOL_ARROW_EXPECTS(found, path, ".format '", format, "' is not a type devcol imports (", importable_formats, ")");
 }
 
 /// Checks that an array (structure already checked) is a `T` array devcol can read.

@@ -26,7 +26,9 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -78,11 +80,13 @@ concatenated_rows rows_to_concatenate(std::span<C const> cols) {
 
 /// A dictionary index moved past the values of earlier inputs. In unsigned arithmetic: a null
 /// row's slot holds any value, and a signed overflow there would be undefined behaviour (valid
-/// indices stay below 2^31, checked by the caller; a null slot's value is never read).
+/// indices stay below the type's maximum, checked by the caller; a null slot's value is never read).
+template <class I>
 struct moved_index {
-  std::int32_t base;
-  DEVCOL_HOST_DEVICE std::int32_t operator()(std::int32_t i) const noexcept {
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(i) + static_cast<std::uint32_t>(base));
+  I base;
+  DEVCOL_HOST_DEVICE I operator()(I i) const noexcept {
+    using U = std::make_unsigned_t<I>;
+    return static_cast<I>(static_cast<U>(static_cast<U>(i) + static_cast<U>(base)));
   }
 };
 
@@ -157,6 +161,36 @@ template <class Policy>
   return struct_column<Policy>(cols.front().names(), std::move(children), std::move(mask), rows, nulls);
 }
 
+namespace detail {
+/// concatenate() of dictionaries whose indices are all `I` (checked by the caller's type check):
+/// each input's indices moved past the values before it, then the indices and the values joined.
+template <class I, class Policy>
+[[nodiscard]] dictionary_column<Policy> concatenate_dictionaries(std::span<dictionary_column<Policy> const> cols,
+                                                                 stream_ref stream) {
+  constexpr auto most = static_cast<std::size_t>(std::numeric_limits<I>::max());
+  std::vector<column<I, Policy>> moved;
+  std::vector<any_column<Policy>> values;
+  std::size_t base = 0;
+  executor exec(stream);
+  for (auto const& c : cols) {
+    DEVCOL_EXPECTS(base <= most, "concatenate: ", base, " dictionary values overflow ", type_name_v<I>, " indices");
+    auto const& in_col = std::get<column<I, Policy>>(c.indices());
+    auto indices = in_col.template make_like<I>(c.size(), stream);
+    I const* in = in_col.data(access::read);
+    thrust::transform(exec.policy(), in, in + c.size(), indices.data(access::write, stream),
+                      moved_index<I>{static_cast<I>(base)});
+    copy_validity(in_col, indices, stream);
+    moved.push_back(std::move(indices));
+    values.push_back(c.values());
+    base += devcol::size(c.values());
+  }
+  DEVCOL_EXPECTS(base == 0 || base - 1 <= most, "concatenate: ", base, " dictionary values overflow ", type_name_v<I>,
+                 " indices");
+  return dictionary_column<Policy>(devcol::concatenate(std::span<column<I, Policy> const>(moved), stream),
+                                   devcol::concatenate(std::span<any_column<Policy> const>(values), stream));
+}
+}  // namespace detail
+
 /**
  * @brief The rows of every dictionary input, one after the other. The values are concatenated as
  * they are (not unified: a value present in two inputs appears twice) and each input's indices
@@ -165,35 +199,18 @@ template <class Policy>
  * @tparam Policy the buffer policy of the input and of the result
  * @param cols the inputs, in order
  * @param stream the stream the work is ordered on
- * @throws devcol::logic_error naming both types when the values' types differ, or when the values
- * overflow int32 indices
+ * @throws devcol::logic_error naming both types when the values' or the indices' types differ, or
+ * when the values overflow the indices' type (the result keeps it)
  */
 template <class Policy>
 [[nodiscard]] dictionary_column<Policy> concatenate(std::span<dictionary_column<Policy> const> cols,
                                                     stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return {}; }
-  detail::expect_same_types(cols, "concatenate");
-  std::vector<column<std::int32_t, Policy>> moved;
-  std::vector<any_column<Policy>> values;
-  std::size_t base = 0;
-  detail::executor exec(stream);
-  for (auto const& c : cols) {
-    DEVCOL_EXPECTS(base <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()), "concatenate: ", base,
-                   " dictionary values overflow int32 indices");
-    auto indices = c.indices().template make_like<std::int32_t>(c.size(), stream);
-    std::int32_t const* in = c.indices().data(access::read);
-    thrust::transform(exec.policy(), in, in + c.size(), indices.data(access::write, stream),
-                      detail::moved_index{static_cast<std::int32_t>(base)});
-    detail::copy_validity(c.indices(), indices, stream);
-    moved.push_back(std::move(indices));
-    values.push_back(c.values());
-    base += devcol::size(c.values());
-  }
-  DEVCOL_EXPECTS(base <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) + 1, "concatenate: ", base,
-                 " dictionary values overflow int32 indices");
-  return dictionary_column<Policy>(concatenate(std::span<column<std::int32_t, Policy> const>(moved), stream),
-                                   devcol::concatenate(std::span<any_column<Policy> const>(values), stream));
+  detail::expect_same_types(cols, "concatenate");  // the indices' type included
+  return cols.front().visit_indices([&]<class I>(column<I, Policy> const&) {
+    return detail::concatenate_dictionaries<I>(cols, stream);
+  });
 }
 
 /// @brief concatenate() of a vector of list, struct or dictionary columns.

@@ -97,7 +97,7 @@ template <class Policy, std::integral I, class IndexPolicy>
 
 /**
  * @brief Row `indices[i]` of a dictionary column for each `i`: its indices gathered (the
- * fixed-width gather), its values shared (O(1)).
+ * fixed-width gather; the result keeps their integer type), its values shared (O(1)).
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam I the integral type of the indices
  * @tparam IndexPolicy the buffer policy of `indices` (any)
@@ -112,7 +112,10 @@ template <class Policy, std::integral I, class IndexPolicy>
                                                column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return dictionary_column<Policy>(devcol::gather(col.indices(), indices, stream, policy), col.values());
+  return dictionary_column<Policy>(col.visit_indices([&](auto const& own) {
+    return typename dictionary_column<Policy>::indices_type(devcol::gather(own, indices, stream, policy));
+  }),
+                                   col.values());
 }
 
 DEVCOL_NAMESPACE_END

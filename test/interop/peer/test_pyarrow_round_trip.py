@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Arrow -> devcol -> Arrow, differentially against pyarrow: schema fidelity and the newer kinds.
+
+A record batch built here (dates, times of day, half floats, month_day_nano intervals, timestamps with
+time zones, a non-nullable field, field and schema metadata, a list with a named non-nullable
+child, a struct with metadata on a child, an ordered dictionary, dictionaries over every integer
+index type, the arrow.uuid extension and an unregistered one), sliced at an odd offset, with nulls,
+goes through devcol_peer_round_trip: devcol imports it as a table (`table_from_arrow`), runs an op
+on every column (none, gather, filter, concatenate, is_null; sort and compare on dates and times),
+and exports the result. pyarrow imports that, validates it (`validate(full=True)`), and it must
+equal what pyarrow computes on its own: the schema with `check_metadata=True`, and the data.
+
+Uses the C structs and the library of test_pyarrow_peer.py (DEVCOL_PEER_LIBRARY, as CTest sets it).
+"""
+import ctypes
+import gc
+import unittest
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+import test_pyarrow_peer as peer
+
+lib = peer.lib
+lib.devcol_peer_round_trip.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                       ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+lib.devcol_peer_round_trip.restype = ctypes.c_int
+
+ROWS, FIRST, LAST = 100, 13, 70  # the batch is sliced to rows [13, 70): an offset off the byte boundary
+
+def null_at(i):
+    return i % 7 == 3
+
+
+def mask():
+    return np.array([null_at(i) for i in range(ROWS)])
+
+
+def viewed(values, storage, arrow_type):
+    """ROWS values of a numpy dtype, viewed as `arrow_type` (same width), null where null_at."""
+    return pa.array(np.array(values, dtype=storage), mask=mask()).view(arrow_type)
+
+
+def dated_fields():
+    i = np.arange(ROWS)
+    yield pa.field("date32", pa.date32()), viewed((i - 50) * 37, np.int32, pa.date32())
+    yield pa.field("date64", pa.date64()), viewed((i - 50) * 86400000, np.int64, pa.date64())
+    yield pa.field("time32_s", pa.time32("s")), viewed((i * 877) % 86400, np.int32, pa.time32("s"))
+    yield pa.field("time32_ms", pa.time32("ms")), viewed((i * 8770001) % 86400000, np.int32, pa.time32("ms"))
+    yield pa.field("time64_us", pa.time64("us")), viewed((i * 987654321) % 86400000000, np.int64, pa.time64("us"))
+    yield pa.field("time64_ns", pa.time64("ns")), viewed((i * 98765432101) % 86400000000000, np.int64,
+                                                      pa.time64("ns"))
+
+
+def fields():
+    """(field, array of ROWS rows) for every column of the test batch."""
+    yield from dated_fields()
+    i = np.arange(ROWS)
+    halves = np.array((i - 50) * 0.25, dtype=np.float16).view(np.uint16)
+    yield pa.field("halffloat", pa.float16()), viewed(halves, np.uint16, pa.float16())
+    # interval[months] and interval[day_time] have no array class in pyarrow's Python API: the Arrow C++
+    # peer test (test_arrow_cpp_arrays.cpp) and test_arrow_types.cpp cover them.
+    yield pa.field("month_day_nano", pa.month_day_nano_interval()), pa.array(
+        [None if null_at(k) else (k - 50, k % 31, k * 1000000007) for k in range(ROWS)], pa.month_day_nano_interval())
+    instants = [None if null_at(k) else (k - 50) * 3600 * 1000003 for k in range(ROWS)]
+    yield pa.field("ts_new_york", pa.timestamp("us", tz="America/New_York")), pa.array(
+        instants, pa.timestamp("us", tz="America/New_York"))
+    yield pa.field("ts_utc", pa.timestamp("ns", tz="UTC")), pa.array(instants, pa.timestamp("ns", tz="UTC"))
+    yield pa.field("not_null", pa.int64(), nullable=False), pa.array(i * 3 - 7, pa.int64())
+    yield pa.field("with_metadata", pa.float64(), metadata={"unit": "m", "note": "caf\u00e9"}), pa.array(
+        [None if null_at(k) else k / 8 for k in range(ROWS)], pa.float64())
+    list_type = pa.list_(pa.field("element", pa.int32(), nullable=False))
+    yield pa.field("list_named", list_type), pa.array(
+        [None if null_at(k) else list(range(k % 4)) for k in range(ROWS)], list_type)
+    struct_type = pa.struct([pa.field("a", pa.string(), metadata={"k": "v"}), pa.field("b", pa.int8(), nullable=False)])
+    yield pa.field("struct_metadata", struct_type), pa.array(
+        [None if null_at(k) else {"a": None if k % 5 == 1 else "s" * (k % 3), "b": k % 100} for k in range(ROWS)],
+        struct_type)
+    words = ["red", "green", "blue", "teal"]
+    ordered = pa.dictionary(pa.int8(), pa.string(), ordered=True)
+    yield pa.field("ordered", ordered), pa.DictionaryArray.from_arrays(
+        pa.array([None if null_at(k) else k % 4 for k in range(ROWS)], pa.int8()), pa.array(words))
+    for index in (pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()):
+        values = pa.array(words, pa.large_string() if index == pa.uint32() else pa.string())  # polars: large
+        yield pa.field(f"dictionary_{index}", pa.dictionary(index, values.type)), pa.DictionaryArray.from_arrays(
+            pa.array([None if null_at(k) else (k * 3) % 4 for k in range(ROWS)], index), values)
+    uuids = [None if null_at(k) else bytes((k * 7 + b) % 256 for b in range(16)) for k in range(ROWS)]
+    yield pa.field("uuid", pa.uuid()), pa.array(uuids, pa.uuid())
+    yield pa.field("unregistered_extension", pa.binary(16), metadata={
+        "ARROW:extension:name": "devcol.test.unknown", "ARROW:extension:metadata": "{\"v\": 1}"}), pa.array(
+        uuids, pa.binary(16))
+
+
+SCHEMA_METADATA = {"pandas": "{\"index_columns\": []}", "origin": "devcol round trip"}
+DATED = [f.name for f, _ in dated_fields()]
+
+
+def test_batch():
+    pairs = list(fields())
+    schema = pa.schema([f for f, _ in pairs], metadata=SCHEMA_METADATA)
+    return pa.RecordBatch.from_arrays([a for _, a in pairs], schema=schema).slice(FIRST, LAST - FIRST)
+
+
+def gather_indices(n):
+    return pa.array([None if i % 5 == 4 else (7 * i + 3) % n for i in range(n)], pa.int32())
+
+
+def filter_flags(n):
+    return pa.array([None if i % 4 == 2 else i % 3 != 1 for i in range(n)], pa.bool_())
+
+
+def expected(batch, op):
+    """What pyarrow computes for op on every column of batch (the peer's apply_op, in pyarrow)."""
+    n = batch.num_rows
+    if op in ("none", "concatenate"):
+        return batch
+    if op == "gather":
+        return batch.take(gather_indices(n))
+    if op == "filter":
+        return batch.filter(filter_flags(n), null_selection_behavior="drop")
+    bools = []
+    if op == "is_null":
+        names = batch.schema.names
+        bools = [pc.is_null(c) for c in batch.columns]
+    else:
+        names = [name for name in batch.schema.names if name in DATED]
+        for name in names:
+            c = batch.column(name)
+            if op == "sort":
+                bools.append(c.take(pc.array_sort_indices(c, null_placement="at_end")))
+            else:
+                bools.append(pc.less(c, c.take(pa.array(range(n - 1, -1, -1)))))
+    kept = [batch.schema.field(name) for name in names]
+    out_fields = [f if op == "sort" else pa.field(f.name, pa.bool_()) for f in kept]
+    return pa.RecordBatch.from_arrays(bools, schema=pa.schema(out_fields, metadata=batch.schema.metadata))
+
+
+class RoundTrip(peer.PeerTest):
+    def round_trip(self, batch, op):
+        schema, array = peer.ArrowSchema(), peer.ArrowDeviceArray()
+        batch._export_to_c_device(ctypes.addressof(array), ctypes.addressof(schema))
+        out_schema, out_array = peer.ArrowSchema(), peer.ArrowDeviceArray()
+        code, text = peer.call(lib.devcol_peer_round_trip, op.encode(), ctypes.addressof(schema),
+                               ctypes.addressof(array), ctypes.addressof(out_schema), ctypes.addressof(out_array))
+        self.assert_released(schema, array)
+        self.assertEqual(code, 0, text)
+        return pa.RecordBatch._import_from_c_device(ctypes.addressof(out_array), ctypes.addressof(out_schema))
+
+    def test_every_column_keeps_its_schema_and_data_through_each_op(self):
+        batch = test_batch()
+        cases = 0
+        for op in ("none", "gather", "filter", "concatenate", "is_null", "sort", "compare"):
+            got = self.round_trip(batch, op)
+            want = expected(batch, op)
+            got.validate(full=True)
+            with self.subTest(op=op, what="schema"):
+                self.assertTrue(got.schema.equals(want.schema, check_metadata=True),
+                                f"{op}:\n{got.schema}\n!=\n{want.schema}")
+            for name in want.schema.names:
+                cases += 1
+                with self.subTest(op=op, column=name):
+                    g, w = got.column(name), want.column(name)
+                    self.assertEqual(g.type, w.type)
+                    self.assertEqual(g.null_count, w.null_count)
+                    if pa.types.is_dictionary(w.type):  # devcol's concatenate appends dictionaries, unlike pyarrow's
+                        self.assertEqual(g.to_pylist(), w.to_pylist())
+                    else:
+                        self.assertTrue(g.equals(w), f"{g}\n!=\n{w}")
+            del got
+            gc.collect()
+        print(f"\n{cases} differential column cases over {batch.num_columns} columns", flush=True)
+
+    def test_types_devcol_does_not_import_are_refused_naming_what_it_does(self):
+        for arr in (pa.array([b"x", None], pa.binary()), pa.array([None, None], pa.null())):
+            with self.subTest(type=str(arr.type)):
+                schema, array = peer.ArrowSchema(), peer.ArrowDeviceArray()
+                batch = pa.record_batch([arr], names=["c"])
+                batch._export_to_c_device(ctypes.addressof(array), ctypes.addressof(schema))
+                out_schema, out_array = peer.ArrowSchema(), peer.ArrowDeviceArray()
+                code, text = peer.call(lib.devcol_peer_round_trip, b"none", ctypes.addressof(schema),
+                                       ctypes.addressof(array), ctypes.addressof(out_schema),
+                                       ctypes.addressof(out_array))
+                self.assert_released(schema, array)
+                self.assertEqual(code, peer.REFUSED, text)
+                for imported in ("utf8", "list", "struct", "dictionaries", "decimal", "date32", "time64"):
+                    self.assertIn(imported, text)
+
+
+if __name__ == "__main__":
+    unittest.main()
