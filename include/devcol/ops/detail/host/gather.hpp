@@ -43,10 +43,15 @@ struct gather_kernel {
   bitmask_word* out_mask;  // row 0 at bit 0
   std::size_t* counts;     // per chunk: out-of-bounds indices (no out_mask), or valid rows
 
+  static constexpr std::size_t prefetch_distance = 32;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
     std::size_t count = 0;
     if (out_mask == nullptr) {
       for (std::size_t i = begin; i < end; ++i) {
+        if (i + prefetch_distance < end) {  // the random reads are the cost: start them early
+          I const ahead = indices[i + prefetch_distance];
+          __builtin_prefetch(source + (index_in_bounds(ahead, source_rows) ? static_cast<std::size_t>(ahead) : 0));
+        }
         I const index = indices[i];
         bool const ok = index_in_bounds(index, source_rows);
         out[i] = source[ok ? static_cast<std::size_t>(index) : 0];
