@@ -17,7 +17,16 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
+
+#if defined(_OPENMP) && !DEVCOL_BACKEND_CUDA
+#  include <omp.h>
+#endif
 
 #if DEVCOL_BACKEND_CUDA
 #  include <thrust/copy.h>
@@ -32,6 +41,7 @@
 #if defined(DEVCOL_BENCH_WITH_ARROW)
 #  include <arrow/api.h>
 #  include <arrow/compute/api.h>
+#  include <arrow/util/thread_pool.h>
 #endif
 
 namespace {
@@ -152,20 +162,11 @@ struct plus {
   DEVCOL_HOST_DEVICE i64 operator()(i64 a, i64 b) const { return a + b; }
 };
 
-DEVCOL_OP_BENCH(sum, 8, devcol::sum(d.x));
 DEVCOL_OP_BENCH(min, 8, devcol::min(d.x));
 DEVCOL_OP_BENCH(max, 8, devcol::max(d.x));
-DEVCOL_OP_BENCH(minmax, 8, devcol::minmax(d.x));
 DEVCOL_OP_BENCH(copy, 16, devcol::copy(d.x));
 DEVCOL_OP_BENCH(transform, 16, devcol::transform(d.x, doubled{}));
-DEVCOL_OP_BENCH(add, 24, devcol::transform(d.x, d.y, plus{}));
-DEVCOL_OP_BENCH(compare, 9, devcol::compare(d.x, devcol::cmp::less, i64{500000}));
-DEVCOL_OP_BENCH(cast_to_double, 16, devcol::cast<double>(d.x));
-DEVCOL_OP_BENCH(gather, 20, devcol::gather(d.x, d.indices, {}, devcol::out_of_bounds::nullify));
-DEVCOL_OP_BENCH(filter, 13, devcol::filter(d.x, d.keep));
-DEVCOL_OP_BENCH(inclusive_scan, 16, devcol::inclusive_scan(d.x, devcol::scan_op::sum));
 DEVCOL_OP_BENCH(sort, 16, devcol::sort(d.x));
-DEVCOL_OP_BENCH(argsort, 16, devcol::argsort(d.x));
 DEVCOL_OP_BENCH(is_sorted, 8, devcol::is_sorted(d.x));
 DEVCOL_OP_BENCH(min_double_nan, 8, devcol::min(d.fx));
 DEVCOL_OP_BENCH(minmax_double_nan, 8, devcol::minmax(d.fx));
@@ -226,30 +227,279 @@ void devcol_fill(benchmark::State& state) {
 }
 BENCHMARK(devcol_fill)->Apply(rows);
 
+// --- devcol against Arrow C++ at equal threads ------------------------------------------------
+// Each op for int32, int64, float and double, without nulls and with 10% nulls (x and y; the
+// indices and the keep flags have none), devcol_<op> and its Arrow peer registered side by side.
+// Threads: devcol runs on OpenMP's thread count (OMP_NUM_THREADS); Arrow gets the same count, its
+// CPU pool set to it and each call split into that many slices over std::threads (one call, no
+// thread, at 1). Arrow's sort_indices cannot be split without a merge: it runs on one thread always.
+template <class T>
+struct typed_dataset {
+  devcol::column<T> x;
+  devcol::column<T> y;
+  devcol::column<std::int32_t> indices;  // random, in range, no nulls
+  devcol::column<bool> keep;             // about half true, no nulls
 #if defined(DEVCOL_BENCH_WITH_ARROW)
-namespace cp = arrow::compute;
-#  define ARROW_OP_BENCH(name, bytes, expr)                                          \
-    void arrow_##name(benchmark::State& state) {                                     \
-      run(state, bytes, [](dataset const& d) {                                       \
-        auto result = expr;                                                          \
-        if (!result.ok()) { throw std::runtime_error(result.status().ToString()); }  \
-        benchmark::DoNotOptimize(result);                                            \
-      });                                                                            \
-    }                                                                                \
-    BENCHMARK(arrow_##name)->Apply(rows)
+  std::shared_ptr<arrow::Array> ax, ay, aindices, akeep;
+#endif
+};
 
-ARROW_OP_BENCH(sum, 8, cp::Sum(d.ax));
-ARROW_OP_BENCH(min_max, 8, cp::MinMax(d.ax));
-ARROW_OP_BENCH(add, 24, cp::Add(d.ax, d.ay));
-ARROW_OP_BENCH(compare, 9, cp::CallFunction("less", {d.ax, arrow::Datum(i64{500000})}));
-ARROW_OP_BENCH(cast_to_double, 16, cp::Cast(d.ax, arrow::float64()));
-ARROW_OP_BENCH(take, 20, cp::Take(d.ax, d.aindices));
-ARROW_OP_BENCH(filter, 13, cp::Filter(d.ax, d.akeep));
-ARROW_OP_BENCH(sort_indices, 16, cp::SortIndices(*d.ax));
-ARROW_OP_BENCH(min_max_double_nan, 8, cp::MinMax(d.afx));
-ARROW_OP_BENCH(sort_indices_double_nan, 16, cp::SortIndices(*d.afx));
+template <class T>
+char const* type_name() {
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    return "int32";
+  } else if constexpr (std::is_same_v<T, std::int64_t>) {
+    return "int64";
+  } else if constexpr (std::is_same_v<T, float>) {
+    return "float";
+  } else {
+    return "double";
+  }
+}
+
+int bench_threads() {
+#if defined(_OPENMP) && !DEVCOL_BACKEND_CUDA
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+template <class T>
+std::shared_ptr<arrow::DataType> arrow_type() {
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    return arrow::int32();
+  } else if constexpr (std::is_same_v<T, std::int64_t>) {
+    return arrow::int64();
+  } else if constexpr (std::is_same_v<T, float>) {
+    return arrow::float32();
+  } else {
+    return arrow::float64();
+  }
+}
+/// An Arrow array over a devcol column's very buffers (values and mask), zero-copy.
+template <class T>
+std::shared_ptr<arrow::Array> wrap_column(devcol::column<T> const& c, std::shared_ptr<arrow::DataType> type) {
+  auto const n = static_cast<std::int64_t>(c.size());
+  auto values = std::make_shared<arrow::Buffer>(reinterpret_cast<std::uint8_t const*>(c.data(devcol::access::read)),
+                                                n * static_cast<std::int64_t>(sizeof(T)));
+  std::shared_ptr<arrow::Buffer> mask;
+  if (c.has_nulls()) {
+    mask = std::make_shared<arrow::Buffer>(reinterpret_cast<std::uint8_t const*>(c.null_mask(devcol::access::read)),
+                                           (n + 7) / 8);
+  }
+  return arrow::MakeArray(arrow::ArrayData::Make(std::move(type), n, {mask, values},
+                                                 static_cast<std::int64_t>(c.null_count())));
+}
 #endif
 
+template <class T>
+typed_dataset<T> const& typed_data(std::size_t n, bool nulls) {
+  static std::map<std::pair<std::size_t, bool>, std::unique_ptr<typed_dataset<T>>> cache;
+  auto const key = std::pair{n, nulls};
+  if (auto const found = cache.find(key); found != cache.end()) { return *found->second; }
+  cache.clear();  // one at a time
+  mr::scoped_default use_pool{pool_handle()};
+  std::mt19937_64 rng(n + (nulls ? 1 : 0));
+  std::vector<std::optional<T>> x(n);
+  std::vector<std::optional<T>> y(n);
+  std::vector<std::int32_t> idx(n);
+  std::vector<bool> keep(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto const xv = static_cast<i64>(rng() % 1000000);
+    if constexpr (std::is_floating_point_v<T>) {  // 1% NaN and 1% -0.0, as in the float paths' tests
+      std::uint64_t const kind = rng() % 100;
+      x[i] = kind == 0 ? std::numeric_limits<T>::quiet_NaN() : kind == 1 ? T(-0.0) : static_cast<T>(xv) - T(5e5);
+    } else {
+      x[i] = static_cast<T>(xv);
+    }
+    y[i] = static_cast<T>(rng() % 1000);
+    if (nulls && rng() % 10 == 0) { x[i].reset(); }
+    if (nulls && rng() % 10 == 0) { y[i].reset(); }
+    idx[i] = static_cast<std::int32_t>(rng() % n);
+    keep[i] = (rng() & 1U) != 0;
+  }
+  auto d = std::make_unique<typed_dataset<T>>();
+  d->x = devcol::make_column<T>(x);
+  d->y = devcol::make_column<T>(y);
+  d->indices = devcol::make_column<std::int32_t>(idx);
+  d->keep = devcol::make_column<bool>(keep);
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+  d->ax = wrap_column(d->x, arrow_type<T>());
+  d->ay = wrap_column(d->y, arrow_type<T>());
+  d->aindices = wrap_column(d->indices, arrow::int32());
+  arrow::BooleanBuilder flags;  // Arrow packs booleans: built from the same flags
+  (void)flags.AppendValues(keep);
+  d->akeep = *flags.Finish();
+#endif
+  auto const& made = *d;
+  cache[key] = std::move(d);
+  return made;
+}
+
+/// Times `op(dataset)` on the pool; `bytes_per_row` as in run().
+template <class T, class Op>
+void run_typed(benchmark::State& state, bool nulls, double bytes_per_row, Op op) {
+  auto const n = static_cast<std::size_t>(state.range(0));
+  auto const& d = typed_data<T>(n, nulls);
+  mr::scoped_default use_pool{pool_handle()};
+  op(d);
+  devcol::stream_ref{}.synchronize();
+  for (auto _ : state) {
+    op(d);
+    devcol::stream_ref{}.synchronize();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(static_cast<double>(state.iterations()) * bytes_per_row *
+                                                    static_cast<double>(n)));
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
+  state.counters["threads"] = bench_threads();
+}
+
+template <class T>
+struct add_op {
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a + b); }
+};
+
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+namespace cp = arrow::compute;
+/// `call(offset, length)` on `parts` slices of [0, rows) at once, one std::thread per slice
+/// past the first; a failure throws.
+template <class Call>
+void arrow_split(std::int64_t rows, Call call) {
+  int const parts = bench_threads();
+  auto check = [](auto const& result) {
+    if (!result.ok()) { throw std::runtime_error(result.status().ToString()); }
+    benchmark::DoNotOptimize(result);
+  };
+  if (parts <= 1) {
+    check(call(0, rows));
+    return;
+  }
+  std::int64_t const per = (rows + parts - 1) / parts;
+  std::vector<std::thread> threads;
+  std::vector<std::optional<decltype(call(0, 0))>> results(static_cast<std::size_t>(parts));
+  for (int p = 1; p < parts; ++p) {
+    threads.emplace_back([&, p] {
+      std::int64_t const begin = std::min(rows, p * per);
+      results[static_cast<std::size_t>(p)].emplace(call(begin, std::min(rows - begin, per)));
+    });
+  }
+  results[0].emplace(call(0, std::min(rows, per)));
+  for (auto& t : threads) { t.join(); }
+  for (auto const& r : results) { check(*r); }
+}
+#endif
+
+template <class T>
+void register_typed(std::int64_t rows) {
+  namespace dv = devcol;
+  for (bool const nulls : {false, true}) {
+    std::string const suffix = std::string("/") + type_name<T>() + (nulls ? "_nulls" : "");
+    auto add = [&](std::string const& name, double bytes, auto op) {
+      benchmark::RegisterBenchmark((name + suffix).c_str(),
+                                   [nulls, bytes, op](benchmark::State& state) { run_typed<T>(state, nulls, bytes, op); })
+          ->Arg(rows)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    };
+    double const w = sizeof(T);
+    using D = typed_dataset<T>;
+    [[maybe_unused]] T const threshold = std::is_floating_point_v<T> ? T(0) : T(500000);
+    add("devcol_sum", w, [](D const& d) { benchmark::DoNotOptimize(dv::sum(d.x)); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+    add("arrow_sum", w, [](D const& d) {
+      arrow_split(d.ax->length(), [&](std::int64_t o, std::int64_t l) { return cp::Sum(d.ax->Slice(o, l)); });
+    });
+#endif
+    add("devcol_minmax", w, [](D const& d) { benchmark::DoNotOptimize(dv::minmax(d.x)); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+    add("arrow_min_max", w, [](D const& d) {
+      arrow_split(d.ax->length(), [&](std::int64_t o, std::int64_t l) { return cp::MinMax(d.ax->Slice(o, l)); });
+    });
+#endif
+    add("devcol_add", 3 * w, [](D const& d) { benchmark::DoNotOptimize(dv::transform(d.x, d.y, add_op<T>{})); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+    add("arrow_add", 3 * w, [](D const& d) {
+      arrow_split(d.ax->length(),
+                  [&](std::int64_t o, std::int64_t l) { return cp::Add(d.ax->Slice(o, l), d.ay->Slice(o, l)); });
+    });
+#endif
+    add("devcol_compare", w + 1, [threshold](D const& d) {
+      benchmark::DoNotOptimize(dv::compare(d.x, dv::cmp::less, threshold));
+    });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+    add("arrow_compare", w + 1, [threshold](D const& d) {
+      arrow_split(d.ax->length(), [&](std::int64_t o, std::int64_t l) {
+        return cp::CallFunction("less", {d.ax->Slice(o, l), arrow::Datum(threshold)});
+      });
+    });
+#endif
+    if constexpr (!std::is_same_v<T, double>) {
+      add("devcol_cast_to_double", w + 8, [](D const& d) { benchmark::DoNotOptimize(dv::cast<double>(d.x)); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+      add("arrow_cast_to_double", w + 8, [](D const& d) {
+        arrow_split(d.ax->length(),
+                    [&](std::int64_t o, std::int64_t l) { return cp::Cast(d.ax->Slice(o, l), arrow::float64()); });
+      });
+#endif
+    }
+    add("devcol_gather", 4 + 2 * w, [](D const& d) { benchmark::DoNotOptimize(dv::gather(d.x, d.indices)); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+    add("arrow_take", 4 + 2 * w, [](D const& d) {
+      arrow_split(d.aindices->length(),
+                  [&](std::int64_t o, std::int64_t l) { return cp::Take(d.ax, d.aindices->Slice(o, l)); });
+    });
+#endif
+    add("devcol_filter", 1 + 1.5 * w, [](D const& d) { benchmark::DoNotOptimize(dv::filter(d.x, d.keep)); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+    add("arrow_filter", 1 + 1.5 * w, [](D const& d) {
+      arrow_split(d.ax->length(),
+                  [&](std::int64_t o, std::int64_t l) { return cp::Filter(d.ax->Slice(o, l), d.akeep->Slice(o, l)); });
+    });
+#endif
+    if (!nulls) {  // Arrow's cumulative_sum makes every row after a null null; devcol's scan skips nulls
+      add("devcol_inclusive_scan", 2 * w,
+          [](D const& d) { benchmark::DoNotOptimize(dv::inclusive_scan(d.x, dv::scan_op::sum)); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+      add("arrow_cumulative_sum", 2 * w, [](D const& d) {  // a scan carries across slices: one call
+        auto result = cp::CallFunction("cumulative_sum", {d.ax});
+        if (!result.ok()) { throw std::runtime_error(result.status().ToString()); }
+        benchmark::DoNotOptimize(result);
+      });
+#endif
+    }
+    if constexpr (std::is_same_v<T, i64> || std::is_same_v<T, double>) {
+      add("devcol_argsort", w + 8, [](D const& d) { benchmark::DoNotOptimize(dv::argsort(d.x)); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+      add("arrow_sort_indices", w + 8, [](D const& d) {
+        auto result = cp::SortIndices(*d.ax);
+        if (!result.ok()) { throw std::runtime_error(result.status().ToString()); }
+        benchmark::DoNotOptimize(result);
+      });
+#endif
+    }
+  }
+}
+
+[[maybe_unused]] bool const typed_registered = [] {
+  for (std::int64_t const rows : {std::int64_t{1} << 24, std::int64_t{1} << 27}) {
+    register_typed<std::int64_t>(rows);
+    register_typed<double>(rows);
+#if !DEVCOL_BACKEND_CUDA  // the peer is Arrow on the host; on CUDA two types keep nvcc's time in CI down
+    register_typed<std::int32_t>(rows);
+    register_typed<float>(rows);
+#endif
+  }
+  return true;
+}();
+
+bool initialize() {
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+  if (!arrow::SetCpuThreadPoolCapacity(bench_threads()).ok()) { return false; }
+#endif
+  return devcol_bench::initialize_arrow();
+}
 }  // namespace
 
-DEVCOL_BENCH_MAIN_WITH(devcol_bench::initialize_arrow)
+DEVCOL_BENCH_MAIN_WITH(initialize)

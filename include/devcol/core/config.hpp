@@ -61,10 +61,28 @@
 #  define DEVCOL_KERNEL
 #endif
 
+// The host backend's fast paths (ops/detail/host/dispatch.hpp): on by default with GCC and clang,
+// off with DEVCOL_HOST_FAST_PATHS=0 (every op through Thrust), never on the CUDA backend.
+#if DEVCOL_BACKEND_CUDA
+#  undef DEVCOL_HOST_FAST_PATHS
+#  define DEVCOL_HOST_FAST_PATHS 0
+#elif !defined(DEVCOL_HOST_FAST_PATHS)
+#  if defined(__GNUC__) || defined(__clang__)
+/// 1 when the host backend's ops take their fast paths (ops/detail/host/dispatch.hpp).
+#    define DEVCOL_HOST_FAST_PATHS 1
+#  else
+#    define DEVCOL_HOST_FAST_PATHS 0
+#  endif
+#endif
+
+// The fast paths change the bodies of inline functions, so translation units that differ in
+// DEVCOL_HOST_FAST_PATHS get different namespaces: mixing them links, without an ODR violation.
 #if DEVCOL_BACKEND_CUDA
 #  define DEVCOL_ABI_NAMESPACE cuda_v0
-#else
+#elif DEVCOL_HOST_FAST_PATHS
 #  define DEVCOL_ABI_NAMESPACE host_v0
+#else
+#  define DEVCOL_ABI_NAMESPACE host_thrust_v0
 #endif
 
 /// Opens namespace `devcol` (and its backend-specific inline namespace).

@@ -171,7 +171,7 @@ template <class R>
   if (status == 0 && demangled) { name = demangled.get(); }
 #endif
   // The backend's inline namespace says nothing a reader needs.
-  for (std::string const abi : {"::cuda_v0", "::host_v0"}) {
+  for (std::string const abi : {"::cuda_v0", "::host_v0", "::host_thrust_v0"}) {
     for (auto at = name.find(abi); at != std::string::npos; at = name.find(abi)) { name.erase(at, abi.size()); }
   }
   return name;

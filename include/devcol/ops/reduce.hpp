@@ -27,6 +27,7 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/floating_point.hpp>
+#include <devcol/ops/detail/host/reduce.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <cuda/std/functional>
@@ -120,11 +121,41 @@ struct convert {
   DEVCOL_HOST_DEVICE Acc operator()(T const& v) const noexcept { return static_cast<Acc>(v); }
 };
 
+#if DEVCOL_HOST_FAST_PATHS
+/// The host fast path's step for a reduction operator, where it has one (sum, min, max).
+template <class Op, class Acc>
+struct host_fold_step {
+  static constexpr bool exists = false;
+};
+template <class Acc>
+struct host_fold_step<cuda::std::plus<Acc>, Acc> {
+  static constexpr bool exists = true;
+  using type = host::sum_step;
+};
+template <class Acc>
+struct host_fold_step<min_op, Acc> {
+  static constexpr bool exists = true;
+  using type = host::min_step;
+};
+template <class Acc>
+struct host_fold_step<max_op, Acc> {
+  static constexpr bool exists = true;
+  using type = host::max_step;
+};
+#endif
+
 /// Reduces the valid rows of `col` as `Acc` with `op` from `identity`; empty when none is valid.
 /// Without nulls it runs over the values alone, which vectorises; with nulls over rows and mask.
 template <class Acc, class T, class Policy, class Op>
 std::optional<Acc> reduce_valid(column<T, Policy> const& col, Acc identity, Op op, stream_ref stream) {
   if (col.size() == col.null_count()) { return std::nullopt; }
+#if DEVCOL_HOST_FAST_PATHS
+  if constexpr (std::is_arithmetic_v<T> && host_fold_step<Op, Acc>::exists) {
+    column_view<T> const v = col.view();
+    return host::fold(v.data(), v.size(), col.has_nulls() ? v.null_mask() : nullptr, v.mask_offset(), identity,
+                      typename host_fold_step<Op, Acc>::type{});
+  }
+#endif
   executor exec(stream);
   if (!col.has_nulls()) {
     T const* first = col.data(access::read);
@@ -150,6 +181,11 @@ std::optional<T> extreme(column<T, Policy> const& col, T identity, Op op, stream
     executor exec(stream);
     auto const rows = thrust::counting_iterator<std::size_t>(0);
     T found = identity;
+#if DEVCOL_HOST_FAST_PATHS
+    column_view<T> const v = col.view();
+    found = host::fold(v.data(), v.size(), col.has_nulls() ? v.null_mask() : nullptr, v.mask_offset(), identity,
+                       typename host_fold_step<Op, T>::type{});
+#else
     if (!col.has_nulls()) {
       T const* first = col.data(access::read);
       found = thrust::transform_reduce(exec.policy(), first, first + col.size(), number_or<T>{identity}, identity, op);
@@ -157,6 +193,7 @@ std::optional<T> extreme(column<T, Policy> const& col, T identity, Op op, stream
       found = thrust::transform_reduce(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
                                        number_or_identity<T>{col.view(), identity}, identity, op);
     }
+#endif
     if (found != identity ||
         thrust::any_of(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
                        valid_and_equal<T>{col.view(), identity})) {
@@ -258,6 +295,13 @@ template <fixed_width T, class Policy>
   detail::executor exec(stream);
   detail::extremes<T> const init{detail::highest<T>(), detail::lowest<T>()};
   detail::extremes<T> found{};
+#if DEVCOL_HOST_FAST_PATHS
+  if constexpr (std::is_arithmetic_v<T>) {
+    column_view<T> const v = col.view();
+    detail::host::fold_minmax(v.data(), v.size(), col.has_nulls() ? v.null_mask() : nullptr, v.mask_offset(), init.lo,
+                              init.hi, found.lo, found.hi);
+  } else
+#endif
   if (!col.has_nulls()) {
     T const* first = col.data(access::read);
     found = thrust::transform_reduce(exec.policy(), first, first + col.size(), detail::to_extremes<T>{}, init,

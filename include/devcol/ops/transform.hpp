@@ -10,11 +10,14 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/host/mask_words.hpp>
+#include <devcol/ops/detail/host/transform.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/transform.h>
 
 #include <type_traits>
+#include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -43,7 +46,11 @@ template <fixed_width T, class Policy, class F>
   detail::executor exec(stream);
   exec.reads(in, col.size() * sizeof(T));
   exec.writes(rows, col.size() * sizeof(R));
+#if DEVCOL_HOST_FAST_PATHS
+  detail::host::transform(in, col.size(), rows, f);
+#else
   thrust::transform(exec.policy(), in, in + col.size(), rows, f);
+#endif
   detail::copy_validity(col, out, stream);
   return out;
 }
@@ -76,10 +83,31 @@ template <fixed_width A, fixed_width B, class Policy, class F>
   exec.reads(x, a.size() * sizeof(A));
   exec.reads(y, b.size() * sizeof(B));
   exec.writes(rows, a.size() * sizeof(R));
+#if DEVCOL_HOST_FAST_PATHS
+  detail::host::transform(x, y, a.size(), rows, f);
+  if (a.has_nulls() && b.has_nulls()) {  // the AND of the masks, a word at a time, counted in the same pass
+    std::size_t const bytes = bitmask_allocation_size(out.size());
+    buffer<Policy> mask(bytes, stream, mr::default_alignment, out.resource());
+    auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
+    std::size_t const used = (out.size() + bits_per_word - 1) / bits_per_word;
+    for (std::size_t w = used; w < bytes / sizeof(bitmask_word); ++w) { words[w] = 0; }
+    std::size_t const chunks = detail::host::chunk_count(out.size());
+    std::vector<std::size_t> nulls(chunks, 0);
+    column_view<A> const va = a.view();
+    column_view<B> const vb = b.view();
+    detail::host::and_kernel kernel{va.null_mask(), va.mask_offset(), vb.null_mask(), vb.mask_offset(), words, nulls.data()};
+    detail::host::run_chunks(kernel, out.size(), chunks);
+    std::size_t total = 0;
+    for (auto const n : nulls) { total += n; }
+    out.replace_null_mask(std::move(mask), total);
+  } else
+#else
   thrust::transform(exec.policy(), x, x + a.size(), y, rows, f);
   if (a.has_nulls() && b.has_nulls()) {
     detail::set_validity(out, detail::both_valid<A, B>{a.view(), b.view()}, stream);
-  } else if (a.has_nulls()) {
+  } else
+#endif
+ if (a.has_nulls()) {
     detail::copy_validity(a, out, stream);
   } else if (b.has_nulls()) {
     detail::copy_validity(b, out, stream);

@@ -32,12 +32,44 @@ struct compare_with {
     return false;
   }
 };
-template <class T>
-struct compare_to_scalar {
-  cmp op;
-  T scalar;
-  DEVCOL_HOST_DEVICE bool operator()(T const& x) const { return compare_with<T>{op}(x, scalar); }
+/// One comparison, fixed at compile time: no switch per row, so the loop vectorises.
+template <cmp Op>
+struct compare_as {
+  template <class T, class U>
+  DEVCOL_HOST_DEVICE bool operator()(T const& x, U const& y) const {
+    if constexpr (Op == cmp::equal) {
+      return x == y;
+    } else if constexpr (Op == cmp::not_equal) {
+      return x != y;
+    } else if constexpr (Op == cmp::less) {
+      return x < y;
+    } else if constexpr (Op == cmp::less_equal) {
+      return x <= y;
+    } else if constexpr (Op == cmp::greater) {
+      return x > y;
+    } else {
+      return x >= y;
+    }
+  }
 };
+template <cmp Op, class T>
+struct compare_to_scalar_as {
+  T scalar;
+  DEVCOL_HOST_DEVICE bool operator()(T const& x) const { return compare_as<Op>{}(x, scalar); }
+};
+/// Calls `f(compare_as<op>{})`: the comparison chosen once per call rather than once per row.
+template <class F>
+decltype(auto) with_comparison(cmp op, F&& f) {
+  switch (op) {
+    case cmp::equal: return f(compare_as<cmp::equal>{});
+    case cmp::not_equal: return f(compare_as<cmp::not_equal>{});
+    case cmp::less: return f(compare_as<cmp::less>{});
+    case cmp::less_equal: return f(compare_as<cmp::less_equal>{});
+    case cmp::greater: return f(compare_as<cmp::greater>{});
+    case cmp::greater_equal: break;
+  }
+  return f(compare_as<cmp::greater_equal>{});
+}
 }  // namespace detail
 
 /**
@@ -53,7 +85,9 @@ struct compare_to_scalar {
 template <fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> compare(column<T, Policy> const& col, cmp op, T value, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return devcol::transform(col, detail::compare_to_scalar<T>{op, value}, stream);
+  return detail::with_comparison(op, [&]<cmp Op>(detail::compare_as<Op>) {
+    return devcol::transform(col, detail::compare_to_scalar_as<Op, T>{value}, stream);
+  });
 }
 
 /**
@@ -71,7 +105,8 @@ template <fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> compare(column<T, Policy> const& a, cmp op, column<T, Policy> const& b,
                                            stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return devcol::transform(a, b, detail::compare_with<T>{op}, stream);
+  return detail::with_comparison(
+      op, [&]<cmp Op>(detail::compare_as<Op> as) { return devcol::transform(a, b, as, stream); });
 }
 
 DEVCOL_NAMESPACE_END

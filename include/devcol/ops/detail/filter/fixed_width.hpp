@@ -12,6 +12,7 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/host/filter.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <cuda/std/functional>
@@ -76,6 +77,23 @@ template <fixed_width T, class Policy>
 #endif
     return out;
   }
+#if DEVCOL_HOST_FAST_PATHS
+  {  // with nulls: values and validity in one pass (host/filter.hpp)
+    column_view<T> const v = col.view();
+    column_view<bool> const k = keep.view();
+    bitmask_word const* keep_mask = keep.has_nulls() ? k.null_mask() : nullptr;
+    std::size_t const n = detail::host::count_kept(k.data(), keep_mask, k.mask_offset(), k.size());
+    auto out = col.template make_like<T>(n, stream);
+    std::size_t const bytes = bitmask_allocation_size(n);
+    buffer<Policy> mask(bytes, stream, mr::default_alignment, out.resource());
+    std::size_t const valid = detail::host::compact_masked(
+        v.data(), col.has_nulls() ? v.null_mask() : nullptr, v.mask_offset(), k.data(), keep_mask, k.mask_offset(),
+        v.size(), out.data(access::write, stream), n, static_cast<bitmask_word*>(mask.data(access::write, stream)),
+        bytes / sizeof(bitmask_word));
+    if (valid != n) { out.replace_null_mask(std::move(mask), n - valid); }
+    return out;
+  }
+#endif
   auto const rows = thrust::counting_iterator<std::size_t>(0);
   auto const flags = thrust::make_transform_iterator(rows, detail::true_and_valid{keep.view()});
   auto const n = static_cast<std::size_t>(

@@ -15,6 +15,7 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/host/gather.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/fill.h>
@@ -29,6 +30,7 @@
 #include <cstdint>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -135,6 +137,61 @@ void check_indices(column_view<I> indices, std::size_t size, char const* op, str
   DEVCOL_FAIL(op, ": index ", static_cast<long long>(index), " at row ", row, " is out of bounds for ", size, " rows");
 }
 
+#if DEVCOL_HOST_FAST_PATHS
+/**
+ * The host fast path of gather (see host/gather.hpp) into `out` (made for the indices' rows):
+ * values and bounds in one pass, and where nulls are possible (in `col`, in the indices, or from
+ * out-of-bounds indices under `nullify`) the mask in that pass too. Returns false, having written
+ * only `out`'s values, where it does not apply (an empty source, a non-arithmetic element type) or
+ * where `throw_error` meets an index out of bounds: the caller then runs the Thrust path, which
+ * checks and throws naming the first. With `throw_error`, `col` must have no nulls (a null row
+ * would not tell a null source row from a bad index).
+ */
+template <class T, class Policy, class I, class IndexPolicy>
+bool host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& indices, column<T, Policy>& out,
+                 out_of_bounds policy, stream_ref stream) {
+  if constexpr (!std::is_arithmetic_v<T>) {
+    return false;
+  } else {
+    if (col.size() == 0) { return false; }
+    std::size_t const n = indices.size();
+    column_view<T> const source = col.view();
+    column_view<I> const index = indices.view();
+    std::size_t const chunks = host::chunk_count(n);
+    std::vector<std::size_t> counts(chunks, 0);
+    auto pass = [&](bitmask_word* words) {
+      host::gather_kernel<T, I> kernel{source.data(),
+                                       source.size(),
+                                       col.has_nulls() ? source.null_mask() : nullptr,
+                                       source.mask_offset(),
+                                       index.data(),
+                                       indices.has_nulls() ? index.null_mask() : nullptr,
+                                       index.mask_offset(),
+                                       out.data(access::write, stream),
+                                       words,
+                                       counts.data()};
+      host::run_chunks(kernel, n, chunks);
+      std::size_t total = 0;
+      for (auto const c : counts) { total += c; }
+      return total;
+    };
+    if (!col.has_nulls() && !indices.has_nulls()) {
+      std::size_t const bad = pass(nullptr);  // the common case: no mask unless an index is out of bounds
+      if (bad == 0) { return true; }
+      if (policy == out_of_bounds::throw_error) { return false; }
+    }
+    std::size_t const bytes = bitmask_allocation_size(n);
+    buffer<Policy> mask(bytes, stream, mr::default_alignment, out.resource());
+    auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
+    for (std::size_t w = (n + bits_per_word - 1) / bits_per_word; w < bytes / sizeof(bitmask_word); ++w) { words[w] = 0; }
+    std::size_t const valid = pass(words);
+    if (policy == out_of_bounds::throw_error && valid + indices.null_count() != n) { return false; }
+    if (valid != n) { out.replace_null_mask(std::move(mask), n - valid); }
+    return true;
+  }
+}
+#endif
+
 }  // namespace detail
 
 /**
@@ -156,6 +213,12 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] column<T, Policy> gather(column<T, Policy> const& col, column<I, IndexPolicy> const& indices,
                                        stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+#if DEVCOL_HOST_FAST_PATHS
+  if (policy == out_of_bounds::nullify || !col.has_nulls()) {
+    auto out = col.template make_like<T>(indices.size(), stream);
+    if (detail::host_gather(col, indices, out, policy, stream)) { return out; }
+  }
+#endif
   if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
   auto out = col.template make_like<T>(indices.size(), stream);
   T* rows = out.data(access::write, stream);

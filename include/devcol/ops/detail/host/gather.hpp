@@ -1,0 +1,84 @@
+/**
+ * @file gather.hpp
+ * @brief Host fast path of fixed-width gather (take): values, bounds check and the result's
+ * validity words in one pass over the indices (see dispatch.hpp). The Thrust path makes up to
+ * three: a check of the indices, the values, and the mask (which reads every index again).
+ */
+#pragma once
+
+#include <devcol/column/bitmask.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/ops/detail/host/dispatch.hpp>
+#include <devcol/ops/detail/host/mask_words.hpp>
+
+#include <bit>
+#include <cstddef>
+
+#if DEVCOL_HOST_FAST_PATHS
+DEVCOL_NAMESPACE_BEGIN
+namespace detail::host {
+
+/// Whether `index` is in [0, rows): one unsigned compare.
+template <class I>
+[[nodiscard, gnu::always_inline]] inline bool index_in_bounds(I index, std::size_t rows) noexcept {
+  return static_cast<std::size_t>(index) < rows;  // a negative index converts to a huge one
+}
+
+/**
+ * One chunk of a gather. Result row i is `source[indices[i]]` where the index is valid and in
+ * bounds, else `T{}`. Without `out_mask` (no mask wanted) it counts the out-of-bounds indices
+ * into bad[chunk]; with one it writes the result's validity words (valid index, in bounds,
+ * valid source row) and counts the valid rows into valid[chunk].
+ */
+template <class T, class I>
+struct gather_kernel {
+  T const* source;
+  std::size_t source_rows;  // > 0
+  bitmask_word const* source_mask;
+  std::size_t source_offset;
+  I const* indices;
+  bitmask_word const* index_mask;
+  std::size_t index_offset;
+  T* __restrict out;
+  bitmask_word* out_mask;  // row 0 at bit 0
+  std::size_t* counts;     // per chunk: out-of-bounds indices (no out_mask), or valid rows
+
+  static constexpr std::size_t prefetch_distance = 32;
+  [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
+    std::size_t count = 0;
+    if (out_mask == nullptr) {
+      for (std::size_t i = begin; i < end; ++i) {
+        if (i + prefetch_distance < end) {  // the random reads are the cost: start them early
+          I const ahead = indices[i + prefetch_distance];
+          __builtin_prefetch(source + (index_in_bounds(ahead, source_rows) ? static_cast<std::size_t>(ahead) : 0));
+        }
+        I const index = indices[i];
+        bool const ok = index_in_bounds(index, source_rows);
+        out[i] = source[ok ? static_cast<std::size_t>(index) : 0];
+        count += ok ? 0 : 1;
+      }
+      counts[chunk] = count;
+      return;
+    }
+    for (std::size_t row = begin; row < end; row += block_rows) {
+      std::size_t const n = end - row < block_rows ? end - row : block_rows;
+      bitmask_word const valid_index = rows_word(index_mask, index_offset, row, n);
+      bitmask_word word = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        I const index = indices[row + j];
+        bool const ok = ((valid_index >> j) & 1U) != 0 && index_in_bounds(index, source_rows);
+        auto const from = ok ? static_cast<std::size_t>(index) : 0;
+        out[row + j] = ok ? source[from] : T{};
+        bool const valid = ok && (source_mask == nullptr || bit_is_set(source_mask, source_offset + from));
+        word |= static_cast<bitmask_word>(valid) << j;
+      }
+      out_mask[row / bits_per_word] = word;
+      count += static_cast<std::size_t>(std::popcount(word));
+    }
+    counts[chunk] = count;
+  }
+};
+
+}  // namespace detail::host
+DEVCOL_NAMESPACE_END
+#endif

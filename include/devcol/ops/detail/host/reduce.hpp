@@ -1,0 +1,200 @@
+/**
+ * @file reduce.hpp
+ * @brief Host fast paths of sum, min, max and minmax (see dispatch.hpp): one pass over the values
+ * and, with nulls, their validity words; no second pass, no row-index arithmetic.
+ *
+ * Floating point folds into `lanes` independent accumulators (two AVX2 registers' worth), which
+ * the compiler keeps in vector registers: it may not reorder a floating-point reduction itself.
+ * Integers fold into one accumulator, a reduction the compiler splits into lanes (measured faster
+ * than explicit lanes for int64 min/max: 6.2 against 7.9 ms per 2^24 rows, one AVX2 core). A
+ * null row folds the identity, chosen without a branch.
+ * min and max fold `v < acc ? v : acc`, which keeps `acc` when `v` is NaN (so NaN is skipped,
+ * as Arrow does) and is exactly what x86's `minpd`/`maxpd` compute, so it vectorises without
+ * -ffast-math. Integer results are exact; floating-point sums add in a different order from
+ * Thrust's (within the usual bound, as reduce.hpp states).
+ */
+#pragma once
+
+#include <devcol/column/bitmask.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/ops/detail/host/dispatch.hpp>
+#include <devcol/ops/detail/host/mask_words.hpp>
+
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+#if DEVCOL_HOST_FAST_PATHS
+DEVCOL_NAMESPACE_BEGIN
+namespace detail::host {
+
+struct sum_step {
+  template <class A>
+  [[gnu::always_inline]] A operator()(A acc, A v) const noexcept { return acc + v; }
+};
+struct min_step {
+  template <class A>
+  [[gnu::always_inline]] A operator()(A acc, A v) const noexcept { return v < acc ? v : acc; }
+};
+struct max_step {
+  template <class A>
+  [[gnu::always_inline]] A operator()(A acc, A v) const noexcept { return acc < v ? v : acc; }
+};
+
+/// Accumulators per fold: 64 bytes of them (two AVX2 registers).
+template <class Acc>
+inline constexpr std::size_t lanes = 64 / sizeof(Acc) < 2 ? 2 : 64 / sizeof(Acc);
+
+/// Folds rows [begin, end) of `values` (row 0's validity at bit `offset` of `mask`; null: all valid)
+/// into `acc` with `step`, a null row as `identity`.
+template <class Acc, class T, class Step>
+[[gnu::always_inline]] inline void fold_rows(T const* values, bitmask_word const* mask, std::size_t offset,
+                                             std::size_t begin, std::size_t end, Acc identity, Step step,
+                                             Acc (&acc)[lanes<Acc>]) noexcept {
+  constexpr std::size_t L = lanes<Acc>;
+  std::size_t row = begin;
+  for (; row + block_rows <= end; row += block_rows) {
+    T const* v = values + row;
+    bitmask_word const word = mask == nullptr ? ~bitmask_word{0} : word_at(mask, offset + row);
+    if (word == ~bitmask_word{0}) {
+      if constexpr (std::is_integral_v<Acc>) {  // an integer reduction: the compiler splits it into lanes itself
+        for (std::size_t k = 0; k < block_rows; ++k) { acc[0] = step(acc[0], static_cast<Acc>(v[k])); }
+      } else {
+        for (std::size_t k = 0; k < block_rows; k += L) {
+          for (std::size_t j = 0; j < L; ++j) { acc[j] = step(acc[j], static_cast<Acc>(v[k + j])); }
+        }
+      }
+    } else if (word != 0) {
+      for (std::size_t k = 0; k < block_rows; k += L) {
+        for (std::size_t j = 0; j < L; ++j) {
+          bool const valid = ((word >> (k + j)) & 1U) != 0;
+          acc[j] = step(acc[j], valid ? static_cast<Acc>(v[k + j]) : identity);
+        }
+      }
+    }
+  }
+  for (; row < end; ++row) {
+    if (mask == nullptr || bit_is_set(mask, offset + row)) { acc[0] = step(acc[0], static_cast<Acc>(values[row])); }
+  }
+}
+
+/// The kernel of fold(): one partial result per chunk.
+template <class Acc, class T, class Step>
+struct fold_kernel {
+  T const* values;
+  bitmask_word const* mask;
+  std::size_t offset;
+  Acc identity;
+  Step step;
+  Acc* partials;
+  [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
+    Acc acc[lanes<Acc>];
+    for (auto& a : acc) { a = identity; }
+    fold_rows(values, mask, offset, begin, end, identity, step, acc);
+    Acc total = identity;
+    for (auto const a : acc) { total = step(total, a); }
+    partials[chunk] = total;
+  }
+};
+
+/**
+ * The fold with `step` of the `rows` rows of `values` (validity at bit `offset` of `mask`, or
+ * null), from `identity`, a null row counting as `identity`. One pass; OpenMP threads where there
+ * are several; the AVX2 build where the CPU has it.
+ */
+template <class Acc, class T, class Step>
+[[nodiscard]] Acc fold(T const* values, std::size_t rows, bitmask_word const* mask, std::size_t offset, Acc identity,
+                       Step step) {
+  std::size_t const chunks = chunk_count(rows);
+  std::vector<Acc> partials(chunks, identity);
+  fold_kernel<Acc, T, Step> kernel{values, mask, offset, identity, step, partials.data()};
+  run_chunks(kernel, rows, chunks);
+  Acc total = identity;
+  for (auto const p : partials) { total = step(total, p); }
+  return total;
+}
+
+/// The kernel of fold_minmax(): both extremes of each chunk, in one pass.
+template <class T>
+struct minmax_kernel {
+  T const* values;
+  bitmask_word const* mask;
+  std::size_t offset;
+  T highest;
+  T lowest;
+  T* lo;
+  T* hi;
+  [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
+    constexpr std::size_t L = lanes<T>;
+    T a[L];
+    T b[L];
+    for (std::size_t j = 0; j < L; ++j) {
+      a[j] = highest;
+      b[j] = lowest;
+    }
+    std::size_t row = begin;
+    for (; row + block_rows <= end; row += block_rows) {
+      T const* v = values + row;
+      bitmask_word const word = mask == nullptr ? ~bitmask_word{0} : word_at(mask, offset + row);
+      if (word == ~bitmask_word{0}) {
+        if constexpr (std::is_integral_v<T>) {  // see fold_rows()
+          for (std::size_t k = 0; k < block_rows; ++k) {
+            a[0] = min_step{}(a[0], v[k]);
+            b[0] = max_step{}(b[0], v[k]);
+          }
+        } else {
+          for (std::size_t k = 0; k < block_rows; k += L) {
+            for (std::size_t j = 0; j < L; ++j) {
+              a[j] = min_step{}(a[j], v[k + j]);
+              b[j] = max_step{}(b[j], v[k + j]);
+            }
+          }
+        }
+      } else if (word != 0) {
+        for (std::size_t k = 0; k < block_rows; k += L) {
+          for (std::size_t j = 0; j < L; ++j) {
+            bool const valid = ((word >> (k + j)) & 1U) != 0;
+            a[j] = min_step{}(a[j], valid ? v[k + j] : highest);
+            b[j] = max_step{}(b[j], valid ? v[k + j] : lowest);
+          }
+        }
+      }
+    }
+    for (; row < end; ++row) {
+      if (mask == nullptr || bit_is_set(mask, offset + row)) {
+        a[0] = min_step{}(a[0], values[row]);
+        b[0] = max_step{}(b[0], values[row]);
+      }
+    }
+    T x = highest;
+    T y = lowest;
+    for (std::size_t j = 0; j < L; ++j) {
+      x = min_step{}(x, a[j]);
+      y = max_step{}(y, b[j]);
+    }
+    lo[chunk] = x;
+    hi[chunk] = y;
+  }
+};
+
+/// The least and greatest valid rows (NaN skipped), or the identities `highest` and `lowest` when
+/// no valid row is a number. One pass (see fold()).
+template <class T>
+void fold_minmax(T const* values, std::size_t rows, bitmask_word const* mask, std::size_t offset, T highest, T lowest,
+                 T& lo, T& hi) {
+  std::size_t const chunks = chunk_count(rows);
+  std::vector<T> los(chunks, highest);
+  std::vector<T> his(chunks, lowest);
+  minmax_kernel<T> kernel{values, mask, offset, highest, lowest, los.data(), his.data()};
+  run_chunks(kernel, rows, chunks);
+  lo = highest;
+  hi = lowest;
+  for (std::size_t c = 0; c < chunks; ++c) {
+    lo = min_step{}(lo, los[c]);
+    hi = max_step{}(hi, his[c]);
+  }
+}
+
+}  // namespace detail::host
+DEVCOL_NAMESPACE_END
+#endif

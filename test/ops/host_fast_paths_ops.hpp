@@ -1,0 +1,142 @@
+// The ops the host fast-path tests compare, run through whichever path the including translation
+// unit compiles: test_host_fast_paths.cpp includes it with the fast paths (namespace fast_path),
+// host_fast_paths_reference.cpp with DEVCOL_HOST_FAST_PATHS=0, Thrust's path as the CUDA backend
+// runs it (namespace thrust_path). The two builds of devcol live in different inline namespaces,
+// so only standard types cross between them.
+#pragma once
+
+#include <devcol/column/factories.hpp>
+#include <devcol/column/to_host.hpp>
+#include <devcol/ops/cast.hpp>
+#include <devcol/ops/compare.hpp>
+#include <devcol/ops/filter.hpp>
+#include <devcol/ops/gather.hpp>
+#include <devcol/ops/reduce.hpp>
+#include <devcol/ops/transform.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#if !defined(DEVCOL_TEST_PATH)
+#  error "define DEVCOL_TEST_PATH to the namespace of this build of the ops"
+#endif
+
+namespace devcol_test::fast_paths {
+
+template <class T>
+using rows = std::vector<std::optional<T>>;
+
+/// Rows [begin, end) of `whole`: the ops see a slice, its mask at an odd bit offset.
+template <class T>
+struct sliced {
+  rows<T> whole;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
+template <class T>
+using sum_t = std::conditional_t<std::is_floating_point_v<T>, double,
+                                 std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
+
+template <class T>
+struct reductions {
+  std::optional<sum_t<T>> sum;
+  std::optional<double> mean;
+  std::optional<T> min;
+  std::optional<T> max;
+  std::optional<std::pair<T, T>> minmax;
+};
+
+/// What gather gave: its rows, or that it threw.
+template <class T>
+struct gathered {
+  rows<T> values;
+  bool threw = false;
+};
+
+template <class T>
+struct add_values {
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a + b); }
+};
+
+/// The Thrust path's build of the ops below (host_fast_paths_reference.cpp instantiates them).
+namespace thrust_path {
+template <class T>
+reductions<T> reduce(sliced<T> const& in, bool sums);
+template <class T>
+rows<bool> compare(sliced<T> const& a, int op, T value);
+template <class T>
+rows<bool> compare_columns(sliced<T> const& a, int op, sliced<T> const& b);
+template <class T>
+rows<T> add(sliced<T> const& a, sliced<T> const& b);
+template <class T>
+rows<double> cast_to_double(sliced<T> const& a);
+template <class T>
+gathered<T> gather(sliced<T> const& a, sliced<std::int32_t> const& indices, bool nullify);
+template <class T>
+rows<T> filter(sliced<T> const& a, sliced<bool> const& keep);
+}  // namespace thrust_path
+
+namespace DEVCOL_TEST_PATH {
+
+template <class T>
+devcol::column<T> make(sliced<T> const& in) {
+  return devcol::make_column<T>(in.whole).slice(in.begin, in.end);
+}
+
+/// `sums`: also sum and mean (not over extremes whose integer sum would overflow, which is undefined).
+template <class T>
+reductions<T> reduce(sliced<T> const& in, bool sums) {
+  auto const col = make(in);
+  reductions<T> out{{}, {}, devcol::min(col), devcol::max(col), devcol::minmax(col)};
+  if (sums) {
+    out.sum = devcol::sum(col);
+    out.mean = devcol::mean(col);
+  }
+  return out;
+}
+
+/// `op` is devcol::cmp as an int (the enum's type differs between the two builds).
+template <class T>
+rows<bool> compare(sliced<T> const& a, int op, T value) {
+  return devcol::to_host(devcol::compare(make(a), static_cast<devcol::cmp>(op), value));
+}
+
+template <class T>
+rows<bool> compare_columns(sliced<T> const& a, int op, sliced<T> const& b) {
+  return devcol::to_host(devcol::compare(make(a), static_cast<devcol::cmp>(op), make(b)));
+}
+
+template <class T>
+rows<T> add(sliced<T> const& a, sliced<T> const& b) {
+  return devcol::to_host(devcol::transform(make(a), make(b), add_values<T>{}));
+}
+
+template <class T>
+rows<double> cast_to_double(sliced<T> const& a) {
+  return devcol::to_host(devcol::cast<double>(make(a)));
+}
+
+template <class T>
+gathered<T> gather(sliced<T> const& a, sliced<std::int32_t> const& indices, bool nullify) {
+  try {
+    auto const out = devcol::gather(make(a), make(indices), {},
+                                    nullify ? devcol::out_of_bounds::nullify : devcol::out_of_bounds::throw_error);
+    return {devcol::to_host(out), false};
+  } catch (devcol::logic_error const&) {
+    return {{}, true};
+  }
+}
+
+template <class T>
+rows<T> filter(sliced<T> const& a, sliced<bool> const& keep) {
+  return devcol::to_host(devcol::filter(make(a), make(keep)));
+}
+
+}  // namespace DEVCOL_TEST_PATH
+}  // namespace devcol_test::fast_paths

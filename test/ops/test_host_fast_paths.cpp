@@ -1,0 +1,256 @@
+// The host backend's fast paths (include/devcol/ops/detail/host/) against the Thrust path the CUDA
+// backend runs, on data that hurts: NaN, infinities, signed zeros, extremes, denormals, nulls at
+// odd offsets, slices whose mask starts mid-word, sizes around the 64-row block and large enough
+// to split over threads. Built only where the fast paths are on (see test/CMakeLists.txt).
+#define DEVCOL_TEST_PATH fast_path
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "host_fast_paths_ops.hpp"
+
+#if !DEVCOL_HOST_FAST_PATHS
+#error "test_host_fast_paths.cpp compares the fast paths: build it with them on"
+#endif
+
+namespace devcol_test::fast_paths {
+namespace {
+
+/// One input's shape: rows, slice start, nulls (0: none, else about one row in that many).
+struct shape {
+  std::size_t n;
+  std::size_t offset;
+  unsigned nulls;
+};
+/// Sizes around the 64-row block and its vector widths at slice starts that put the mask mid-word
+/// (none, odd, past a word), and one input that two threads split (the fast paths chunk passes of
+/// 2^15 rows and more per thread). Small enough for a sanitized debug build.
+std::vector<shape> shapes(std::initializer_list<unsigned> nulls) {
+  std::vector<shape> out;
+  for (std::size_t const n : {0, 1, 63, 64, 65, 129, 1000}) {
+    for (std::size_t const offset : {0, 3, 70}) {
+      for (unsigned const every : nulls) { out.push_back({n, offset, every}); }
+    }
+  }
+  out.push_back({70001, 3, 10});
+  return out;
+}
+
+enum class pool { hurt, summable, small };
+
+template <class T>
+T value_from(std::mt19937_64& rng, pool kind) {
+  using lim = std::numeric_limits<T>;
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (rng() % (kind == pool::small ? 1 : 12)) {
+      case 1:
+        return lim::quiet_NaN();
+      case 2:
+        return -lim::quiet_NaN();
+      case 3:
+        return lim::infinity();
+      case 4:
+        return -lim::infinity();
+      case 5:
+        return T(-0.0);
+      case 6:
+        return T(0.0);
+      case 7:
+        return lim::denorm_min();
+      case 8:
+        return -lim::denorm_min();
+      case 9:
+        return kind == pool::hurt ? lim::max() : T(1e6);
+      case 10:
+        return kind == pool::hurt ? lim::lowest() : T(-1e6);
+      default:
+        return static_cast<T>(std::uniform_real_distribution<double>(-1000, 1000)(rng));
+    }
+  } else {
+    if (kind == pool::hurt) {
+      switch (rng() % 8) {
+        case 1:
+          return lim::max();
+        case 2:
+          return lim::lowest();
+        case 3:
+          return T(0);
+        default:
+          break;
+      }
+    }
+    if constexpr (std::is_signed_v<T>) {
+      return static_cast<T>(static_cast<std::int64_t>(rng() % 201) - 100);
+    } else {
+      return static_cast<T>(rng() % 201);
+    }
+  }
+}
+
+/// `n` rows at `offset` of a larger column; `null_every` 0: no nulls, else about one in that many.
+template <class T>
+sliced<T> make_input(std::size_t n, std::size_t offset, unsigned null_every, pool kind, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  sliced<T> in{rows<T>(offset + n + 3), offset, offset + n};
+  for (auto& v : in.whole) {
+    if (null_every == 0 || rng() % null_every != 0) { v = value_from<T>(rng, kind); }
+  }
+  return in;
+}
+
+/// Every row of one value (or NaN), some null: the inputs whose min and max are an identity.
+template <class T>
+sliced<T> uniform_input(std::size_t n, T value, bool nulls) {
+  sliced<T> in{rows<T>(n + 5), 5, n + 5};
+  for (std::size_t i = 0; i < in.whole.size(); ++i) {
+    if (!nulls || i % 3 != 0) { in.whole[i] = value; }
+  }
+  return in;
+}
+
+template <class T>
+bool same(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return a == b || (std::isnan(a) && std::isnan(b));  // -0.0 == 0.0: either is a right extreme
+  } else {
+    return a == b;
+  }
+}
+template <class T>
+bool same(std::optional<T> const& a, std::optional<T> const& b) {
+  return a.has_value() == b.has_value() && (!a || same(*a, *b));
+}
+template <class T>
+bool same_rows(rows<T> const& a, rows<T> const& b) {
+  if (a.size() != b.size()) { return false; }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!same(a[i], b[i])) { return false; }
+  }
+  return true;
+}
+/// Sums agree exactly for integers; floating point within rounding (the order of additions
+/// differs), NaN and the infinities exactly.
+template <class S>
+bool close_sum(std::optional<S> const& a, std::optional<S> const& b) {
+  if (a.has_value() != b.has_value()) { return false; }
+  if (!a) { return true; }
+  if constexpr (std::is_floating_point_v<S>) {
+    if (!std::isfinite(*a) || !std::isfinite(*b)) { return same(*a, *b); }
+    return std::abs(*a - *b) <= 1e-9 * (1 + std::abs(*b)) * 1e3;
+  } else {
+    return *a == *b;
+  }
+}
+
+template <class T>
+void check_reductions(sliced<T> const& in) {
+  auto const fast = fast_path::reduce(in, true);
+  auto const thrust = thrust_path::reduce(in, true);
+  CHECK(close_sum(fast.sum, thrust.sum));
+  CHECK(close_sum(fast.mean, thrust.mean));
+  CHECK(same(fast.min, thrust.min));
+  CHECK(same(fast.max, thrust.max));
+  REQUIRE(fast.minmax.has_value() == thrust.minmax.has_value());
+  if (fast.minmax) {
+    CHECK(same(fast.minmax->first, thrust.minmax->first));
+    CHECK(same(fast.minmax->second, thrust.minmax->second));
+  }
+}
+
+}  // namespace
+}  // namespace devcol_test::fast_paths
+
+using namespace devcol_test::fast_paths;  // NOLINT: test brevity
+
+TEMPLATE_TEST_CASE("host fast paths: sum, mean, min, max and minmax give what the Thrust path gives",
+                   "[ops][fast_paths][reduce]", std::int8_t, std::int32_t, std::int64_t, float, double) {
+  std::uint64_t seed = 1;
+  for (auto const [n, offset, nulls] : shapes({0U, 10U, 2U})) {
+    INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls);
+    // min and max over everything that hurts; sums over values whose sum cannot overflow
+    auto const hurt = make_input<TestType>(n, offset, nulls, pool::hurt, ++seed);
+    auto const fast = fast_path::reduce(hurt, false);
+    auto const thrust = thrust_path::reduce(hurt, false);
+    CHECK(same(fast.min, thrust.min));
+    CHECK(same(fast.max, thrust.max));
+    REQUIRE(fast.minmax.has_value() == thrust.minmax.has_value());
+    if (fast.minmax) {
+      CHECK(same(fast.minmax->first, thrust.minmax->first));
+      CHECK(same(fast.minmax->second, thrust.minmax->second));
+    }
+    check_reductions(make_input<TestType>(n, offset, nulls, pool::summable, ++seed));
+  }
+  if constexpr (std::is_floating_point_v<TestType>) {
+    using lim = std::numeric_limits<TestType>;
+    for (std::size_t const n : {1UL, 64UL, 65UL, 1000UL}) {
+      for (bool const nulls : {false, true}) {
+        INFO("uniform rows " << n << ", nulls " << nulls);
+        for (TestType const v : {lim::quiet_NaN(), lim::infinity(), -lim::infinity(), TestType(-0.0), lim::max()}) {
+          check_reductions(uniform_input<TestType>(n, v, nulls));
+        }
+      }
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("host fast paths: compare, add and cast give what the Thrust path gives",
+                   "[ops][fast_paths][elementwise]", std::int8_t, std::int32_t, std::int64_t, float, double) {
+  std::uint64_t seed = 100;
+  for (auto const [n, offset, nulls] : shapes({0U, 10U})) {
+    INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls);
+    auto const a = make_input<TestType>(n, offset, nulls, pool::hurt, ++seed);
+    auto const b = make_input<TestType>(n, offset + 1, nulls, pool::hurt, ++seed);
+    std::mt19937_64 rng(seed);
+    TestType const value = value_from<TestType>(rng, pool::hurt);
+    for (int op = 0; op < 6; ++op) {
+      INFO("cmp " << op);
+      CHECK(same_rows(fast_path::compare(a, op, value), thrust_path::compare(a, op, value)));
+      CHECK(same_rows(fast_path::compare_columns(a, op, b), thrust_path::compare_columns(a, op, b)));
+    }
+    // add: values whose sums do not overflow (a signed overflow is undefined)
+    constexpr pool addable = std::is_floating_point_v<TestType> ? pool::hurt : pool::small;
+    auto const x = make_input<TestType>(n, offset, nulls, addable, ++seed);
+    auto const y = make_input<TestType>(n, offset + 3, nulls == 0 ? 3 : nulls, addable, ++seed);
+    CHECK(same_rows(fast_path::add(x, y), thrust_path::add(x, y)));
+    CHECK(same_rows(fast_path::add(x, x), thrust_path::add(x, x)));
+    CHECK(same_rows(fast_path::cast_to_double(a), thrust_path::cast_to_double(a)));
+  }
+}
+
+TEMPLATE_TEST_CASE("host fast paths: gather and filter give what the Thrust path gives", "[ops][fast_paths][selection]",
+                   std::int8_t, std::int32_t, std::int64_t, float, double) {
+  std::uint64_t seed = 1000;
+  for (auto const [n, offset, nulls] : shapes({0U, 10U})) {
+    INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls);
+    auto const a = make_input<TestType>(n, offset, nulls, pool::hurt, ++seed);
+    std::mt19937_64 rng(++seed);
+    for (int kind = 0; kind < 3; ++kind) {  // in range; a few out of bounds; null indices
+      sliced<std::int32_t> indices{rows<std::int32_t>(n + offset + 2), offset + 1, offset + 1 + n};
+      for (auto& i : indices.whole) {
+        auto const r = static_cast<std::int64_t>(rng() % (n + 4)) - 2;
+        i = kind == 0 ? static_cast<std::int32_t>(n == 0 ? 0 : rng() % n) : static_cast<std::int32_t>(r);
+        if (kind == 2 && rng() % 7 == 0) { i.reset(); }
+      }
+      for (bool const nullify : {false, true}) {
+        INFO("indices " << kind << ", nullify " << nullify);
+        auto const fast = fast_path::gather(a, indices, nullify);
+        auto const thrust = thrust_path::gather(a, indices, nullify);
+        CHECK(fast.threw == thrust.threw);
+        CHECK(same_rows(fast.values, thrust.values));
+      }
+    }
+    for (unsigned const keep_nulls : {0U, 5U}) {
+      sliced<bool> keep{rows<bool>(n + offset + 9), offset + 5, offset + 5 + n};
+      for (auto& k : keep.whole) {
+        if (keep_nulls == 0 || rng() % keep_nulls != 0) { k = rng() % 3 != 0; }
+      }
+      INFO("keep nulls 1 in " << keep_nulls);
+      CHECK(same_rows(fast_path::filter(a, keep), thrust_path::filter(a, keep)));
+    }
+  }
+}
