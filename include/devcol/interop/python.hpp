@@ -86,13 +86,13 @@ inline constexpr char const* capsule_name_of<ArrowArrayStream> = stream_capsule_
 template <>
 inline constexpr char const* capsule_name_of<ArrowDeviceArrayStream> = device_stream_capsule_name;
 
-/// The release callback of an Arrow structure (a device array's is its array's).
+/// Releases an Arrow structure unless a consumer moved it out (its `release` is null).
 template <class T>
-auto& release_of(T& s) noexcept {
+void release_structure(T& s) noexcept {
   if constexpr (std::is_same_v<T, ArrowDeviceArray>) {
-    return s.array.release;
+    if (s.array.release != nullptr) { s.array.release(&s.array); }
   } else {
-    return s.release;
+    if (s.release != nullptr) { s.release(&s); }
   }
 }
 
@@ -104,11 +104,7 @@ void destroy_arrow_capsule(PyObject* capsule) noexcept {
     PyErr_Clear();
     return;
   }
-  if constexpr (std::is_same_v<T, ArrowDeviceArray>) {
-    if (s->array.release != nullptr) { s->array.release(&s->array); }
-  } else {
-    if (s->release != nullptr) { s->release(s); }
-  }
+  release_structure(*s);
   delete s;
 }
 
@@ -117,13 +113,7 @@ template <class T>
 PyObject* arrow_capsule(std::unique_ptr<T> s) {
   PyObject* capsule = PyCapsule_New(s.get(), capsule_name_of<T>, &destroy_arrow_capsule<T>);
   if (capsule == nullptr) {
-    if (auto& release = release_of(*s); release != nullptr) {
-      if constexpr (std::is_same_v<T, ArrowDeviceArray>) {
-        release(&s->array);
-      } else {
-        release(s.get());
-      }
-    }
+    release_structure(*s);
     throw python_error("devcol::python: PyCapsule_New failed for a '" + std::string(capsule_name_of<T>) + "'");
   }
   static_cast<void>(s.release());
@@ -143,6 +133,27 @@ inline PyObject* pair_of(PyObject* a, PyObject* b) {
   return tuple;
 }
 
+/// The tuple (schema capsule, array capsule) of an export, taking both structures over: each is
+/// released if its capsule cannot be made.
+template <class Array>
+PyObject* capsule_pair(std::unique_ptr<ArrowSchema> schema, std::unique_ptr<Array> array) {
+  PyObject* s = nullptr;
+  try {
+    s = arrow_capsule(std::move(schema));
+  } catch (...) {
+    release_structure(*array);
+    throw;
+  }
+  PyObject* a = nullptr;
+  try {
+    a = arrow_capsule(std::move(array));
+  } catch (...) {
+    Py_DECREF(s);
+    throw;
+  }
+  return pair_of(s, a);
+}
+
 /// The structure `capsule` holds under `name`, checked; ownership stays with the capsule.
 template <class T>
 T* capsule_pointer(PyObject* capsule, char const* name) {
@@ -154,22 +165,41 @@ T* capsule_pointer(PyObject* capsule, char const* name) {
   return static_cast<T*>(PyCapsule_GetPointer(capsule, name));
 }
 
-/// The state of a CPU `ArrowArrayStream` over a device stream whose arrays are CPU memory.
-struct cpu_stream_over_device {
-  ArrowDeviceArrayStream device{};
+/// What a stream adapter shares: the stream `Inner` it reads, and the callbacks of its `Outer` face
+/// that only pass through (`Self` adds get_next and get_last_error).
+template <class Self, class Outer, class Inner>
+struct stream_adapter {
+  Inner inner{};
+
+  static Self* of(Outer* s) noexcept { return static_cast<Self*>(s->private_data); }
+  static int get_schema(Outer* s, ArrowSchema* out) noexcept {
+    auto* self = of(s);
+    return self->inner.get_schema(&self->inner, out);
+  }
+  static void release(Outer* s) noexcept {
+    auto* self = of(s);
+    if (self->inner.release != nullptr) { self->inner.release(&self->inner); }
+    delete self;
+    s->release = nullptr;
+  }
+  /// Makes `out` the adapter's face, which then owns `self` (and so the inner stream).
+  static void install(std::unique_ptr<Self> self, Outer* out) noexcept {
+    out->get_schema = &get_schema;
+    out->get_next = &Self::get_next;
+    out->get_last_error = &Self::get_last_error;
+    out->release = &release;
+    out->private_data = self.release();
+  }
+};
+
+/// A CPU `ArrowArrayStream` over a device stream whose arrays are CPU memory (the host backend's).
+struct cpu_stream_over_device : stream_adapter<cpu_stream_over_device, ArrowArrayStream, ArrowDeviceArrayStream> {
   std::string error;
 
-  static cpu_stream_over_device* of(ArrowArrayStream* s) noexcept {
-    return static_cast<cpu_stream_over_device*>(s->private_data);
-  }
-  static int get_schema(ArrowArrayStream* s, ArrowSchema* out) noexcept {
-    auto* self = of(s);
-    return self->device.get_schema(&self->device, out);
-  }
   static int get_next(ArrowArrayStream* s, ArrowArray* out) noexcept {
     auto* self = of(s);
     ArrowDeviceArray next{};
-    int const status = self->device.get_next(&self->device, &next);
+    int const status = self->inner.get_next(&self->inner, &next);
     if (status != 0) { return status; }
     if (next.array.release != nullptr && next.device_type != ARROW_DEVICE_CPU) {
       next.array.release(&next.array);
@@ -183,44 +213,23 @@ struct cpu_stream_over_device {
   static char const* get_last_error(ArrowArrayStream* s) noexcept {
     auto* self = of(s);
     if (!self->error.empty()) { return self->error.c_str(); }
-    return self->device.get_last_error(&self->device);
-  }
-  static void release(ArrowArrayStream* s) noexcept {
-    auto* self = of(s);
-    if (self->device.release != nullptr) { self->device.release(&self->device); }
-    delete self;
-    s->release = nullptr;
+    return self->inner.get_last_error(&self->inner);
   }
 };
 
-/// The state of a device stream over a producer's CPU `ArrowArrayStream`.
-struct device_stream_over_cpu {
-  ArrowArrayStream cpu{};
-
-  static device_stream_over_cpu* of(ArrowDeviceArrayStream* s) noexcept {
-    return static_cast<device_stream_over_cpu*>(s->private_data);
-  }
-  static int get_schema(ArrowDeviceArrayStream* s, ArrowSchema* out) noexcept {
-    auto* self = of(s);
-    return self->cpu.get_schema(&self->cpu, out);
-  }
+/// A device stream (of CPU memory) over a producer's CPU `ArrowArrayStream`.
+struct device_stream_over_cpu : stream_adapter<device_stream_over_cpu, ArrowDeviceArrayStream, ArrowArrayStream> {
   static int get_next(ArrowDeviceArrayStream* s, ArrowDeviceArray* out) noexcept {
     auto* self = of(s);
     *out = ArrowDeviceArray{};
-    int const status = self->cpu.get_next(&self->cpu, &out->array);
+    int const status = self->inner.get_next(&self->inner, &out->array);
     out->device_id = -1;
     out->device_type = ARROW_DEVICE_CPU;
     return status;
   }
   static char const* get_last_error(ArrowDeviceArrayStream* s) noexcept {
     auto* self = of(s);
-    return self->cpu.get_last_error != nullptr ? self->cpu.get_last_error(&self->cpu) : nullptr;
-  }
-  static void release(ArrowDeviceArrayStream* s) noexcept {
-    auto* self = of(s);
-    if (self->cpu.release != nullptr) { self->cpu.release(&self->cpu); }
-    delete self;
-    s->release = nullptr;
+    return self->inner.get_last_error != nullptr ? self->inner.get_last_error(&self->inner) : nullptr;
   }
 };
 
@@ -301,22 +310,7 @@ template <class C>
   auto schema = std::make_unique<ArrowSchema>();
   auto array = std::make_unique<ArrowDeviceArray>();
   to_arrow(col, schema.get(), array.get(), stream);
-  std::unique_ptr<ArrowDeviceArray> owned_array = std::move(array);
-  PyObject* s = nullptr;
-  try {
-    s = detail::arrow_capsule(std::move(schema));
-  } catch (...) {
-    owned_array->array.release(&owned_array->array);
-    throw;
-  }
-  PyObject* a = nullptr;
-  try {
-    a = detail::arrow_capsule(std::move(owned_array));
-  } catch (...) {
-    Py_DECREF(s);
-    throw;
-  }
-  return detail::pair_of(s, a);
+  return detail::capsule_pair(std::move(schema), std::move(array));
 }
 
 /**
@@ -335,21 +329,7 @@ template <class C>
   ArrowDeviceArray device{};
   to_arrow(col, schema.get(), &device, stream_ref{});
   auto array = std::make_unique<ArrowArray>(device.array);  // moved out: `device` is not released
-  PyObject* s = nullptr;
-  try {
-    s = detail::arrow_capsule(std::move(schema));
-  } catch (...) {
-    array->release(array.get());
-    throw;
-  }
-  PyObject* a = nullptr;
-  try {
-    a = detail::arrow_capsule(std::move(array));
-  } catch (...) {
-    Py_DECREF(s);
-    throw;
-  }
-  return detail::pair_of(s, a);
+  return detail::capsule_pair(std::move(schema), std::move(array));
 }
 #endif
 
@@ -382,13 +362,9 @@ template <buffer_policy Policy>
 template <buffer_policy Policy>
 [[nodiscard]] PyObject* stream_capsule(std::vector<basic_table<Policy>> batches) {
   auto state = std::make_unique<detail::cpu_stream_over_device>();
-  to_arrow_stream(std::move(batches), &state->device, stream_ref{});
+  to_arrow_stream(std::move(batches), &state->inner, stream_ref{});
   auto out = std::make_unique<ArrowArrayStream>();
-  out->get_schema = &detail::cpu_stream_over_device::get_schema;
-  out->get_next = &detail::cpu_stream_over_device::get_next;
-  out->get_last_error = &detail::cpu_stream_over_device::get_last_error;
-  out->release = &detail::cpu_stream_over_device::release;
-  out->private_data = state.release();
+  detail::cpu_stream_over_device::install(std::move(state), out.get());
   return detail::arrow_capsule(std::move(out));
 }
 #endif
@@ -478,14 +454,10 @@ template <buffer_policy Policy = default_policy>
   if (capsule != nullptr && PyCapsule_IsValid(capsule, stream_capsule_name) != 0) {
     auto* cpu = detail::capsule_pointer<ArrowArrayStream>(capsule, stream_capsule_name);
     auto state = std::make_unique<detail::device_stream_over_cpu>();
-    state->cpu = *cpu;
+    state->inner = *cpu;
     cpu->release = nullptr;  // moved out
     device.device_type = ARROW_DEVICE_CPU;
-    device.get_schema = &detail::device_stream_over_cpu::get_schema;
-    device.get_next = &detail::device_stream_over_cpu::get_next;
-    device.get_last_error = &detail::device_stream_over_cpu::get_last_error;
-    device.release = &detail::device_stream_over_cpu::release;
-    device.private_data = state.release();
+    detail::device_stream_over_cpu::install(std::move(state), &device);
   } else {
     auto* taken = detail::capsule_pointer<ArrowDeviceArrayStream>(capsule, device_stream_capsule_name);
     device = *taken;

@@ -37,10 +37,6 @@ class aligned : public detail::adaptor_base<Upstream, aligned<Upstream>> {
   static constexpr std::size_t upstream_alignment = max_alignment_v<Upstream>;
 
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::adaptor_base<Upstream, aligned<Upstream>>::allocate;
-  using detail::adaptor_base<Upstream, aligned<Upstream>>::deallocate;
   /// The largest alignment honoured (2 MiB, a huge page).
   static constexpr std::size_t max_alignment = std::max(std::size_t{1} << 21, upstream_alignment);
 
@@ -130,6 +126,10 @@ class aligned : public detail::adaptor_base<Upstream, aligned<Upstream>> {
 
   /// @brief The minimum alignment this adaptor gives.
   [[nodiscard]] std::size_t alignment() const noexcept { return alignment_; }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // adaptor's own allocate and deallocate would otherwise hide.
+  using base::allocate, base::deallocate;
 
  private:
   static std::size_t padded_size(std::size_t bytes, std::size_t align) {

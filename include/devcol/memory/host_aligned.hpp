@@ -25,10 +25,6 @@ namespace mr {
  */
 class host_aligned : public detail::cccl_interop<host_aligned> {
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::cccl_interop<host_aligned>::allocate;
-  using detail::cccl_interop<host_aligned>::deallocate;
   /// The largest alignment honoured (2 MiB, a huge page).
   static constexpr std::size_t max_alignment = std::size_t{1} << 21;
 
@@ -73,6 +69,10 @@ class host_aligned : public detail::cccl_interop<host_aligned> {
 #if DEVCOL_BACKEND_HOST
   friend constexpr void get_property(host_aligned const&, device_accessible) noexcept {}
 #endif
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // class's own allocate and deallocate would otherwise hide.
+  using detail::cccl_interop<host_aligned>::allocate, detail::cccl_interop<host_aligned>::deallocate;
+
 };
 
 }  // namespace mr

@@ -32,10 +32,6 @@ class limiting : public detail::adaptor_base<Upstream, limiting<Upstream>> {
   using base = detail::adaptor_base<Upstream, limiting<Upstream>>;
 
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::adaptor_base<Upstream, limiting<Upstream>>::allocate;
-  using detail::adaptor_base<Upstream, limiting<Upstream>>::deallocate;
   /// @brief Limits allocations from a default-constructed upstream to `limit_bytes` outstanding.
   /// @param limit_bytes the most bytes outstanding at once
   explicit limiting(std::size_t limit_bytes) : limit_(limit_bytes) {}
@@ -87,6 +83,10 @@ class limiting : public detail::adaptor_base<Upstream, limiting<Upstream>> {
   [[nodiscard]] std::size_t used_bytes() const noexcept { return used_.load(std::memory_order_relaxed); }
   /// @brief The limit in bytes.
   [[nodiscard]] std::size_t limit_bytes() const noexcept { return limit_; }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // adaptor's own allocate and deallocate would otherwise hide.
+  using base::allocate, base::deallocate;
 
  private:
   std::size_t limit_;

@@ -40,10 +40,6 @@ class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
   using base = detail::adaptor_base<Upstream, logging<Upstream>>;
 
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::adaptor_base<Upstream, logging<Upstream>>::allocate;
-  using detail::adaptor_base<Upstream, logging<Upstream>>::deallocate;
   /// @brief Logs to `sink`, which the caller keeps alive as long as this adaptor. Writes the
   /// header.
   /// @param sink the stream the CSV lines go to
@@ -106,6 +102,10 @@ class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
     std::lock_guard lock(mutex_);
     sink_->flush();
   }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // adaptor's own allocate and deallocate would otherwise hide.
+  using base::allocate, base::deallocate;
 
  private:
   void write_header() { *sink_ << "thread,time_ns,action,pointer,bytes,alignment,stream\n"; }

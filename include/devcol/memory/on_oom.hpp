@@ -32,10 +32,6 @@ class on_oom : public detail::adaptor_base<Upstream, on_oom<Upstream>> {
   using base = detail::adaptor_base<Upstream, on_oom<Upstream>>;
 
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::adaptor_base<Upstream, on_oom<Upstream>>::allocate;
-  using detail::adaptor_base<Upstream, on_oom<Upstream>>::deallocate;
   /// Called with the failed request's size and stream; returns whether to retry.
   using callback_type = std::function<bool(std::size_t bytes, stream_ref stream)>;
 
@@ -82,6 +78,10 @@ class on_oom : public detail::adaptor_base<Upstream, on_oom<Upstream>> {
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
     this->upstream().deallocate(ptr, bytes, alignment, stream);
   }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // adaptor's own allocate and deallocate would otherwise hide.
+  using base::allocate, base::deallocate;
 
  private:
   callback_type callback_;

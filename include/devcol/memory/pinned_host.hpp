@@ -48,10 +48,6 @@ class pinned_host : public detail::cccl_interop<pinned_host> {
   using over_aligned_type = aligned<detail::pinned_pages>;
 
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::cccl_interop<pinned_host>::allocate;
-  using detail::cccl_interop<pinned_host>::deallocate;
   /// The largest alignment honoured (that of mr::aligned).
   static constexpr std::size_t max_alignment = over_aligned_type::max_alignment;
 
@@ -82,6 +78,10 @@ class pinned_host : public detail::cccl_interop<pinned_host> {
   friend constexpr void get_property(pinned_host const&, device_accessible) noexcept {}
   /// @brief Stateless: any instance frees any other's memory.
   friend constexpr bool operator==(pinned_host const&, pinned_host const&) noexcept { return true; }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // class's own allocate and deallocate would otherwise hide.
+  using detail::cccl_interop<pinned_host>::allocate, detail::cccl_interop<pinned_host>::deallocate;
 
  private:
   // Never destroyed: pinned memory may be freed during static destruction (a spilled column that

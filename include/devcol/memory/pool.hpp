@@ -68,10 +68,6 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
   using base = detail::adaptor_base<Upstream, pool<Upstream>>;
 
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::adaptor_base<Upstream, pool<Upstream>>::allocate;
-  using detail::adaptor_base<Upstream, pool<Upstream>>::deallocate;
   /// Block sizes and chunk alignment: every block starts and ends on this boundary.
   static constexpr std::size_t granularity = 256;
   /// The largest alignment honoured (2 MiB, a huge page).
@@ -165,6 +161,10 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
     flush_cache();
     return free_by_address_.size();
   }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // adaptor's own allocate and deallocate would otherwise hide.
+  using base::allocate, base::deallocate;
 
  private:
   struct chunk {

@@ -68,10 +68,6 @@ struct erased_model final : erased_resource {
  */
 class resource_handle : public detail::cccl_interop<resource_handle> {
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::cccl_interop<resource_handle>::allocate;
-  using detail::cccl_interop<resource_handle>::deallocate;
   /// The version of this handle's interface (NEP 49's handler `version`): 1.
   static constexpr unsigned current_version = 1;
 
@@ -135,6 +131,10 @@ class resource_handle : public detail::cccl_interop<resource_handle> {
 
   template <class R, class... Args>
   friend resource_handle make_resource_handle(std::string name, Args&&... args);
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // class's own allocate and deallocate would otherwise hide.
+  using detail::cccl_interop<resource_handle>::allocate, detail::cccl_interop<resource_handle>::deallocate;
 
  private:
   explicit resource_handle(std::shared_ptr<detail::erased_resource> impl) noexcept : impl_(std::move(impl)) {}

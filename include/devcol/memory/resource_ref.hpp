@@ -34,10 +34,6 @@ namespace mr {
 template <memory_resource R>
 class resource_ref : public detail::cccl_interop<resource_ref<R>> {
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::cccl_interop<resource_ref<R>>::allocate;
-  using detail::cccl_interop<resource_ref<R>>::deallocate;
   /// The largest alignment honoured: the referenced resource's.
   static constexpr std::size_t max_alignment = max_alignment_v<R>;
 
@@ -73,6 +69,10 @@ class resource_ref : public detail::cccl_interop<resource_ref<R>> {
     requires forwardable_property<R, P>
   friend constexpr void get_property(resource_ref const&, P) noexcept {}
 
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // class's own allocate and deallocate would otherwise hide.
+  using detail::cccl_interop<resource_ref<R>>::allocate, detail::cccl_interop<resource_ref<R>>::deallocate;
+
  private:
   R* resource_;
 };
@@ -91,10 +91,6 @@ class resource_ref : public detail::cccl_interop<resource_ref<R>> {
 template <memory_resource R>
 class shared_resource : public detail::cccl_interop<shared_resource<R>> {
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::cccl_interop<shared_resource<R>>::allocate;
-  using detail::cccl_interop<shared_resource<R>>::deallocate;
   /// The largest alignment honoured: the shared resource's.
   static constexpr std::size_t max_alignment = max_alignment_v<R>;
 
@@ -138,6 +134,10 @@ class shared_resource : public detail::cccl_interop<shared_resource<R>> {
   template <class P>
     requires forwardable_property<R, P>
   friend constexpr void get_property(shared_resource const&, P) noexcept {}
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // class's own allocate and deallocate would otherwise hide.
+  using detail::cccl_interop<shared_resource<R>>::allocate, detail::cccl_interop<shared_resource<R>>::deallocate;
 
  private:
   std::shared_ptr<R> resource_;

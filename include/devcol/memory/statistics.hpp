@@ -47,10 +47,6 @@ class statistics : public detail::adaptor_base<Upstream, statistics<Upstream>> {
   using base = detail::adaptor_base<Upstream, statistics<Upstream>>;
 
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::adaptor_base<Upstream, statistics<Upstream>>::allocate;
-  using detail::adaptor_base<Upstream, statistics<Upstream>>::deallocate;
   /// @brief Counts allocations from a default-constructed upstream.
   statistics() = default;
   /// @brief Counts allocations from `upstream`, moved in.
@@ -86,6 +82,10 @@ class statistics : public detail::adaptor_base<Upstream, statistics<Upstream>> {
 
   /// @brief The counters now.
   [[nodiscard]] statistics_report report() const noexcept { return {bytes_.load(), allocations_.load()}; }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // adaptor's own allocate and deallocate would otherwise hide.
+  using base::allocate, base::deallocate;
 
  private:
   struct atomic_counter {

@@ -48,10 +48,6 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
   using base = detail::adaptor_base<Upstream, tracking<Upstream>>;
 
  public:
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which the
-  // overloads below would otherwise hide.
-  using detail::adaptor_base<Upstream, tracking<Upstream>>::allocate;
-  using detail::adaptor_base<Upstream, tracking<Upstream>>::deallocate;
   /// @brief Tracks allocations from a default-constructed upstream.
   tracking() = default;
   /// @brief Tracks allocations from `upstream`, moved in.
@@ -162,6 +158,10 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
   /// @brief Whether the destructor prints the leak report (default true).
   /// @param enabled false to keep the destructor silent
   void report_leaks_on_destruction(bool enabled) noexcept { report_leaks_ = enabled; }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // adaptor's own allocate and deallocate would otherwise hide.
+  using base::allocate, base::deallocate;
 
  private:
   mutable std::mutex mutex_;
