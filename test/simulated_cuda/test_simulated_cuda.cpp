@@ -688,9 +688,9 @@ TEST_CASE("a pool made on device 1 gives its chunks back with device 1 current, 
   {
     on_device one(1);
     pool.emplace();
-    void* p = pool->allocate(4096, 256, {});
+    void* p = pool->allocate(4096, 256, devcol::stream_ref{});
     devcol::fill_bytes(p, 1, 4096, {});
-    pool->deallocate(p, 4096, 256, {});
+    pool->deallocate(p, 4096, 256, devcol::stream_ref{});
   }
   pool.reset();  // device 0 is current: the chunk goes back to device 1's cudaFreeAsync on device 1
   CHECK(current_device() == 0);
