@@ -18,7 +18,8 @@
  * or devcol::python_error when a Python call fails (the Python exception is then left set);
  * imports throw devcol::arrow_error or devcol::dlpack_error naming a capsule that is not what they
  * read. A binding function catches and returns `set_python_error()`, which turns the C++ exception
- * into a Python one (unless one is set already) and returns null, as CPython expects.
+ * into a Python one (unless one is set already) and returns null, as CPython expects; guarded()
+ * wraps a binding's body in that.
  */
 #pragma once
 
@@ -278,6 +279,22 @@ inline PyObject* set_python_error() noexcept {
     PyErr_SetString(PyExc_RuntimeError, "devcol: unknown C++ exception");
   }
   return nullptr;
+}
+
+/**
+ * @brief The body of a binding function: calls `f`, which returns a new reference, and turns
+ * what it throws into a Python exception (see set_python_error()).
+ * @tparam F a callable returning `PyObject*`
+ * @param f the binding's work
+ * @returns what `f` returns, or null with a Python exception set
+ */
+template <class F>
+[[nodiscard]] PyObject* guarded(F&& f) noexcept {
+  try {
+    return std::forward<F>(f)();
+  } catch (...) {
+    return set_python_error();
+  }
 }
 
 /**

@@ -43,61 +43,39 @@ devcol::any_column<> column_named(char const* name) {
 }
 
 PyObject* stream(PyObject*, PyObject*) {
-  try {
-    return py::stream_capsule(batches());
-  } catch (...) {
-    return py::set_python_error();
-  }
+  return py::guarded([&] { return py::stream_capsule(batches()); });
 }
 
 PyObject* device_stream(PyObject*, PyObject*) {
-  try {
-    return py::device_stream_capsule(batches());
-  } catch (...) {
-    return py::set_python_error();
-  }
+  return py::guarded([&] { return py::device_stream_capsule(batches()); });
 }
 
 PyObject* schema(PyObject*, PyObject* args) {
   char const* name = nullptr;
   if (PyArg_ParseTuple(args, "s", &name) == 0) { return nullptr; }
-  try {
-    return py::schema_capsule(column_named(name));
-  } catch (...) {
-    return py::set_python_error();
-  }
+  return py::guarded([&] { return py::schema_capsule(column_named(name)); });
 }
 
 PyObject* array(PyObject*, PyObject* args) {
   char const* name = nullptr;
   if (PyArg_ParseTuple(args, "s", &name) == 0) { return nullptr; }
-  try {
-    return py::array_capsules(column_named(name));
-  } catch (...) {
-    return py::set_python_error();
-  }
+  return py::guarded([&] { return py::array_capsules(column_named(name)); });
 }
 
 PyObject* device_array(PyObject*, PyObject* args) {
   char const* name = nullptr;
   if (PyArg_ParseTuple(args, "s", &name) == 0) { return nullptr; }
-  try {
-    return py::device_array_capsules(column_named(name));
-  } catch (...) {
-    return py::set_python_error();
-  }
+  return py::guarded([&] { return py::device_array_capsules(column_named(name)); });
 }
 
 /// A DLPack capsule of an int64 column without nulls: versioned unless `versioned` is false.
 PyObject* dlpack(PyObject*, PyObject* args) {
   int versioned = 1;
   if (PyArg_ParseTuple(args, "p", &versioned) == 0) { return nullptr; }
-  try {
+  return py::guarded([&] {
     auto col = devcol::make_column<i64>({5, -1, std::numeric_limits<i64>::max(), 0});
     return py::dlpack_capsule(col, versioned != 0);
-  } catch (...) {
-    return py::set_python_error();
-  }
+  });
 }
 
 /// Imports a stream capsule (CPU or device) into devcol tables and exports them again as a CPU
@@ -105,11 +83,7 @@ PyObject* dlpack(PyObject*, PyObject* args) {
 PyObject* roundtrip_stream(PyObject*, PyObject* args) {
   PyObject* capsule = nullptr;
   if (PyArg_ParseTuple(args, "O", &capsule) == 0) { return nullptr; }
-  try {
-    return py::stream_capsule(py::tables_from_capsule(capsule));
-  } catch (...) {
-    return py::set_python_error();
-  }
+  return py::guarded([&] { return py::stream_capsule(py::tables_from_capsule(capsule)); });
 }
 
 /// Imports (schema, array) capsules (CPU or device) into a devcol column and exports it again.
@@ -117,11 +91,7 @@ PyObject* roundtrip_array(PyObject*, PyObject* args) {
   PyObject* schema_capsule = nullptr;
   PyObject* array_capsule = nullptr;
   if (PyArg_ParseTuple(args, "OO", &schema_capsule, &array_capsule) == 0) { return nullptr; }
-  try {
-    return py::array_capsules(py::column_from_capsules(schema_capsule, array_capsule));
-  } catch (...) {
-    return py::set_python_error();
-  }
+  return py::guarded([&] { return py::array_capsules(py::column_from_capsules(schema_capsule, array_capsule)); });
 }
 
 PyMethodDef methods[] = {
