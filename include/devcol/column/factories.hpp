@@ -108,7 +108,7 @@ template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::inp
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> make_column(std::initializer_list<T> values, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return make_column<T, Policy>(std::views::all(values), stream);
+  return make_column<T, Policy>(std::span<T const>(values.begin(), values.size()), stream);
 }
 
 /**
@@ -125,7 +125,7 @@ template <fixed_width T, buffer_policy Policy = default_policy>
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> make_column(std::initializer_list<std::optional<T>> values, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return make_column<T, Policy>(std::views::all(values), stream);
+  return make_column<T, Policy>(std::span<std::optional<T> const>(values.begin(), values.size()), stream);
 }
 
 /**
