@@ -1,6 +1,7 @@
 # What `cmake --install` puts in a prefix: the headers, the CMake package (config, version, targets,
-# the CCCL lookup), a pkg-config file and the licence. Nothing is compiled, so installing needs no
-# build, and the package serves every architecture and build type.
+# the CCCL lookup), a pkg-config file and the licence. Header-only, nothing is compiled, so
+# installing needs no build, and the package serves every architecture and build type; with
+# DEVCOL_PRECOMPILED, also the library devcol::precompiled (built for this compiler and build type).
 include(CMakePackageConfigHelpers)
 set(DEVCOL_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/devcol" CACHE STRING "Where devcol-config.cmake goes")
 set(DEVCOL_INSTALL_PKGCONFIGDIR "${CMAKE_INSTALL_DATADIR}/pkgconfig" CACHE STRING "Where devcol.pc goes")
@@ -9,11 +10,19 @@ set(DEVCOL_INSTALL_DOCDIR "${CMAKE_INSTALL_DATADIR}/doc/devcol")
 
 install(DIRECTORY include/devcol TYPE INCLUDE)
 install(TARGETS devcol EXPORT devcol-targets)
+if(DEVCOL_PRECOMPILED)
+  install(TARGETS devcol_precompiled EXPORT devcol-targets)
+endif()
 install(EXPORT devcol-targets NAMESPACE devcol:: DESTINATION "${DEVCOL_INSTALL_CMAKEDIR}")
 configure_package_config_file(cmake/devcol-config.cmake.in "${PROJECT_BINARY_DIR}/devcol-config.cmake"
   INSTALL_DESTINATION "${DEVCOL_INSTALL_CMAKEDIR}")
+# Headers alone fit every architecture; the precompiled library fits the one it was built for.
+set(_devcol_arch_independent ARCH_INDEPENDENT)
+if(DEVCOL_PRECOMPILED)
+  set(_devcol_arch_independent "")
+endif()
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/devcol-config-version.cmake"
-  COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
+  COMPATIBILITY SameMajorVersion ${_devcol_arch_independent})
 install(FILES "${PROJECT_BINARY_DIR}/devcol-config.cmake" "${PROJECT_BINARY_DIR}/devcol-config-version.cmake"
   cmake/devcol-cccl.cmake DESTINATION "${DEVCOL_INSTALL_CMAKEDIR}")
 

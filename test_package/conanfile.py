@@ -33,6 +33,9 @@ class DevcolTestPackage(ConanFile):
         if not can_run(self):
             return
         self.run(os.path.join(self.cpp.build.bindir, "test_package"), env="conanrun")
+        precompiled_consumer = os.path.join(self.cpp.build.bindir, "test_package_precompiled")
+        if os.path.exists(precompiled_consumer):  # the package was built with -o devcol/*:precompiled=True
+            self.run(precompiled_consumer, env="conanrun")
         cuda_consumer = os.path.join(self.cpp.build.bindir, "test_package_cuda")
         if os.path.exists(cuda_consumer) and _gpu_answers():
             self.run(cuda_consumer, env="conanrun")

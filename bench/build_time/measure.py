@@ -6,7 +6,11 @@ the machine's load hits every file alike, and prints the median seconds of each 
 the reference file compiled in the same run, as a Markdown table. Host programs are compiled with
 `g++ -std=c++20 -O2 -fopenmp`, CUDA ones with plain `nvcc -std=c++20 -arch=sm_90`, as users do.
 
-    python3 bench/build_time/measure.py [--rounds 5] [--nvcc] [--extra-flags "..."]
+    python3 bench/build_time/measure.py [--rounds 5] [--nvcc] [--precompiled] [--extra-flags "..."]
+
+`--precompiled` also compiles the table/Arrow program as a consumer of devcol::precompiled does
+(`-DDEVCOL_PRECOMPILED=1`: the instantiations the library holds are declared, not compiled); the
+library itself is built once per installation, not per file, and is not timed.
 
 Not a test: it asserts nothing; figures go to bench/RESULTS.md with the machine and the load.
 """
@@ -49,6 +53,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--nvcc", action="store_true", help="also compile the umbrella and the CUDA consumer with nvcc")
     parser.add_argument("--extra-flags", default="", help="flags added to every g++ command (e.g. -ftime-trace with clang)")
+    parser.add_argument("--precompiled", action="store_true",
+                        help="also compile the table/Arrow program in the precompiled mode")
     parser.add_argument("--cxx", default="g++")
     args = parser.parse_args()
     nvcc = shutil.which("nvcc")
@@ -61,6 +67,11 @@ def main():
         command = [args.cxx, "-std=c++20", "-O2", "-fopenmp", "-I" + INCLUDE, "-I" + cccl, *args.extra_flags.split(),
                    "-c", os.path.join(HERE, name), "-o", os.path.join(out_dir, name + ".o")]
         jobs.append((args.cxx + " -O2", name, command))
+    if args.precompiled:
+        name = "table_arrow.cpp"
+        command = [args.cxx, "-std=c++20", "-O2", "-fopenmp", "-DDEVCOL_PRECOMPILED=1", "-I" + INCLUDE, "-I" + cccl,
+                   *args.extra_flags.split(), "-c", os.path.join(HERE, name), "-o", os.path.join(out_dir, "precompiled.o")]
+        jobs.append((args.cxx + " -O2, precompiled mode", name, command))
     if args.nvcc:
         for name in CUDA:
             command = [nvcc, "-std=c++20", "-arch=sm_90", "-I" + INCLUDE, "-x", "cu", "-c", os.path.join(HERE, name),

@@ -1,12 +1,17 @@
 # devcol from the repository that holds this overlay port (ports/devcol): no download. Header-only:
-# one release configuration serves every build type, and nothing lands in lib/.
+# one release configuration serves every build type, and nothing lands in lib/, unless the feature
+# `precompiled` asks for devcol::precompiled (a static library of the common instantiations, built
+# in its release configuration, which debug builds link as well).
 # CCCL comes from the CUDA toolkit (not a vcpkg port), as for every other use of devcol.
 set(VCPKG_BUILD_TYPE release)
 cmake_path(SET SOURCE_PATH NORMALIZE "${CURRENT_PORT_DIR}/../..")
 
+vcpkg_check_features(OUT_FEATURE_OPTIONS feature_options FEATURES precompiled DEVCOL_PRECOMPILED)
+
 vcpkg_cmake_configure(
   SOURCE_PATH "${SOURCE_PATH}"
   OPTIONS
+    ${feature_options}
     -DDEVCOL_BUILD_TESTS=OFF
     -DDEVCOL_BUILD_EXAMPLES=OFF
     -DDEVCOL_BUILD_BENCHMARKS=OFF

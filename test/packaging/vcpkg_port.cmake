@@ -14,6 +14,25 @@ set(CURRENT_BUILDTREES_DIR "${WORK_DIR}/buildtrees/${PORT}")
 set(CURRENT_PACKAGES_DIR "${WORK_DIR}/packages/${PORT}_${TARGET_TRIPLET}")
 set(CURRENT_INSTALLED_DIR "${WORK_DIR}/installed/${TARGET_TRIPLET}")
 
+# vcpkg_check_features: for each FEATURES pair, -D<option>=ON when vcpkg was asked for the feature
+# (its list FEATURES: the default install asks for none beyond core), OFF otherwise.
+set(FEATURES core)
+function(vcpkg_check_features)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "OUT_FEATURE_OPTIONS;PREFIX" "FEATURES;INVERTED_FEATURES")
+  set(options "")
+  set(pairs ${arg_FEATURES})
+  while(pairs)
+    list(POP_FRONT pairs feature option)
+    list(FIND FEATURES "${feature}" requested)
+    if(requested GREATER -1)
+      list(APPEND options "-D${option}=ON")
+    else()
+      list(APPEND options "-D${option}=OFF")
+    endif()
+  endwhile()
+  set(${arg_OUT_FEATURE_OPTIONS} "${options}" PARENT_SCOPE)
+endfunction()
+
 # vcpkg_cmake_configure: one configuration per build type, Ninja, installing into the package.
 function(vcpkg_cmake_configure)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "SOURCE_PATH" "OPTIONS;OPTIONS_RELEASE;OPTIONS_DEBUG")

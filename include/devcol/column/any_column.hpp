@@ -215,4 +215,12 @@ template <class C>
   }
 }
 
+#if DEVCOL_USE_PRECOMPILED
+// Held by the devcol_precompiled library (core/config.hpp): what visits every kind.
+DEVCOL_EXTERN_TEMPLATE any_column<default_policy> slice<default_policy>(any_column<default_policy> const&, std::size_t,
+                                                                        std::size_t, stream_ref);
+DEVCOL_EXTERN_TEMPLATE any_column<default_policy> deep_copy<default_policy>(any_column<default_policy> const&,
+                                                                            stream_ref);
+#endif
+
 DEVCOL_NAMESPACE_END

@@ -327,4 +327,11 @@ std::ostream& operator<<(std::ostream& out, any_column<Policy> const& col) {
   return out;
 }
 
+#if DEVCOL_USE_PRECOMPILED
+// Held by the devcol_precompiled library (core/config.hpp): host values and printing of every kind.
+DEVCOL_EXTERN_TEMPLATE std::vector<host_value> to_host_values<default_policy>(any_column<default_policy> const&,
+                                                                              stream_ref);
+DEVCOL_EXTERN_TEMPLATE std::ostream& operator<< <default_policy>(std::ostream&, any_column<default_policy> const&);
+#endif
+
 DEVCOL_NAMESPACE_END

@@ -94,6 +94,26 @@
   }                          \
   }
 
+// The precompiled mode (CMake: DEVCOL_PRECOMPILED, target devcol::precompiled). Header-only is the
+// default. With DEVCOL_PRECOMPILED=1 on the host backend, the headers declare `extern template`
+// the instantiations that the devcol_precompiled library holds (every kind's Arrow import and
+// export, the type-erased column's ops, for default_policy), so a translation unit that calls them
+// skips their instantiation and code generation and links them instead. The library's one source
+// defines DEVCOL_PRECOMPILED_INSTANTIATE, which turns the same declarations into the explicit
+// instantiations. CUDA translation units always compile everything themselves: the library is
+// host code, and its symbols live in the host namespace.
+#if defined(DEVCOL_PRECOMPILED_INSTANTIATE) && DEVCOL_BACKEND_HOST
+/// 1 where the headers name the precompiled instantiations (DEVCOL_EXTERN_TEMPLATE).
+#  define DEVCOL_USE_PRECOMPILED 1
+/// `extern template` in a consumer of the precompiled library; `template` in the library itself.
+#  define DEVCOL_EXTERN_TEMPLATE template
+#elif defined(DEVCOL_PRECOMPILED) && DEVCOL_PRECOMPILED && DEVCOL_BACKEND_HOST
+#  define DEVCOL_USE_PRECOMPILED 1
+#  define DEVCOL_EXTERN_TEMPLATE extern template
+#else
+#  define DEVCOL_USE_PRECOMPILED 0
+#endif
+
 // Thrust's device system follows the backend: on the host backend (and the simulated CUDA one,
 // whose kernels run on the host) it must never be CUDA.
 #if DEVCOL_BACKEND_HOST || DEVCOL_SIMULATED_CUDA

@@ -309,4 +309,13 @@ template <buffer_policy Policy = default_policy>
   return out;
 }
 
+#if DEVCOL_USE_PRECOMPILED
+// Held by the devcol_precompiled library (core/config.hpp).
+DEVCOL_EXTERN_TEMPLATE void to_arrow_stream<default_policy>(std::vector<basic_table<default_policy>>,
+                                                            ArrowDeviceArrayStream*, stream_ref);
+DEVCOL_EXTERN_TEMPLATE std::vector<basic_table<default_policy>> tables_from_arrow<default_policy>(ArrowDeviceArrayStream*,
+                                                                                                 stream_ref);
+DEVCOL_EXTERN_TEMPLATE class arrow_stream_reader<default_policy>;
+#endif
+
 DEVCOL_NAMESPACE_END

@@ -190,4 +190,12 @@ template <buffer_policy Policy = default_policy>
   return detail::import_struct<Policy>(field, guard, stream);
 }
 
+#if DEVCOL_USE_PRECOMPILED
+// Held by the devcol_precompiled library (core/config.hpp): the import of every kind.
+DEVCOL_EXTERN_TEMPLATE any_column<default_policy> any_from_arrow<default_policy>(ArrowSchema*, ArrowDeviceArray*,
+                                                                                 stream_ref, field_info*);
+DEVCOL_EXTERN_TEMPLATE basic_table<default_policy> table_from_arrow<default_policy>(ArrowSchema*, ArrowDeviceArray*,
+                                                                                    stream_ref);
+#endif
+
 DEVCOL_NAMESPACE_END

@@ -149,4 +149,18 @@ void to_arrow_schema(basic_table<Policy> const& tbl, ArrowSchema* schema) {
   detail::publish(detail::table_schema_node(tbl), 0, schema);
 }
 
+#if DEVCOL_USE_PRECOMPILED
+// Held by the devcol_precompiled library (core/config.hpp): the export of every kind, through a
+// table or a type-erased column, is compiled there once.
+DEVCOL_EXTERN_TEMPLATE void to_arrow<any_column<default_policy>>(any_column<default_policy> const&, ArrowSchema*,
+                                                                 ArrowDeviceArray*, stream_ref, std::string);
+DEVCOL_EXTERN_TEMPLATE void to_arrow<any_column<default_policy>>(any_column<default_policy> const&, ArrowSchema*,
+                                                                 ArrowDeviceArray*, stream_ref, field_info const&);
+DEVCOL_EXTERN_TEMPLATE void to_arrow_schema<any_column<default_policy>>(any_column<default_policy> const&,
+                                                                        ArrowSchema*, std::string);
+DEVCOL_EXTERN_TEMPLATE void to_arrow<default_policy>(basic_table<default_policy> const&, ArrowSchema*,
+                                                     ArrowDeviceArray*, stream_ref);
+DEVCOL_EXTERN_TEMPLATE void to_arrow_schema<default_policy>(basic_table<default_policy> const&, ArrowSchema*);
+#endif
+
 DEVCOL_NAMESPACE_END

@@ -75,4 +75,10 @@ template <buffer_policy Policy>
   return concatenate(std::span<any_column<Policy> const>(cols), stream);
 }
 
+#if DEVCOL_USE_PRECOMPILED
+// Held by the devcol_precompiled library (core/config.hpp): concatenation of every kind.
+DEVCOL_EXTERN_TEMPLATE any_column<default_policy> concatenate<default_policy>(std::span<any_column<default_policy> const>,
+                                                                              stream_ref);
+#endif
+
 DEVCOL_NAMESPACE_END

@@ -55,4 +55,10 @@ template <buffer_policy Policy, class KeepPolicy>
       col);
 }
 
+#if DEVCOL_USE_PRECOMPILED
+// Held by the devcol_precompiled library (core/config.hpp): filters of every kind.
+DEVCOL_EXTERN_TEMPLATE any_column<default_policy> filter<default_policy, default_policy>(
+    any_column<default_policy> const&, column<bool, default_policy> const&, stream_ref);
+#endif
+
 DEVCOL_NAMESPACE_END

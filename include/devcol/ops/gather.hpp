@@ -70,4 +70,13 @@ void scatter(C const&, Args const&...) {
                 "devcol::scatter: this column kind has no scatter (scatter writes into fixed-width columns only)");
 }
 
+#if DEVCOL_USE_PRECOMPILED
+// Held by the devcol_precompiled library (core/config.hpp): gathers of every kind by 32- and
+// 64-bit indices.
+DEVCOL_EXTERN_TEMPLATE any_column<default_policy> gather<default_policy, std::int32_t, default_policy>(
+    any_column<default_policy> const&, column<std::int32_t, default_policy> const&, stream_ref, out_of_bounds);
+DEVCOL_EXTERN_TEMPLATE any_column<default_policy> gather<default_policy, std::int64_t, default_policy>(
+    any_column<default_policy> const&, column<std::int64_t, default_policy> const&, stream_ref, out_of_bounds);
+#endif
+
 DEVCOL_NAMESPACE_END

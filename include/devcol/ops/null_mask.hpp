@@ -85,4 +85,10 @@ void fill_null(C const&, Args const&...) {
   static_assert(detail::kind_has_no<C>, "devcol::fill_null: this column kind has no fill_null (fixed-width, strings and decimal columns have one)");
 }
 
+#if DEVCOL_USE_PRECOMPILED
+// Held by the devcol_precompiled library (core/config.hpp).
+DEVCOL_EXTERN_TEMPLATE column<bool, default_policy> is_null<default_policy>(any_column<default_policy> const&, stream_ref);
+DEVCOL_EXTERN_TEMPLATE column<bool, default_policy> is_valid<default_policy>(any_column<default_policy> const&, stream_ref);
+#endif
+
 DEVCOL_NAMESPACE_END
