@@ -77,6 +77,12 @@ struct inputs {
   devcol::dictionary_column<spilling> dict;
   devcol::decimal_column<std::int64_t, spilling> dec;
   devcol::fixed_size_binary_column<spilling> bin;
+  col<devcol::date32> days;                        ///< nullable, negative days too
+  col<devcol::time64_ns> clock;                    ///< nullable
+  col<devcol::float16> halves;                     ///< NaN, +-inf, +-0.0, a subnormal, nulls
+  col<devcol::interval_month_day_nano> spans;      ///< 16-byte values, nullable
+  devcol::decimal_column<devcol::int128_t, spilling> wide;  ///< decimal128, nullable
+  devcol::dictionary_column<spilling> dict_wide;   ///< uint32 indices over int64 values
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -121,10 +127,37 @@ struct inputs {
         any(devcol::make_strings_column<std::int32_t, spilling>(std::vector<std::string>{"red", "", "green", "blue"})));
     dec = devcol::make_decimal_column<std::int64_t, spilling>(unscaled, 12, 2);
     bin = devcol::make_fixed_size_binary_column<spilling>(three, 3);
+
+    std::vector<std::optional<devcol::date32>> dv(rows);
+    std::vector<std::optional<devcol::time64_ns>> tv(rows);
+    std::vector<std::optional<devcol::float16>> hv(rows);
+    std::vector<std::optional<devcol::interval_month_day_nano>> sv(rows);
+    std::vector<std::optional<devcol::int128_t>> wv(rows);
+    std::vector<std::uint32_t> wide_codes(rows);
+    std::uint16_t const half_specials[] = {0x7E00, 0x7C00, 0xFC00, 0x8000, 0x0000, 0x0001, 0x3C00};
+    for (std::size_t i = 0; i < rows; ++i) {
+      auto const n = static_cast<std::int64_t>(i);
+      if (i % 4 != 3) { dv[i] = devcol::date32(devcol::date32::duration(static_cast<std::int32_t>(n * 7 - 900))); }
+      if (i % 6 != 1) { tv[i] = devcol::time64_ns(devcol::duration_ns(n * 1'000'003 % 86'400'000'000'000)); }
+      if (i % 5 != 4) { hv[i] = devcol::float16{half_specials[i % 7]}; }
+      if (i % 7 != 6) { sv[i] = devcol::interval_month_day_nano{static_cast<std::int32_t>(i % 13) - 6, static_cast<std::int32_t>(i), -n * 999}; }
+      if (i % 8 != 2) { wv[i] = (devcol::int128_t{1} << 100) / (n + 1) - n * 77; }
+      wide_codes[i] = static_cast<std::uint32_t>((i * 5) % 7);
+    }
+    days = devcol::make_column<devcol::date32, spilling>(dv);
+    clock = devcol::make_column<devcol::time64_ns, spilling>(tv);
+    halves = devcol::make_column<devcol::float16, spilling>(hv);
+    spans = devcol::make_column<devcol::interval_month_day_nano, spilling>(sv);
+    wide = devcol::make_decimal_column<devcol::int128_t, spilling>(wv, 38, 5);
+    dict_wide = devcol::make_dictionary_column<spilling>(devcol::make_column<std::uint32_t, spilling>(wide_codes),
+                                                         any(devcol::sequence<std::int64_t, spilling>(7, -3, 1000)));
   }
 
   /// Every kind, for the operations that take any kind.
-  [[nodiscard]] std::vector<any> all() const { return {any(a), any(f), any(s), any(lists), any(structs), any(dict), any(dec), any(bin)}; }
+  [[nodiscard]] std::vector<any> all() const {
+    return {any(a),    any(f),     any(s),      any(lists),  any(structs), any(dict), any(dec),
+            any(bin),  any(days),  any(clock),  any(halves), any(spans),   any(wide), any(dict_wide)};
+  }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).
   [[nodiscard]] std::string snapshot() const {
@@ -191,6 +224,12 @@ std::vector<operation> const& operations() {
          return std::to_string(*devcol::sum(in.a)) + ' ' + std::to_string(mm->first) + ' ' + std::to_string(mm->second);
        }},
       {"strings sort", [](inputs& in) { return rows_of(devcol::sort(in.s)); }},
+      {"date32 sort and time64 argsort", [](inputs& in) {
+         return rows_of(devcol::sort(in.days, devcol::order::descending)) + rows_of(devcol::argsort(in.clock));
+       }},
+      {"decimal128 sort and compare", [](inputs& in) {
+         return rows_of(devcol::sort(in.wide)) + rows_of(devcol::compare(in.wide, devcol::cmp::greater_equal, in.wide));
+       }},
       {"strings length", [](inputs& in) { return rows_of(devcol::length(in.s)); }},
       {"strings chars(write) on a copy", [](inputs& in) {
          auto copy = in.s;
