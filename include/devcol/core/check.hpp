@@ -13,12 +13,15 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/error.hpp>
 
+#include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
@@ -32,14 +35,70 @@ constexpr char const* file_name(char const* path) noexcept {
   return name;
 }
 
-/// Streams every argument into one message and appends the location.
+// A message is built from its parts by these overloads, each written once, rather than by a
+// std::ostringstream in every instantiation of make_message: there is one instantiation per
+// distinct list of argument types (over a hundred checks), and a stream's construction in each
+// was a tenth of the code of a small program. The text is what `operator<<` would print.
+
+/// Appends text.
+inline void append_part(std::string& out, std::string_view text) { out += text; }
+/// Appends a C string (a null one as "(null)", where a stream would fail).
+inline void append_part(std::string& out, char const* text) { out += text != nullptr ? text : "(null)"; }
+/// Appends a pointer as a stream prints it: 0x and hex digits, or 0 for null.
+inline void append_part(std::string& out, void const* p) {
+  if (p == nullptr) {
+    out += '0';
+    return;
+  }
+  char digits[2 * sizeof(void*)];
+  auto const end = std::to_chars(digits, digits + sizeof digits, reinterpret_cast<std::uintptr_t>(p), 16).ptr;
+  out += "0x";
+  out.append(digits, end);
+}
+/// Appends a number as a stream prints it (a character type as its character, a bool as 1 or 0,
+/// a floating-point value with six significant digits).
+template <class T>
+  requires std::is_arithmetic_v<T>
+void append_part(std::string& out, T value) {
+  if constexpr (std::is_same_v<T, char> || std::is_same_v<T, signed char> || std::is_same_v<T, unsigned char>) {
+    out += static_cast<char>(value);
+  } else {
+    char digits[64];
+    std::to_chars_result written{};
+    if constexpr (std::is_floating_point_v<T>) {
+      written = std::to_chars(digits, digits + sizeof digits, value, std::chars_format::general, 6);
+    } else {
+      written = std::to_chars(digits, digits + sizeof digits, static_cast<std::conditional_t<std::is_same_v<T, bool>, int, T>>(value));
+    }
+    out.append(digits, written.ptr);
+  }
+}
+/// Appends any other streamable value (enumerations with an `operator<<`, library types).
+template <class T>
+  requires(!std::is_arithmetic_v<T> && !std::is_convertible_v<T const&, std::string_view> &&
+           !std::is_convertible_v<T const&, void const*>)
+void append_part(std::string& out, T const& value) {
+  std::ostringstream stream;
+  stream << value;
+  out += stream.str();
+}
+/// Appends the location: " [at <file>:<line>]".
+inline void append_location(std::string& out, char const* file, int line) {
+  out += " [at ";
+  out += file_name(file);
+  out += ':';
+  append_part(out, line);
+  out += ']';
+}
+
+/// Joins every argument into one message and appends the location. Only failures call it, so it
+/// is kept out of line and out of the callers' hot paths.
 template <class... Args>
-[[nodiscard]] std::string make_message(char const* file, int line, Args const&... args) {
-  std::ostringstream out;
-  out << "devcol: ";
-  (out << ... << args);
-  out << " [at " << file_name(file) << ':' << line << ']';
-  return out.str();
+[[nodiscard, gnu::cold, gnu::noinline]] std::string make_message(char const* file, int line, Args const&... args) {
+  std::string out = "devcol: ";
+  (append_part(out, args), ...);
+  append_location(out, file, line);
+  return out;
 }
 
 #if DEVCOL_BACKEND_CUDA
