@@ -114,7 +114,7 @@ class aligned_state : public adaptor_state<Upstream> {
  *
  * Copies share the one table and the upstream (a copy costs an atomic increment; see
  * `detail::adaptor_handle`), so a block over-aligned through one copy is freed correctly through
- * any other; copies compare equal.
+ * any other, from any thread; copies compare equal.
  * @tparam Upstream the resource the adaptor forwards to, owned by value by the shared state (never a
  *         reference that could dangle; pass a copy of another adaptor to share it); requests it
  *         already honours are forwarded unchanged

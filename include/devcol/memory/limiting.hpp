@@ -65,7 +65,7 @@ class limiting_state : public adaptor_state<Upstream> {
  * Copies share one limit and one count (a copy costs an atomic increment; see
  * `detail::adaptor_handle`): bytes allocated through any copy count against the limit of all, so
  * handing a copy to RMM (`rmm::device_async_resource_ref ref{limited};`) cannot double the budget.
- * Copies compare equal.
+ * Copies compare equal and may be used from any threads at once.
  * @tparam Upstream the resource the adaptor forwards to, owned by value by the shared state (never a
  *         reference that could dangle; pass a copy of another adaptor to share it); the limit counts
  *         the bytes requested, not the upstream's rounding

@@ -99,7 +99,7 @@ class logging_state : public adaptor_state<Upstream> {
  *
  * Copies share the one sink (and its file, closed with the last copy), its lock and clock, and the
  * upstream (a copy costs an atomic increment and writes no header; see `detail::adaptor_handle`):
- * every copy's calls go to the same log, in one order, and copies compare equal.
+ * every copy's calls go to the same log, in one order, from any threads at once; copies compare equal.
  * @tparam Upstream the resource the adaptor forwards to, owned by value by the shared state (never a
  *         reference that could dangle; pass a copy of another adaptor to share it); each of its
  *         calls is logged with its outcome

@@ -316,7 +316,7 @@ class pool_state : public adaptor_state<Upstream> {
  *   atomic increment (see `detail::adaptor_handle`), allocates from and frees into the same blocks,
  *   and compares equal. That is what lets CCCL 3.1+'s `cuda::mr::resource_ref` and RMM hold a pool
  *   (`rmm::device_async_resource_ref ref{pool};`, `rmm::mr::set_current_device_resource(pool)`)
- *   while devcol allocates from it too.
+ *   while devcol allocates from it too. Copies may be used from any threads at once (the one mutex).
  * - **Destruction** of the last copy, whichever it is, returns every chunk to upstream. Allocations
  *   still live then are dangling: free them first.
  * - **Devices** (CUDA backend): a pool serves one device, the one current when it was made: use it

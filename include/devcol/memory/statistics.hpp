@@ -83,7 +83,7 @@ class statistics_state : public adaptor_state<Upstream> {
  *
  * Copies share one set of counters and the upstream (a copy costs an atomic increment; see
  * `detail::adaptor_handle`): what is allocated through any copy is seen in every copy's report, and
- * copies compare equal. That is how RMM and libcudf can hold it (`rmm::device_async_resource_ref
+ * copies compare equal. Copies may be used from any threads at once. That is how RMM and libcudf can hold it (`rmm::device_async_resource_ref
  * ref{stats};` copies it into CCCL 3.1+'s type-erased form) while the owner still reads the counts.
  * @tparam Upstream the resource the adaptor forwards to, owned by value by the shared state (never a
  *         reference that could dangle; pass a copy of another adaptor to share it); allocations it

@@ -142,7 +142,8 @@ class tracking_state : public adaptor_state<Upstream> {
  *
  * Copies share the one table and its counters (a copy costs an atomic increment; see
  * `detail::adaptor_handle`): memory allocated through one copy may be freed through another, and
- * every copy reports the same allocations. Copies compare equal.
+ * every copy reports the same allocations. Copies compare equal and may be used from any threads at
+ * once (they take the one table's mutex).
  * @tparam Upstream the resource the adaptor forwards to, owned by value by the shared state (never a
  *         reference that could dangle; pass a copy of another adaptor to share it); it always gets
  *         back the size and alignment it handed out
