@@ -13,6 +13,7 @@
 #include <rmm/mr/per_device_resource.hpp>
 #include <rmm/mr/pool_memory_resource.hpp>
 
+#include <concepts>
 #include <cstdint>
 #include <iostream>
 #include <optional>
@@ -27,8 +28,8 @@ static_assert(mr::device_accessible_resource<mr::cccl_resource<rmm::mr::cuda_asy
 static_assert(mr::device_accessible_resource<mr::cccl_resource<rmm::mr::pool_memory_resource>>);
 static_assert(mr::device_accessible_resource<mr::rmm_resource_ref>);
 static_assert(mr::device_accessible_resource<mr::rmm_current_device_resource>);
-static_assert(cuda::mr::resource_with<mr::shared_resource<mr::pool<mr::cccl_resource<rmm::mr::pool_memory_resource>>>,
-                                      cuda::mr::device_accessible>);
+static_assert(cuda::mr::resource_with<mr::pool<mr::cccl_resource<rmm::mr::pool_memory_resource>>, cuda::mr::device_accessible>);
+static_assert(std::copyable<mr::statistics<mr::pool<mr::cuda_async>>>, "what CCCL 3.1+'s resource_ref asks of a resource");
 
 namespace {
 int failures = 0;
@@ -43,24 +44,27 @@ int main() {
   ::cuda::stream_ref const rmm_stream = s.ref();  // RMM 26 takes CCCL's stream reference
   std::vector<std::optional<std::int64_t>> const values{1, 2, std::nullopt, 4};
 
-  // 1. devcol -> RMM. CCCL 3.1+ resource references copy what they refer to, and devcol's
-  //    adaptors keep state: share the stack (mr::shared_resource) or refer to it (mr::resource_ref).
-  using devcol_stack = mr::statistics<mr::pool<mr::cuda_async>>;
-  mr::shared_resource<devcol_stack> stack;
+  // 1. devcol -> RMM. CCCL 3.1+'s resource references (RMM's device_async_resource_ref) take only
+  //    resources they could copy; devcol's adaptors are shared handles, so the adaptor goes in as
+  //    it is, and every copy RMM makes allocates from the same pool.
   std::cout << "1. a devcol stack serves RMM\n";
+  devcol::mr::pool<devcol::mr::cuda_async> pool;
   {
-    rmm::device_async_resource_ref ref{stack};
+    rmm::device_async_resource_ref ref{pool};
     rmm::device_buffer buffer{1 << 20, rmm_stream, ref};
-    expect(stack.get().report().bytes.current == 1 << 20, "an rmm::device_buffer took 1 MiB from devcol's pool");
+    expect(pool.used_bytes() == 1 << 20, "an rmm::device_buffer took 1 MiB from devcol's pool");
   }
-  expect(stack.get().report().bytes.current == 0, "and gave it back");
+  expect(pool.used_bytes() == 0, "and gave it back");
+  using devcol_stack = mr::statistics<mr::pool<mr::cuda_async>>;
+  devcol_stack stack;
   {
     auto previous = rmm::mr::set_current_device_resource(stack);  // RMM keeps a copy: it shares the stack
     rmm::device_buffer buffer{4096, rmm_stream};                     // RMM's (and libcudf's) default now
-    expect(stack.get().report().bytes.current == 4096, "RMM's current device resource is devcol's stack");
+    expect(stack.report().bytes.current == 4096, "RMM's current device resource is devcol's stack");
     buffer = rmm::device_buffer{};
     rmm::mr::set_current_device_resource(std::move(previous));
   }
+  expect(stack.report().bytes.current == 0, "RMM's copy freed into the same stack");
 
   // 2. RMM -> devcol: RMM's resources are CCCL resources; mr::cccl_resource makes one a devcol leaf.
   rmm::mr::cuda_async_memory_resource async;

@@ -24,6 +24,7 @@
 #  include <devcol/memory/pinned_host.hpp>
 #endif
 
+#include <concepts>
 #include <type_traits>
 
 #if DEVCOL_HAS_CCCL_MR
@@ -68,17 +69,25 @@ static_assert(synchronous_with<dmr::statistics<dmr::pool<host_aligned>>, dmr::ho
 static_assert(stream_ordered_with<dmr::resource_ref<dmr::pool<host_aligned>>, dmr::host_accessible>);
 static_assert(stream_ordered_with<dmr::resource_handle> && synchronous_with<dmr::resource_handle>);
 static_assert(stream_ordered_with<dmr::shared_resource<dmr::pool<host_aligned>>, dmr::host_accessible>);
+// From CCCL 3.1 on a resource_ref (RMM's device_async_resource_ref) takes only a resource it could
+// copy: its interface is the owning any_resource's, and a type that is not cuda::std::copyable is a
+// hard error (a static_assert in CCCL's copy and move functions), not a failed constraint. So every
+// leaf and adaptor is copyable, the adaptors as shared handles.
+static_assert(std::copyable<host_aligned> && std::copyable<dmr::pool<host_aligned>>);
+static_assert(std::copyable<dmr::statistics<dmr::tracking<host_aligned>>> && std::copyable<dmr::limiting<host_aligned>>);
+static_assert(std::copyable<dmr::logging<host_aligned>> && std::copyable<dmr::on_oom<host_aligned>>);
+static_assert(std::copyable<dmr::aligned<host_aligned>> && std::copyable<dmr::resource_handle>);
 // The host backend's "device" memory is device-accessible: a composition fits a device ref, the
-// type of RMM's device_async_resource_ref. From CCCL 3.1 on such a ref copies what it refers to
-// (its interface is the owning any_resource's), so it takes a devcol reference or shared handle;
-// CCCL 3.0's takes the adaptor itself too.
+// type of RMM's device_async_resource_ref, directly (the issue's `ref{pool}`), by devcol reference
+// or through a shared handle.
 #  if DEVCOL_BACKEND_HOST
 using host_stack = dmr::statistics<dmr::pool<host_aligned>>;
 inline stream_ordered_ref<dmr::device_accessible> device_ref_of(dmr::resource_ref<host_stack>& r) { return stream_ordered_ref<dmr::device_accessible>{r}; }
 inline stream_ordered_ref<dmr::device_accessible> device_ref_of(dmr::shared_resource<host_stack>& r) { return stream_ordered_ref<dmr::device_accessible>{r}; }
-#    if CCCL_VERSION < 3001000
 inline stream_ordered_ref<dmr::device_accessible> device_ref_of(host_stack& r) { return stream_ordered_ref<dmr::device_accessible>{r}; }
-#    endif
+inline stream_ordered_ref<dmr::device_accessible> device_ref_of(dmr::pool<host_aligned>& r) { return stream_ordered_ref<dmr::device_accessible>{r}; }
+inline stream_ordered_ref<dmr::device_accessible> device_ref_of(dmr::limiting<dmr::on_oom<dmr::aligned<host_aligned>>>& r) { return stream_ordered_ref<dmr::device_accessible>{r}; }
+inline stream_ordered_ref<dmr::device_accessible> device_ref_of(dmr::logging<dmr::tracking<host_aligned>>& r) { return stream_ordered_ref<dmr::device_accessible>{r}; }
 #  endif
 #  if DEVCOL_BACKEND_CUDA
 static_assert(stream_ordered_with<dmr::cuda_async, dmr::device_accessible>);
@@ -89,6 +98,8 @@ static_assert(stream_ordered_with<dmr::pool<dmr::cuda_async>, dmr::device_access
 using device_stack = dmr::statistics<dmr::pool<dmr::cuda_async>>;
 inline stream_ordered_ref<dmr::device_accessible> device_ref_of(dmr::resource_ref<device_stack>& r) { return stream_ordered_ref<dmr::device_accessible>{r}; }
 inline stream_ordered_ref<dmr::device_accessible> device_ref_of(dmr::shared_resource<device_stack>& r) { return stream_ordered_ref<dmr::device_accessible>{r}; }
+inline stream_ordered_ref<dmr::device_accessible> device_ref_of(device_stack& r) { return stream_ordered_ref<dmr::device_accessible>{r}; }
+inline stream_ordered_ref<dmr::device_accessible> device_ref_of(dmr::pool<dmr::cuda_async>& r) { return stream_ordered_ref<dmr::device_accessible>{r}; }
 static_assert(stream_ordered_with<dmr::cccl_resource<stream_ordered_ref<dmr::device_accessible>>, dmr::device_accessible>);
 #  endif
 

@@ -1,7 +1,11 @@
 // Statistics, limiting, on-out-of-memory, tracking, logging and aligned adaptors.
 #include "../support.hpp"
 
+#include <cstdint>
+#include <memory>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 TEST_CASE("statistics figures are exact after a scripted sequence", "[memory][statistics]") {
@@ -179,4 +183,100 @@ TEST_CASE("an on_oom hook below a pool may free through the pool: no deadlock, a
   CHECK(pool.upstream_bytes() == 2 * mib);
   pool.deallocate(b, mib);
   pool.deallocate(c, mib);
+}
+
+// Copies of an adaptor share its state (CCCL 3.1+'s resource references and RMM copy what they
+// are given): one pool, one set of counters, one limit, one table, whichever copy is used or
+// destroyed first.
+TEST_CASE("a copy of a pool allocates from the same blocks, and the last copy gives the chunks back",
+          "[memory][pool][copies]") {
+  namespace mr = devcol::mr;
+  mr::statistics<mr::host_aligned> upstream;  // a copy of it goes into the pool: it sees the chunks
+  auto original = std::make_unique<mr::pool<mr::statistics<mr::host_aligned>>>(mr::pool_options{}, upstream);
+  mr::pool<mr::statistics<mr::host_aligned>> copy = *original;
+  CHECK(copy == *original);
+  CHECK(&copy.upstream() == &original->upstream());
+  CHECK_FALSE(copy == mr::pool<mr::statistics<mr::host_aligned>>{});
+
+  void* p = original->allocate(1000);
+  CHECK(copy.used_bytes() == 1024);
+  CHECK(copy.chunk_count() == 1);
+  copy.deallocate(p, 1000);  // freed into the one pool through the other handle
+  CHECK(original->used_bytes() == 0);
+  std::int64_t const held = upstream.report().bytes.current;
+  CHECK(held > 0);
+
+  original.reset();  // the first handle goes: the pool stays, with its chunk
+  CHECK(upstream.report().bytes.current == held);
+  void* q = copy.allocate(1000);
+  CHECK(q == p);  // the block just freed, from the cache of recent frees
+  copy.deallocate(q, 1000);
+
+  mr::pool<mr::statistics<mr::host_aligned>> moved = std::move(copy);  // a move shares too
+  CHECK(moved == copy);
+  void* r = copy.allocate(10);  // the moved-from handle still works
+  moved.deallocate(r, 10);
+  copy = mr::pool<mr::statistics<mr::host_aligned>>{};  // leaves the pool to `moved` alone
+  CHECK(upstream.report().bytes.current == held);
+  moved = copy;  // the last handle of the first pool goes: its chunks go back
+  CHECK(upstream.report().bytes.current == 0);
+}
+
+TEST_CASE("copies of a statistics adaptor count together", "[memory][statistics][copies]") {
+  namespace mr = devcol::mr;
+  mr::statistics<mr::host_aligned> stats;
+  mr::statistics<mr::host_aligned> copy = stats;
+  void* p = copy.allocate(100);
+  CHECK(stats.report().bytes.current == 100);
+  stats.deallocate(p, 100);
+  CHECK(copy.report() == stats.report());
+  CHECK(copy.report() == mr::statistics_report{{0, 100, 100}, {0, 1, 1}});
+}
+
+TEST_CASE("copies of a limiting adaptor share one limit", "[memory][limiting][copies]") {
+  namespace mr = devcol::mr;
+  mr::limiting<mr::host_aligned> limited{1000};
+  auto copy = limited;
+  void* p = copy.allocate(600);
+  CHECK(limited.used_bytes() == 600);
+  CHECK_THROWS_AS(limited.allocate(600), devcol::out_of_memory);  // the copy's bytes count here too
+  limited.deallocate(p, 600);
+  CHECK(copy.used_bytes() == 0);
+}
+
+TEST_CASE("copies of tracking, aligned, on_oom and logging adaptors share their state", "[memory][copies]") {
+  namespace mr = devcol::mr;
+  mr::tracking<mr::host_aligned> tracker;
+  auto tracker_copy = tracker;
+  void* p = tracker_copy.allocate(64);
+  CHECK(tracker.outstanding_count() == 1);
+  tracker.deallocate(p, 64);
+  CHECK(tracker_copy.outstanding_count() == 0);
+  CHECK(tracker.unknown_deallocations() == 0);
+
+  mr::aligned<mr::host_aligned> over{4096};
+  auto over_copy = over;
+  void* q = over.allocate(100);
+  CHECK(mr::is_aligned(q, 4096));
+  over_copy.deallocate(q, 100);  // found in the one table of padded blocks
+
+  int calls = 0;
+  mr::on_oom<mr::limiting<mr::host_aligned>> hook{[&](std::size_t, devcol::stream_ref) {
+                                                    ++calls;
+                                                    return false;
+                                                  },
+                                                  std::in_place, std::size_t{10}};
+  auto hook_copy = hook;
+  CHECK_THROWS_AS(hook_copy.allocate(100), devcol::out_of_memory);
+  CHECK(calls == 1);
+
+  std::ostringstream log;
+  {
+    mr::logging<mr::host_aligned> logger{log};
+    auto logger_copy = logger;
+    logger_copy.deallocate(logger.allocate(8), 8);
+  }
+  CHECK(log.str().find("thread,time_ns") == log.str().rfind("thread,time_ns"));  // one header
+  CHECK(log.str().find(",allocate,") != std::string::npos);
+  CHECK(log.str().find(",deallocate,") != std::string::npos);
 }

@@ -6,6 +6,7 @@
 
 #if DEVCOL_HAS_CCCL_MR
 #  include <cstdlib>
+#  include <memory>
 #  include <new>
 #  include <vector>
 
@@ -103,6 +104,29 @@ TEST_CASE("a devcol resource stack serves calls through CCCL's stream-ordered re
   round_trip_through_cccl(stream_ordered_ref<mr::host_accessible>{ref}, 64, 64);
   CHECK(direct.report().allocations.total == 2);
   CHECK(direct.report().bytes.current == 0);
+}
+
+TEST_CASE("a devcol adaptor goes into CCCL's stream-ordered reference as it is, and copies CCCL makes share it",
+          "[memory][cccl][copies]") {
+  using stack = mr::statistics<mr::pool<mr::host_aligned>>;
+  stack direct;  // RMM's `rmm::device_async_resource_ref ref{pool};`, on CCCL 3.0 and on 3.1+
+  round_trip_through_cccl(stream_ordered_ref<mr::host_accessible>{direct}, 1000, 128);
+  CHECK(direct.report().allocations.total == 2);
+  CHECK(direct.report().bytes.current == 0);
+#  if CCCL_VERSION >= 3001000
+  {
+    // An owning any_resource (what rmm::mr::set_current_device_resource keeps) holds a copy: the
+    // same pool, the same counters, alive after the original handle is gone.
+    auto original = std::make_unique<stack>();
+    ::cuda::mr::any_resource<mr::host_accessible> owned{*original};
+    ::cuda::stream_ref const stream{::cudaStream_t{}};
+    void* p = owned.allocate(stream, 512, 64);
+    CHECK(original->report().bytes.current == 512);
+    CHECK(original->upstream().used_bytes() == 512);
+    original.reset();
+    owned.deallocate(stream, p, 512, 64);
+  }
+#  endif
 }
 
 TEST_CASE("a CCCL resource is a devcol leaf, an upstream and the resource of a handle", "[memory][cccl]") {

@@ -24,58 +24,24 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace mr {
 
-/**
- * @brief Logs each call to `Upstream` as a CSV line `thread,time_ns,action,pointer,bytes,alignment,stream`
- * (after a header line), `action` being `allocate`, `allocate_failure` or `deallocate`, and
- * `time_ns` counted from the adaptor's construction.
- *
- * A line is formatted outside the lock and written under it, so lines never interleave. Costs a
- * formatted write per call: a debugging aid, like RMM's logging adaptor.
- * @tparam Upstream the resource the adaptor forwards to, owned by value (never a reference that
- *         could dangle; make it a `resource_handle` to share one upstream); each of its calls is
- *         logged with its outcome
- */
-template <memory_resource Upstream>
-class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
-  using base = detail::adaptor_base<Upstream, logging<Upstream>>;
+namespace detail {
 
+/// The sink, the lock that orders its lines, the clock's start and the upstream that a
+/// `mr::logging` and its copies share.
+template <memory_resource Upstream>
+class logging_state : public adaptor_state<Upstream> {
  public:
-  /// @brief Logs to `sink`, which the caller keeps alive as long as this adaptor. Writes the
-  /// header.
-  /// @param sink the stream the CSV lines go to
-  explicit logging(std::ostream& sink) : sink_(&sink) { write_header(); }
-  /// @brief Same, over `upstream` (moved in).
-  /// @param sink the stream the CSV lines go to, alive as long as this adaptor
-  /// @param upstream the resource forwarded to
-  logging(std::ostream& sink, Upstream upstream) : base(std::in_place, std::move(upstream)), sink_(&sink) {
-    write_header();
-  }
-  /// @brief Same, constructing the upstream in place from `args`.
-  /// @tparam Args the types of `Upstream`'s constructor arguments
-  /// @param sink the stream the CSV lines go to, alive as long as this adaptor
-  /// @param args forwarded to `Upstream`'s constructor
-  /// @throws what `Upstream`'s constructor throws
   template <class... Args>
-  logging(std::ostream& sink, std::in_place_t, Args&&... args)
-      : base(std::in_place, std::forward<Args>(args)...), sink_(&sink) {
+  explicit logging_state(std::ostream& sink, Args&&... args)
+      : adaptor_state<Upstream>(std::forward<Args>(args)...), sink_(&sink) {
     write_header();
   }
-  /**
-   * @brief Logs to a file at `path`, created or truncated, owned by the adaptor.
-   * @param path the file's path
-   * @throws devcol::logic_error naming the path if it cannot be opened
-   */
-  explicit logging(std::string const& path) : file_(std::make_unique<std::ofstream>(path)), sink_(file_.get()) {
+  explicit logging_state(std::string const& path) : file_(std::make_unique<std::ofstream>(path)), sink_(file_.get()) {
     DEVCOL_EXPECTS(file_->is_open(), "logging: cannot open log file '", path, "'");
     write_header();
   }
 
-  /// @brief Allocates from upstream and logs the outcome (a line that cannot be written is dropped).
-  /// Throws what the upstream throws.
-  /// @param bytes the size in bytes
-  /// @param alignment a power of two
-  /// @param stream the stream the allocation is ordered on
-  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
+  void* allocate(std::size_t bytes, std::size_t alignment, stream_ref stream) {
     void* ptr = nullptr;
     try {
       ptr = this->upstream().allocate(bytes, alignment, stream);
@@ -86,26 +52,14 @@ class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
     log_nothrow("allocate", ptr, bytes, alignment, stream);  // a failed write must not leak the memory
     return ptr;
   }
-  /// @brief Frees through upstream and logs it. Never throws (a failed write is dropped).
-  /// @param ptr memory from allocate() of this adaptor
-  /// @param bytes the size it was allocated with
-  /// @param alignment the alignment it was allocated with
-  /// @param stream the stream the free is ordered on
-  void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
+  void deallocate(void* ptr, std::size_t bytes, std::size_t alignment, stream_ref stream) noexcept {
     this->upstream().deallocate(ptr, bytes, alignment, stream);
     log_nothrow("deallocate", ptr, bytes, alignment, stream);
   }
-
-  /// @brief Flushes the sink, under the lock that orders the lines.
-  /// @throws what the sink throws if its exceptions are enabled
   void flush() {
     std::lock_guard lock(mutex_);
     sink_->flush();
   }
-
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
-  // adaptor's own allocate and deallocate would otherwise hide.
-  using base::allocate, base::deallocate;
 
  private:
   void write_header() { *sink_ << "thread,time_ns,action,pointer,bytes,alignment,stream\n"; }
@@ -131,6 +85,79 @@ class logging : public detail::adaptor_base<Upstream, logging<Upstream>> {
   std::ostream* sink_;
   std::mutex mutex_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace detail
+
+/**
+ * @brief Logs each call to `Upstream` as a CSV line `thread,time_ns,action,pointer,bytes,alignment,stream`
+ * (after a header line), `action` being `allocate`, `allocate_failure` or `deallocate`, and
+ * `time_ns` counted from the adaptor's construction.
+ *
+ * A line is formatted outside the lock and written under it, so lines never interleave. Costs a
+ * formatted write per call: a debugging aid, like RMM's logging adaptor.
+ *
+ * Copies share the one sink (and its file, closed with the last copy), its lock and clock, and the
+ * upstream (a copy costs an atomic increment and writes no header; see `detail::adaptor_handle`):
+ * every copy's calls go to the same log, in one order, from any threads at once; copies compare equal.
+ * @tparam Upstream the resource the adaptor forwards to, owned by value by the shared state (never a
+ *         reference that could dangle; pass a copy of another adaptor to share it); each of its
+ *         calls is logged with its outcome
+ */
+template <memory_resource Upstream>
+class logging : public detail::adaptor_handle<detail::logging_state<Upstream>, logging<Upstream>> {
+  using base = detail::adaptor_handle<detail::logging_state<Upstream>, logging<Upstream>>;
+
+ public:
+  /// @brief Logs to `sink`, which the caller keeps alive as long as this adaptor and its copies.
+  /// Writes the header.
+  /// @param sink the stream the CSV lines go to
+  /// @throws std::bad_alloc
+  explicit logging(std::ostream& sink) : base(std::in_place, sink) {}
+  /// @brief Same, over `upstream` (moved in).
+  /// @param sink the stream the CSV lines go to, alive as long as this adaptor and its copies
+  /// @param upstream the resource forwarded to
+  /// @throws std::bad_alloc
+  logging(std::ostream& sink, Upstream upstream) : base(std::in_place, sink, std::in_place, std::move(upstream)) {}
+  /// @brief Same, constructing the upstream in place from `args`.
+  /// @tparam Args the types of `Upstream`'s constructor arguments
+  /// @param sink the stream the CSV lines go to, alive as long as this adaptor and its copies
+  /// @param args forwarded to `Upstream`'s constructor
+  /// @throws std::bad_alloc, or what `Upstream`'s constructor throws
+  template <class... Args>
+  logging(std::ostream& sink, std::in_place_t, Args&&... args)
+      : base(std::in_place, sink, std::in_place, std::forward<Args>(args)...) {}
+  /**
+   * @brief Logs to a file at `path`, created or truncated, owned by the adaptor and its copies.
+   * @param path the file's path
+   * @throws devcol::logic_error naming the path if it cannot be opened
+   */
+  explicit logging(std::string const& path) : base(std::in_place, path) {}
+
+  /// @brief Allocates from upstream and logs the outcome (a line that cannot be written is dropped).
+  /// Throws what the upstream throws.
+  /// @param bytes the size in bytes
+  /// @param alignment a power of two
+  /// @param stream the stream the allocation is ordered on
+  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
+    return this->state().allocate(bytes, alignment, stream);
+  }
+  /// @brief Frees through upstream and logs it. Never throws (a failed write is dropped).
+  /// @param ptr memory from allocate() of this adaptor or a copy of it
+  /// @param bytes the size it was allocated with
+  /// @param alignment the alignment it was allocated with
+  /// @param stream the stream the free is ordered on
+  void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
+    this->state().deallocate(ptr, bytes, alignment, stream);
+  }
+
+  /// @brief Flushes the sink, under the lock that orders the lines.
+  /// @throws what the sink throws if its exceptions are enabled
+  void flush() { this->state().flush(); }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // adaptor's own allocate and deallocate would otherwise hide.
+  using base::allocate, base::deallocate;
 };
 
 }  // namespace mr

@@ -37,78 +37,29 @@ struct pool_options {
   std::size_t minimum_chunk_bytes = std::size_t{1} << 20;
 };
 
-/**
- * @brief Sub-allocates blocks from large chunks of `Upstream` memory.
- *
- * - **Sizes** are rounded up to `granularity` (256 bytes); any power-of-two alignment is honoured
- *   by carving the block's start (rmm #2342: a pool must not ignore alignment).
- * - **Reuse**: a freed block first goes to a small cache of recent frees that an allocation of the
- *   same rounded size takes back in O(1); otherwise blocks live in an address-ordered free list
- *   where neighbours coalesce (never across upstream chunks) and requests take the best fit in
- *   O(log n). The cache is merged into the free list before the pool grows.
- * - **Growth**: when nothing fits, the pool takes a new chunk from upstream (see pool_options);
- *   if upstream cannot give a large chunk it retries with just what the request needs.
- * - **Streams** (CUDA backend): a block freed on one stream and reused on another makes the new
- *   stream wait on an event recorded at the free: stream-ordered, no host synchronisation.
- * - **Threads**: one mutex guards the pool; it is released while upstream allocates, so a hook
- *   below the pool (`on_oom`) may free through the pool; if growing fails, blocks freed meanwhile
- *   are tried before `out_of_memory` reaches the caller.
- * - **Destruction** returns every chunk to upstream. Allocations still live then are dangling: free
- *   them first.
- * - **Devices** (CUDA backend): a pool serves one device, the one current when it was made: use it
- *   with that device current (one pool per device, as `mr::set_per_device_default` installs them;
- *   devcol's owners free with their device current). Its destructor makes that device current to
- *   wait for the frees' events and give the chunks back, whichever device is current then (rule 21).
- * @tparam Upstream the resource the adaptor forwards to, owned by value (never a reference that
- *         could dangle; make it a `resource_handle` to share one upstream); chunks are taken from
- *         it `granularity`-aligned and given back at destruction
- */
-template <memory_resource Upstream>
-class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
-  using base = detail::adaptor_base<Upstream, pool<Upstream>>;
+namespace detail {
 
+/// The blocks, free lists, cache, chunks and upstream that a `mr::pool` and its copies share; the
+/// chunks go back to upstream when the last copy is destroyed.
+template <memory_resource Upstream>
+class pool_state : public adaptor_state<Upstream> {
  public:
-  /// Block sizes and chunk alignment: every block starts and ends on this boundary.
   static constexpr std::size_t granularity = 256;
-  /// The largest alignment honoured (2 MiB, a huge page).
   static constexpr std::size_t max_alignment = std::size_t{1} << 21;
 
-  /// @brief A pool over a default-constructed upstream, growing as `options` say. Takes nothing
-  /// from upstream until the first allocation.
-  /// @param options the initial, maximum and minimum growth sizes
-  explicit pool(pool_options options = {}) : options_(options) {}
-  /// @brief Same, over `upstream` (moved in).
-  /// @param options the initial, maximum and minimum growth sizes
-  /// @param upstream the resource chunks are taken from
-  pool(pool_options options, Upstream upstream) : base(std::in_place, std::move(upstream)), options_(options) {}
-  /// @brief Same, constructing the upstream in place from `args`.
-  /// @tparam Args the types of `Upstream`'s constructor arguments
-  /// @param options the initial, maximum and minimum growth sizes
-  /// @param args forwarded to `Upstream`'s constructor
-  /// @throws what `Upstream`'s constructor throws
   template <class... Args>
-  pool(pool_options options, std::in_place_t, Args&&... args)
-      : base(std::in_place, std::forward<Args>(args)...), options_(options) {}
+  explicit pool_state(pool_options options, Args&&... args)
+      : adaptor_state<Upstream>(std::forward<Args>(args)...), options_(options) {}
 
-  /// @brief Returns every chunk to upstream, with the pool's device current. Never throws.
-  ~pool() {
+  // Returns every chunk to upstream, with the pool's device current.
+  ~pool_state() {
     scoped_device const on_device(device_.get(), std::nothrow);
     order_.before_release(stream_ref{});
     for (auto const& c : chunks_) { this->upstream().deallocate(c.ptr, c.size, granularity, stream_ref{}); }
   }
 
-  /**
-   * @brief Allocates `bytes` aligned to `alignment`, usable by work on `stream`. O(1) from the
-   * cache of recent frees, else O(log n) in the free list; takes the pool's mutex.
-   * @param bytes the size in bytes, rounded up to `granularity`
-   * @param alignment a power of two up to max_alignment
-   * @param stream the stream the block is used on; reusing a block freed on another stream makes
-   *        this one wait on an event, never the host
-   * @throws devcol::logic_error for an alignment that is not a power of two or exceeds max_alignment
-   * @throws devcol::out_of_memory when the maximum size is reached or upstream cannot grow the pool
-   */
-  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
-    detail::validate_alignment(alignment, max_alignment, "pool");
+  void* allocate(std::size_t bytes, std::size_t alignment, stream_ref stream) {
+    validate_alignment(alignment, max_alignment, "pool");
     std::size_t const size = block_size(bytes);
     std::unique_lock lock(mutex_);
     char* ptr = take(size, alignment, stream);
@@ -127,12 +78,7 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
     return ptr;
   }
 
-  /// @brief Returns a block to the pool (not to upstream). Never throws.
-  /// @param ptr a block from allocate() of this pool
-  /// @param bytes the size it was allocated with
-  /// @param stream the stream whose work last used the block; its later reuse on another stream
-  ///        waits for it
-  void deallocate(void* ptr, std::size_t bytes, std::size_t = default_alignment, stream_ref stream = {}) noexcept {
+  void deallocate(void* ptr, std::size_t bytes, stream_ref stream) noexcept {
     std::size_t const size = block_size(bytes);
     std::lock_guard lock(mutex_);
     if (cache_size_ == cache_.size()) { flush_cache(); }
@@ -140,31 +86,23 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
     used_bytes_ -= size;
   }
 
-  /// @brief Bytes held from upstream.
   [[nodiscard]] std::size_t upstream_bytes() const {
     std::lock_guard lock(mutex_);
     return upstream_bytes_;
   }
-  /// @brief Bytes in live allocations (rounded to the granularity).
   [[nodiscard]] std::size_t used_bytes() const {
     std::lock_guard lock(mutex_);
     return used_bytes_;
   }
-  /// @brief Chunks held from upstream.
   [[nodiscard]] std::size_t chunk_count() const {
     std::lock_guard lock(mutex_);
     return chunks_.size();
   }
-  /// @brief Free blocks after coalescing everything that can be: 1 per chunk when nothing is live.
   [[nodiscard]] std::size_t free_block_count() {
     std::lock_guard lock(mutex_);
     flush_cache();
     return free_by_address_.size();
   }
-
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
-  // adaptor's own allocate and deallocate would otherwise hide.
-  using base::allocate, base::deallocate;
 
  private:
   struct chunk {
@@ -173,12 +111,12 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
   };
   struct free_block {
     std::size_t size;
-    detail::free_tag tag;
+    free_tag tag;
   };
   struct cached_block {
     char* ptr = nullptr;
     std::size_t size = 0;
-    detail::free_tag tag{};
+    free_tag tag{};
   };
 
   static std::size_t block_size(std::size_t bytes) {
@@ -224,7 +162,7 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
     auto const fit = free_by_size_.lower_bound({needed, nullptr});
     if (fit == free_by_size_.end()) { return nullptr; }
     auto const at = free_by_address_.find(fit->second);
-    detail::free_tag const tag = at->second.tag;
+    free_tag const tag = at->second.tag;
     order_.before_reuse(tag, stream);  // may throw: before anything is taken out of the lists
     auto size_node = free_by_size_.extract(fit);
     auto address_node = free_by_address_.extract(at);
@@ -245,7 +183,7 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
 
   // Returns a block to the free list, merged with its free neighbours in the same chunk. Merging
   // re-keys the neighbours' nodes; only a block with no free neighbour needs new nodes.
-  void insert_free(char* ptr, std::size_t size, detail::free_tag tag) {
+  void insert_free(char* ptr, std::size_t size, free_tag tag) {
     auto next = free_by_address_.lower_bound(ptr);
     bool const merge_next = next != free_by_address_.end() && ptr + size == next->first && !is_chunk_start(next->first);
     if (next != free_by_address_.begin()) {
@@ -275,14 +213,14 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
   }
 
   // Grows a free block in place: its address key stands, its size key is re-keyed.
-  void resize_free(typename address_index::iterator block, std::size_t size, detail::free_tag tag) {
+  void resize_free(typename address_index::iterator block, std::size_t size, free_tag tag) {
     auto size_node = free_by_size_.extract({block->second.size, block->first});
     block->second = free_block{size, tag};
     size_node.value().first = size;
     free_by_size_.insert(std::move(size_node));
   }
 
-  void add_free(char* ptr, std::size_t size, detail::free_tag tag) {
+  void add_free(char* ptr, std::size_t size, free_tag tag) {
     free_by_address_.emplace(ptr, free_block{size, tag});
     free_by_size_.emplace(size, ptr);
   }
@@ -352,8 +290,108 @@ class pool : public detail::adaptor_base<Upstream, pool<Upstream>> {
   std::vector<char*> chunk_starts_;  // sorted, for the coalescing boundary test
   std::size_t upstream_bytes_ = 0;
   std::size_t used_bytes_ = 0;
-  detail::stream_order order_;
+  stream_order order_;
   [[no_unique_address]] ::devcol::detail::recorded_device device_{std::nothrow};
+};
+
+}  // namespace detail
+
+/**
+ * @brief Sub-allocates blocks from large chunks of `Upstream` memory.
+ *
+ * - **Sizes** are rounded up to `granularity` (256 bytes); any power-of-two alignment is honoured
+ *   by carving the block's start (rmm #2342: a pool must not ignore alignment).
+ * - **Reuse**: a freed block first goes to a small cache of recent frees that an allocation of the
+ *   same rounded size takes back in O(1); otherwise blocks live in an address-ordered free list
+ *   where neighbours coalesce (never across upstream chunks) and requests take the best fit in
+ *   O(log n). The cache is merged into the free list before the pool grows.
+ * - **Growth**: when nothing fits, the pool takes a new chunk from upstream (see pool_options);
+ *   if upstream cannot give a large chunk it retries with just what the request needs.
+ * - **Streams** (CUDA backend): a block freed on one stream and reused on another makes the new
+ *   stream wait on an event recorded at the free: stream-ordered, no host synchronisation.
+ * - **Threads**: one mutex guards the pool; it is released while upstream allocates, so a hook
+ *   below the pool (`on_oom`) may free through the pool; if growing fails, blocks freed meanwhile
+ *   are tried before `out_of_memory` reaches the caller.
+ * - **Copies** share the one pool (blocks, free lists, cache, chunks, upstream): a copy costs an
+ *   atomic increment (see `detail::adaptor_handle`), allocates from and frees into the same blocks,
+ *   and compares equal. That is what lets CCCL 3.1+'s `cuda::mr::resource_ref` and RMM hold a pool
+ *   (`rmm::device_async_resource_ref ref{pool};`, `rmm::mr::set_current_device_resource(pool)`)
+ *   while devcol allocates from it too. Copies may be used from any threads at once (the one mutex).
+ * - **Destruction** of the last copy, whichever it is, returns every chunk to upstream. Allocations
+ *   still live then are dangling: free them first.
+ * - **Devices** (CUDA backend): a pool serves one device, the one current when it was made: use it
+ *   with that device current (one pool per device, as `mr::set_per_device_default` installs them;
+ *   devcol's owners free with their device current). Its destructor makes that device current to
+ *   wait for the frees' events and give the chunks back, whichever device is current then (rule 21).
+ * @tparam Upstream the resource the adaptor forwards to, owned by value by the shared state (never a
+ *         reference that could dangle; pass a copy of another adaptor to share it); chunks are taken
+ *         from it `granularity`-aligned and given back when the last copy goes
+ */
+template <memory_resource Upstream>
+class pool : public detail::adaptor_handle<detail::pool_state<Upstream>, pool<Upstream>> {
+  using base = detail::adaptor_handle<detail::pool_state<Upstream>, pool<Upstream>>;
+
+ public:
+  /// Block sizes and chunk alignment: every block starts and ends on this boundary.
+  static constexpr std::size_t granularity = detail::pool_state<Upstream>::granularity;
+  /// The largest alignment honoured (2 MiB, a huge page).
+  static constexpr std::size_t max_alignment = detail::pool_state<Upstream>::max_alignment;
+
+  /// @brief A pool over a default-constructed upstream, growing as `options` say. Takes nothing
+  /// from upstream until the first allocation.
+  /// @param options the initial, maximum and minimum growth sizes
+  /// @throws std::bad_alloc if the pool's state cannot be allocated
+  explicit pool(pool_options options = {}) : base(std::in_place, options) {}
+  /// @brief Same, over `upstream` (moved in).
+  /// @param options the initial, maximum and minimum growth sizes
+  /// @param upstream the resource chunks are taken from
+  /// @throws std::bad_alloc
+  pool(pool_options options, Upstream upstream) : base(std::in_place, options, std::in_place, std::move(upstream)) {}
+  /// @brief Same, constructing the upstream in place from `args`.
+  /// @tparam Args the types of `Upstream`'s constructor arguments
+  /// @param options the initial, maximum and minimum growth sizes
+  /// @param args forwarded to `Upstream`'s constructor
+  /// @throws std::bad_alloc, or what `Upstream`'s constructor throws
+  template <class... Args>
+  pool(pool_options options, std::in_place_t, Args&&... args)
+      : base(std::in_place, options, std::in_place, std::forward<Args>(args)...) {}
+
+  /**
+   * @brief Allocates `bytes` aligned to `alignment`, usable by work on `stream`. O(1) from the
+   * cache of recent frees, else O(log n) in the free list; takes the pool's mutex.
+   * @param bytes the size in bytes, rounded up to `granularity`
+   * @param alignment a power of two up to max_alignment
+   * @param stream the stream the block is used on; reusing a block freed on another stream makes
+   *        this one wait on an event, never the host
+   * @throws devcol::logic_error for an alignment that is not a power of two or exceeds max_alignment
+   * @throws devcol::out_of_memory when the maximum size is reached or upstream cannot grow the pool
+   */
+  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
+    return this->state().allocate(bytes, alignment, stream);
+  }
+
+  /// @brief Returns a block to the pool (not to upstream). Never throws.
+  /// @param ptr a block from allocate() of this pool or a copy of it
+  /// @param bytes the size it was allocated with
+  /// @param stream the stream whose work last used the block; its later reuse on another stream
+  ///        waits for it
+  void deallocate(void* ptr, std::size_t bytes, std::size_t = default_alignment, stream_ref stream = {}) noexcept {
+    this->state().deallocate(ptr, bytes, stream);
+  }
+
+  /// @brief Bytes held from upstream. Takes the pool's mutex.
+  [[nodiscard]] std::size_t upstream_bytes() const { return this->state().upstream_bytes(); }
+  /// @brief Bytes in live allocations (rounded to the granularity). Takes the pool's mutex.
+  [[nodiscard]] std::size_t used_bytes() const { return this->state().used_bytes(); }
+  /// @brief Chunks held from upstream. Takes the pool's mutex.
+  [[nodiscard]] std::size_t chunk_count() const { return this->state().chunk_count(); }
+  /// @brief Free blocks after coalescing everything that can be: 1 per chunk when nothing is live.
+  /// Merges the cache of recent frees into the free list, under the pool's mutex.
+  [[nodiscard]] std::size_t free_block_count() { return this->state().free_block_count(); }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // adaptor's own allocate and deallocate would otherwise hide.
+  using base::allocate, base::deallocate;
 };
 
 }  // namespace mr

@@ -73,8 +73,8 @@ class resource_handle : public detail::cccl_interop<resource_handle> {
 
   /**
    * @brief Wraps `resource` (moved in) under `name`. Allocates the shared state once.
-   * @tparam R a movable memory resource type other than a handle (use make_resource_handle() for
-   *         one that cannot move, such as an adaptor)
+   * @tparam R a movable memory resource type other than a handle (an adaptor passed in still
+   *         shares its state with the caller's copies; make_resource_handle() builds one in place)
    * @param name the name reported by name() and in messages
    * @param resource the resource wrapped; the handle's copies all use this one object
    * @param version the handler version reported by version(); NEP 49 handlers report 1

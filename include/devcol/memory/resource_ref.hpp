@@ -81,11 +81,12 @@ class resource_ref : public detail::cccl_interop<resource_ref<R>> {
  * @brief A copyable, shared-ownership handle to one `R` built in place: a typed, compile-time
  * `resource_handle` (no virtual call, properties known statically).
  *
- * What hands a devcol adaptor stack to code that copies resources: CCCL 3.1 and later type-erase
- * resources, even behind `cuda::mr::resource_ref` (RMM's `device_async_resource_ref`), as
- * copyable objects, and devcol's adaptors keep state and cannot copy. Copies share the one `R`
- * (copying costs an atomic increment), which lives until the last copy is gone; two handles are
- * equal when they share it. (CCCL's own `cuda::mr::shared_resource` does the same from 3.1 on.)
+ * Hands any resource to code that copies resources: CCCL 3.1 and later type-erase resources, even
+ * behind `cuda::mr::resource_ref` (RMM's `device_async_resource_ref`), as copyable objects.
+ * devcol's own adaptors are such shared handles already; this serves a resource type of one's own
+ * that keeps state and cannot copy. Copies share the one `R` (copying costs an atomic increment),
+ * which lives until the last copy is gone; two handles are equal when they share it. (CCCL's own
+ * `cuda::mr::shared_resource` does the same from 3.1 on.)
  * @tparam R any devcol memory resource; its properties and maximum alignment pass through
  */
 template <memory_resource R>

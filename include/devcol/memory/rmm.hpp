@@ -6,11 +6,11 @@
  * path (the `librmm-cu13` wheel has them, with its own CCCL under `include/rapids`), in CUDA code,
  * and link `librmm`.
  *
- * - **devcol to RMM** needs nothing from here: every devcol resource is a CCCL `cuda::mr` resource.
- *   Hand RMM (and so libcudf) a copyable one: `rmm::device_async_resource_ref ref{handle};` with a
- *   `mr::shared_resource<stack>` or an `mr::resource_ref<stack>` (CCCL 3.1+ copies what a resource
- *   reference refers to, and devcol's adaptors keep state and cannot copy), or make it RMM's
- *   default with `rmm::mr::set_current_device_resource(shared)`.
+ * - **devcol to RMM** needs nothing from here: every devcol resource is a CCCL `cuda::mr` resource,
+ *   and a copyable one, as CCCL 3.1+'s resource references require (adaptors are shared handles:
+ *   copies share one pool, one set of statistics). Hand RMM (and so libcudf) any composition:
+ *   `rmm::device_async_resource_ref ref{pool};`, or make it RMM's default with
+ *   `rmm::mr::set_current_device_resource(pool)` (RMM keeps a copy, sharing the pool).
  * - **RMM to devcol**: any RMM resource is a devcol leaf or upstream through `mr::cccl_resource<R>`
  *   (`mr::rmm_resource_ref` for a `rmm::device_async_resource_ref`), and so fits a
  *   `mr::resource_handle`.

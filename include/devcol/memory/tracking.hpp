@@ -10,6 +10,7 @@
 #include <devcol/memory/resource.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdio>
 #include <mutex>
@@ -30,37 +31,16 @@ struct allocation_record {
   stream_ref stream;      ///< the stream it was made on
 };
 
-/**
- * @brief Keeps a table of outstanding allocations from `Upstream`: a debugging and testing aid.
- *
- * Checks each deallocation against its allocation: one with another size or alignment than its
- * allocate (the NEP 49 contract: the size comes back) counts as mismatched and is forwarded with the
- * recorded size and alignment; one of a pointer it never handed out counts as unknown and is not
- * forwarded. Either way the upstream is never handed a bad free. A mutex guards the table, so this costs a lock and a
- * hash-map update per call: use it in tests and debugging, not on hot paths. On destruction it prints
- * what is still outstanding to stderr (a leak report) unless told not to.
- * @tparam Upstream the resource the adaptor forwards to, owned by value (never a reference that
- *         could dangle; make it a `resource_handle` to share one upstream); it always gets back the
- *         size and alignment it handed out
- */
-template <memory_resource Upstream>
-class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
-  using base = detail::adaptor_base<Upstream, tracking<Upstream>>;
+namespace detail {
 
+/// The table of outstanding allocations, its counters and the upstream that a `mr::tracking` and
+/// its copies share. The leak report is printed when the last copy goes.
+template <memory_resource Upstream>
+class tracking_state : public adaptor_state<Upstream> {
  public:
-  /// @brief Tracks allocations from a default-constructed upstream.
-  tracking() = default;
-  /// @brief Tracks allocations from `upstream`, moved in.
-  /// @param upstream the resource forwarded to
-  explicit tracking(Upstream upstream) : base(std::in_place, std::move(upstream)) {}
-  /// @brief Constructs the upstream in place from `args`.
-  /// @tparam Args the types of `Upstream`'s constructor arguments
-  /// @param args forwarded to `Upstream`'s constructor
-  /// @throws what `Upstream`'s constructor throws
-  template <class... Args>
-  explicit tracking(std::in_place_t, Args&&... args) : base(std::in_place, std::forward<Args>(args)...) {}
-  ~tracking() {
-    if (report_leaks_ && outstanding_count() != 0) {
+  using adaptor_state<Upstream>::adaptor_state;
+  ~tracking_state() {
+    if (report_leaks_.load(std::memory_order_relaxed) && outstanding_count() != 0) {
       try {
         std::fputs(report().c_str(), stderr);
       } catch (...) {  // no memory to format the report: say what can be said
@@ -69,12 +49,7 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
     }
   }
 
-  /// @brief Allocates from upstream and records it under the table's mutex. Throws what the
-  /// upstream throws, or std::bad_alloc if the record cannot be made (the memory is then freed).
-  /// @param bytes the size in bytes
-  /// @param alignment a power of two
-  /// @param stream the stream the allocation is ordered on
-  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
+  void* allocate(std::size_t bytes, std::size_t alignment, stream_ref stream) {
     void* ptr = this->upstream().allocate(bytes, alignment, stream);
     if (ptr == nullptr) { return ptr; }  // some CUDA allocators give null for 0 bytes: nothing to free
     try {
@@ -87,13 +62,7 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
     return ptr;
   }
 
-  /// @brief Checks the call against the record, forgets it and frees through upstream with the
-  /// recorded size and alignment. Never throws.
-  /// @param ptr memory from allocate() of this adaptor; anything else is counted and dropped
-  /// @param bytes the size it was allocated with (a difference is counted)
-  /// @param alignment the alignment it was allocated with (a difference is counted)
-  /// @param stream the stream the free is ordered on
-  void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
+  void deallocate(void* ptr, std::size_t bytes, std::size_t alignment, stream_ref stream) noexcept {
     if (ptr == nullptr) { return; }
     allocation_record record{};
     {
@@ -111,7 +80,6 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
     this->upstream().deallocate(ptr, record.bytes, record.alignment, stream);
   }
 
-  /// @brief The outstanding allocations, by address.
   [[nodiscard]] std::vector<allocation_record> outstanding() const {
     std::vector<allocation_record> records;
     {
@@ -122,29 +90,24 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
     std::ranges::sort(records, std::less<>{}, &allocation_record::pointer);
     return records;
   }
-  /// @brief How many allocations are outstanding.
   [[nodiscard]] std::size_t outstanding_count() const {
     std::lock_guard lock(mutex_);
     return live_.size();
   }
-  /// @brief How many bytes (as requested) are outstanding.
   [[nodiscard]] std::size_t outstanding_bytes() const {
     std::lock_guard lock(mutex_);
     std::size_t total = 0;
     for (auto const& entry : live_) { total += entry.second.bytes; }
     return total;
   }
-  /// @brief Deallocations whose size or alignment differed from their allocation's.
   [[nodiscard]] std::size_t mismatched_deallocations() const {
     std::lock_guard lock(mutex_);
     return mismatched_;
   }
-  /// @brief Deallocations of pointers this adaptor never handed out (not forwarded upstream).
   [[nodiscard]] std::size_t unknown_deallocations() const {
     std::lock_guard lock(mutex_);
     return unknown_;
   }
-  /// @brief A readable list of the outstanding allocations (empty when there are none).
   [[nodiscard]] std::string report() const {
     auto const records = outstanding();
     if (records.empty()) { return {}; }
@@ -155,20 +118,91 @@ class tracking : public detail::adaptor_base<Upstream, tracking<Upstream>> {
     }
     return out.str();
   }
-  /// @brief Whether the destructor prints the leak report (default true).
-  /// @param enabled false to keep the destructor silent
-  void report_leaks_on_destruction(bool enabled) noexcept { report_leaks_ = enabled; }
-
-  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
-  // adaptor's own allocate and deallocate would otherwise hide.
-  using base::allocate, base::deallocate;
+  void report_leaks_on_destruction(bool enabled) noexcept { report_leaks_.store(enabled, std::memory_order_relaxed); }
 
  private:
   mutable std::mutex mutex_;
   std::unordered_map<void*, allocation_record> live_;
   std::size_t mismatched_ = 0;
   std::size_t unknown_ = 0;
-  bool report_leaks_ = true;
+  std::atomic<bool> report_leaks_{true};
+};
+
+}  // namespace detail
+
+/**
+ * @brief Keeps a table of outstanding allocations from `Upstream`: a debugging and testing aid.
+ *
+ * Checks each deallocation against its allocation: one with another size or alignment than its
+ * allocate (the NEP 49 contract: the size comes back) counts as mismatched and is forwarded with the
+ * recorded size and alignment; one of a pointer it never handed out counts as unknown and is not
+ * forwarded. Either way the upstream is never handed a bad free. A mutex guards the table, so this costs a lock and a
+ * hash-map update per call: use it in tests and debugging, not on hot paths. When the last copy is
+ * destroyed it prints what is still outstanding to stderr (a leak report) unless told not to.
+ *
+ * Copies share the one table and its counters (a copy costs an atomic increment; see
+ * `detail::adaptor_handle`): memory allocated through one copy may be freed through another, and
+ * every copy reports the same allocations. Copies compare equal and may be used from any threads at
+ * once (they take the one table's mutex).
+ * @tparam Upstream the resource the adaptor forwards to, owned by value by the shared state (never a
+ *         reference that could dangle; pass a copy of another adaptor to share it); it always gets
+ *         back the size and alignment it handed out
+ */
+template <memory_resource Upstream>
+class tracking : public detail::adaptor_handle<detail::tracking_state<Upstream>, tracking<Upstream>> {
+  using base = detail::adaptor_handle<detail::tracking_state<Upstream>, tracking<Upstream>>;
+
+ public:
+  /// @brief Tracks allocations from a default-constructed upstream. @throws std::bad_alloc
+  tracking() : base(std::in_place) {}
+  /// @brief Tracks allocations from `upstream`, moved in. @throws std::bad_alloc
+  /// @param upstream the resource forwarded to
+  explicit tracking(Upstream upstream) : base(std::in_place, std::in_place, std::move(upstream)) {}
+  /// @brief Constructs the upstream in place from `args`.
+  /// @tparam Args the types of `Upstream`'s constructor arguments
+  /// @param args forwarded to `Upstream`'s constructor
+  /// @throws std::bad_alloc, or what `Upstream`'s constructor throws
+  template <class... Args>
+  explicit tracking(std::in_place_t, Args&&... args) : base(std::in_place, std::in_place, std::forward<Args>(args)...) {}
+
+  /// @brief Allocates from upstream and records it under the table's mutex. Throws what the
+  /// upstream throws, or std::bad_alloc if the record cannot be made (the memory is then freed).
+  /// @param bytes the size in bytes
+  /// @param alignment a power of two
+  /// @param stream the stream the allocation is ordered on
+  void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) {
+    return this->state().allocate(bytes, alignment, stream);
+  }
+
+  /// @brief Checks the call against the record, forgets it and frees through upstream with the
+  /// recorded size and alignment. Never throws.
+  /// @param ptr memory from allocate() of this adaptor or a copy; anything else is counted and dropped
+  /// @param bytes the size it was allocated with (a difference is counted)
+  /// @param alignment the alignment it was allocated with (a difference is counted)
+  /// @param stream the stream the free is ordered on
+  void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref stream = {}) noexcept {
+    this->state().deallocate(ptr, bytes, alignment, stream);
+  }
+
+  /// @brief The outstanding allocations, by address. @throws std::bad_alloc
+  [[nodiscard]] std::vector<allocation_record> outstanding() const { return this->state().outstanding(); }
+  /// @brief How many allocations are outstanding.
+  [[nodiscard]] std::size_t outstanding_count() const { return this->state().outstanding_count(); }
+  /// @brief How many bytes (as requested) are outstanding.
+  [[nodiscard]] std::size_t outstanding_bytes() const { return this->state().outstanding_bytes(); }
+  /// @brief Deallocations whose size or alignment differed from their allocation's.
+  [[nodiscard]] std::size_t mismatched_deallocations() const { return this->state().mismatched_deallocations(); }
+  /// @brief Deallocations of pointers this adaptor never handed out (not forwarded upstream).
+  [[nodiscard]] std::size_t unknown_deallocations() const { return this->state().unknown_deallocations(); }
+  /// @brief A readable list of the outstanding allocations (empty when there are none). @throws std::bad_alloc
+  [[nodiscard]] std::string report() const { return this->state().report(); }
+  /// @brief Whether the last copy's destruction prints the leak report (default true), for every copy.
+  /// @param enabled false to keep it silent
+  void report_leaks_on_destruction(bool enabled) noexcept { this->state().report_leaks_on_destruction(enabled); }
+
+  // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
+  // adaptor's own allocate and deallocate would otherwise hide.
+  using base::allocate, base::deallocate;
 };
 
 }  // namespace mr
