@@ -77,6 +77,7 @@ struct inputs {
   devcol::dictionary_column<spilling> dict;
   devcol::decimal_column<std::int64_t, spilling> dec;
   devcol::fixed_size_binary_column<spilling> bin;
+  devcol::basic_binary_column<std::int64_t, spilling> bytes;  ///< large binary, bytes that are not UTF-8
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -121,10 +122,13 @@ struct inputs {
         any(devcol::make_strings_column<std::int32_t, spilling>(std::vector<std::string>{"red", "", "green", "blue"})));
     dec = devcol::make_decimal_column<std::int64_t, spilling>(unscaled, 12, 2);
     bin = devcol::make_fixed_size_binary_column<spilling>(three, 3);
+    std::vector<std::optional<std::string>> blobs{std::string("\xFF")};  // row 0, sliced off
+    for (auto const& row : text) { blobs.push_back(row ? *row + '\xFF' : row); }
+    bytes = devcol::make_binary_column<std::int64_t, spilling>(blobs).slice(1, rows + 1);
   }
 
   /// Every kind, for the operations that take any kind.
-  [[nodiscard]] std::vector<any> all() const { return {any(a), any(f), any(s), any(lists), any(structs), any(dict), any(dec), any(bin)}; }
+  [[nodiscard]] std::vector<any> all() const { return {any(a), any(f), any(s), any(lists), any(structs), any(dict), any(dec), any(bin), any(bytes)}; }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).
   [[nodiscard]] std::string snapshot() const {
@@ -140,6 +144,7 @@ struct inputs {
     ok = ok && (f.spill() > 0 || f.is_spilled());
     ok = ok && (s.spill() > 0 || s.is_spilled());
     ok = ok && (bin.spill() > 0 || bin.is_spilled());
+    ok = ok && (bytes.spill() > 0 || bytes.is_spilled());
     return ok;
   }
 };
@@ -192,6 +197,9 @@ std::vector<operation> const& operations() {
        }},
       {"strings sort", [](inputs& in) { return rows_of(devcol::sort(in.s)); }},
       {"strings length", [](inputs& in) { return rows_of(devcol::length(in.s)); }},
+      {"binary sort and length", [](inputs& in) {
+         return rows_of(devcol::sort(in.bytes, devcol::order::descending)) + rows_of(devcol::length(in.bytes));
+       }},
       {"strings chars(write) on a copy", [](inputs& in) {
          auto copy = in.s;
          {

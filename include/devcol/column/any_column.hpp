@@ -73,25 +73,27 @@ template <fixed_width T, class Policy>
   return std::string(arrow_format_v<T>);
 }
 /**
- * @brief "string" or "large_string", as pyarrow prints them. Reads no memory.
- * @tparam O the offset type: `std::int32_t` names "string", `std::int64_t` "large_string"
+ * @brief "string", "large_string", "binary" or "large_binary", as pyarrow prints them. Reads no memory.
+ * @tparam O the offset type: `std::int32_t` names "string" or "binary", `std::int64_t` the large ones
  * @tparam Policy the column's buffer policy (no effect on the name)
+ * @tparam E what the bytes are: UTF-8 text or binary
  * @throws std::bad_alloc if the string cannot be made
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] std::string type_name(basic_strings_column<O, Policy> const&) {
-  return sizeof(O) == 4 ? "string" : "large_string";
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] std::string type_name(basic_strings_column<O, Policy, E> const&) {
+  return std::string(strings_type_name_v<O, E>);
 }
 /**
- * @brief The Arrow format of a strings column: "u" (32-bit offsets) or "U" (64-bit). Reads no
- * memory.
+ * @brief The Arrow format of a strings or binary column: "u" or "U" (utf8 with 32- or 64-bit
+ * offsets), "z" or "Z" (binary). Reads no memory.
  * @tparam O the offset type, `std::int32_t` or `std::int64_t`
  * @tparam Policy the column's buffer policy (no effect on the format)
+ * @tparam E what the bytes are: UTF-8 text or binary
  * @throws std::bad_alloc if the string cannot be made
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] std::string arrow_format(basic_strings_column<O, Policy> const&) {
-  return std::string(strings_format_v<O>);
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] std::string arrow_format(basic_strings_column<O, Policy, E> const&) {
+  return std::string(strings_format_v<O, E>);
 }
 /**
  * @brief The type of a column kind that names itself (lists, structs, dictionaries, decimals…).
@@ -202,7 +204,7 @@ template <class C>
     return std::visit([](auto const& c) { return column_device(c); }, col);
   } else {
     constexpr kind k = kind_of<C>;
-    if constexpr (k == kind::strings || k == kind::list) {
+    if constexpr (k == kind::strings || k == kind::binary || k == kind::list) {
       return col.offsets_buffer().device();
     } else if constexpr (k == kind::dictionary) {
       return col.visit_indices([](auto const& indices) { return indices.data_buffer().device(); });

@@ -35,6 +35,7 @@ class list_column_view;
 enum class kind : std::uint8_t {
   fixed_width,        ///< `column<T>`: one value buffer of a fixed-width type, and validity
   strings,            ///< `strings_column` / `large_strings_column`: offsets and characters
+  binary,             ///< `binary_column` / `large_binary_column`: the strings layout over bytes that need not be UTF-8
   decimal,            ///< `decimal_column<Rep>`: fixed-width integers with a precision and scale
   fixed_size_binary,  ///< `fixed_size_binary_column`: values of one byte width
   list,               ///< `list_column` / `large_list_column`: offsets into one child column
@@ -58,6 +59,7 @@ namespace detail {
 [[nodiscard]] constexpr std::string_view kind_family_name(kind k, bool large) noexcept {
   switch (k) {
     case kind::strings: return large ? "large_string" : "string";
+    case kind::binary: return large ? "large_binary" : "binary";
     case kind::decimal: return "decimal";
     case kind::fixed_size_binary: return "fixed_size_binary";
     case kind::list: return large ? "large_list" : "list";
@@ -83,9 +85,9 @@ template <fixed_width T, class Policy>
 struct kind_traits<column<T, Policy>> : detail::kind_entry<kind::fixed_width, column_view<T>> {
   static constexpr std::string_view name = type_name_v<T>;
 };
-template <arrow_offset O, class Policy>
-struct kind_traits<basic_strings_column<O, Policy>>
-    : detail::kind_entry<kind::strings, strings_column_view<O>, sizeof(O)> {};
+template <arrow_offset O, class Policy, encoding E>
+struct kind_traits<basic_strings_column<O, Policy, E>>
+    : detail::kind_entry<E == encoding::utf8 ? kind::strings : kind::binary, strings_column_view<O>, sizeof(O)> {};
 template <class Rep, class Policy>
 struct kind_traits<decimal_column<Rep, Policy>> : detail::kind_entry<kind::decimal, column_view<Rep>> {};
 template <class Policy>

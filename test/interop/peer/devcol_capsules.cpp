@@ -17,7 +17,7 @@ namespace py = devcol::python;
 using i64 = std::int64_t;
 
 /// Batch `k` of the table the tests read: int64 with nulls and extremes, double with NaN, ±inf and
-/// ±0.0, strings, a list<int32> and a struct, sliced at an odd offset.
+/// ±0.0, strings, a list<int32> and binary bytes that are not UTF-8, sliced at an odd offset.
 devcol::table batch(int k) {
   double const nan = std::numeric_limits<double>::quiet_NaN();
   double const inf = std::numeric_limits<double>::infinity();
@@ -30,6 +30,8 @@ devcol::table batch(int k) {
   auto child = devcol::make_column<std::int32_t>({1, 2, std::nullopt, 4, 5, 6, 7, 8});
   t.add("l", devcol::make_list_column<std::int32_t>({0, 1, 3, 3, 4, 6, 7, 8}, child,
                                                      {true, true, false, true, true, true, true})
+                 .slice(1, 7));
+  t.add("b", devcol::make_binary_column({"skip", std::string_view("\0", 1), std::nullopt, "", "\xff\xfe", "ab", "k"})
                  .slice(1, 7));
   return t;
 }

@@ -29,10 +29,12 @@ def expected_batch(k):
         "f": [math.nan, -0.0, math.inf, -math.inf, None, 2.5],
         "s": ["x", None, "", "zz", "\u00e9t\u00e9", "k"],
         "l": [[2, None], None, [4], [5, 6], [7], [8]],
+        "b": [b"\x00", None, b"", b"\xff\xfe", b"ab", b"k"],
     }
 
 
-EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32()))])
+EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32())),
+                            ("b", pa.binary())])
 
 
 def same(a, b):
@@ -143,7 +145,7 @@ class Capsules(unittest.TestCase):
     def test_polars_queries_a_devcol_table(self):
         df = pl.DataFrame(Stream(dc.stream))
         self.assertEqual(df.height, 12)
-        self.assertEqual(df.columns, ["a", "f", "s", "l"])
+        self.assertEqual(df.columns, ["a", "f", "s", "l", "b"])
         out = df.select(pl.col("a").count().alias("a_valid"), pl.col("s").str.len_bytes().sum().alias("bytes"),
                         pl.col("l").list.len().sum().alias("items"), pl.col("f").is_nan().sum().alias("nans"))
         self.assertEqual(out.row(0), (10, 2 * (1 + 0 + 2 + 5 + 1), 2 * 7, 2))

@@ -58,7 +58,8 @@ using any_column =
                  decimal_column<std::int32_t, Policy>, decimal_column<std::int64_t, Policy>,
                  decimal_column<int128_t, Policy>, fixed_size_binary_column<Policy>,
                  basic_list_column<std::int32_t, Policy>, basic_list_column<std::int64_t, Policy>,
-                 struct_column<Policy>, dictionary_column<Policy>>;
+                 struct_column<Policy>, dictionary_column<Policy>, basic_binary_column<std::int32_t, Policy>,
+                 basic_binary_column<std::int64_t, Policy>>;
 
 
 /**

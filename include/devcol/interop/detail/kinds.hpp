@@ -102,11 +102,11 @@ consteval bool exportable_kind() {
   }
 }
 
-/// Where the export of `col` lives, given its array node: a strings column's node says (its offsets
-/// are never NULL, even for an empty column), any other column's memory does.
+/// Where the export of `col` lives, given its array node: a strings or binary column's node says
+/// (its offsets are never NULL, even for an empty column), any other column's memory does.
 template <class C>
 arrow_device exported_device(C const& col, array_node const& node) {
-  if constexpr (of_kind<C, kind::strings>) {
+  if constexpr (of_kind<C, kind::strings> || of_kind<C, kind::binary>) {
     return device_of_node(node);
   } else {
     return device_of(col);
@@ -158,6 +158,8 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
   if (field.format == "+s") { return check_struct_array(array, field, path); }
   if (field.format == "u") { return check_strings<std::int32_t>(array, field, path); }
   if (field.format == "U") { return check_strings<std::int64_t>(array, field, path); }
+  if (field.format == "z") { return check_strings<std::int32_t, encoding::binary>(array, field, path); }
+  if (field.format == "Z") { return check_strings<std::int64_t, encoding::binary>(array, field, path); }
   if (field.format.starts_with("d:")) {
     return visit_decimal_format(field.format, path, [&]<class Rep>(std::type_identity<Rep>, decimal_format const&) {
       check_decimal<Rep>(array, field, path);
@@ -181,7 +183,10 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
     }
     return;
   }
-  if (field.format == "u" || field.format == "U" || field.format.starts_with("w:")) { return; }
+  if (field.format == "u" || field.format == "U" || field.format == "z" || field.format == "Z" ||
+      field.format.starts_with("w:")) {
+    return;
+  }
   if (field.format.starts_with("d:")) {
     (void)parse_decimal_format(field.format, path);
     return;
@@ -206,6 +211,12 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
   if (field.format == "+s") { return import_struct_column<Policy>(array, field, keep, stream, path); }
   if (field.format == "u") { return import_strings<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "U") { return import_strings<std::int64_t, Policy>(array, field, keep, stream, path); }
+  if (field.format == "z") {
+    return import_strings<std::int32_t, Policy, encoding::binary>(array, field, keep, stream, path);
+  }
+  if (field.format == "Z") {
+    return import_strings<std::int64_t, Policy, encoding::binary>(array, field, keep, stream, path);
+  }
   if (field.format.starts_with("d:")) {
     return visit_decimal_format(field.format, path, [&]<class Rep>(std::type_identity<Rep>, decimal_format const&) {
       return any_column<Policy>(import_decimal<Rep, Policy>(array, field, keep, stream));
@@ -241,8 +252,8 @@ template <class K>
 struct arrow_importer<K> {
   static constexpr bool enabled = true;
   static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-    if constexpr (kind_of<K> == kind::strings) {
-      check_strings<typename K::offset_type>(array, field, path);
+    if constexpr (kind_of<K> == kind::strings || kind_of<K> == kind::binary) {
+      check_strings<typename K::offset_type, K::bytes_encoding>(array, field, path);
     } else if constexpr (kind_of<K> == kind::decimal) {
       check_decimal<typename K::rep_type>(array, field, path);
     } else if constexpr (kind_of<K> == kind::fixed_size_binary) {
@@ -262,8 +273,8 @@ struct arrow_importer<K> {
   static K import(ArrowArray const& array, arrow_field const& field, std::shared_ptr<void const> const& keep,
                   stream_ref stream) {
     using Policy = typename K::policy;
-    if constexpr (kind_of<K> == kind::strings) {
-      return import_strings<typename K::offset_type, Policy>(array, field, keep, stream);
+    if constexpr (kind_of<K> == kind::strings || kind_of<K> == kind::binary) {
+      return import_strings<typename K::offset_type, Policy, K::bytes_encoding>(array, field, keep, stream);
     } else if constexpr (kind_of<K> == kind::decimal) {
       return import_decimal<typename K::rep_type, Policy>(array, field, keep, stream);
     } else if constexpr (kind_of<K> == kind::fixed_size_binary) {
