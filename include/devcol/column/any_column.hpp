@@ -193,7 +193,7 @@ any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream) {
 /**
  * @brief The device a column's memory belongs to (DESIGN.md rule 21: its copies and host reads run
  * with that device current): its first buffer's (values, offsets or indices); for a struct, its
- * mask's, or else its first child's. For a column without memory, the current device. O(1) (a
+ * mask's, or else its first child's. For a column without memory (a null column), the current device. O(1) (a
  * struct without a mask: its depth); never synchronises; nothing on the host backend (device 0).
  * @tparam C a column kind, or `any_column<Policy>`
  * @param col the column
@@ -208,6 +208,8 @@ template <class C>
       return col.offsets_buffer().device();
     } else if constexpr (k == kind::dictionary) {
       return col.visit_indices([](auto const& indices) { return indices.data_buffer().device(); });
+    } else if constexpr (k == kind::null) {
+      return typename C::buffer_type{}.device();  // no memory: the current device
     } else if constexpr (k == kind::structure) {
       if (!col.mask_buffer().empty() || col.num_children() == 0) { return col.mask_buffer().device(); }
       return column_device(col.child(0));

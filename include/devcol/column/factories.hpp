@@ -179,17 +179,17 @@ template <fixed_width T, buffer_policy Policy = default_policy>
  * of `Rep` or of `std::optional<Rep>` (an empty optional is a null row; a mask only if some row is
  * null), as make_column<Rep> stages and copies them (synchronises `stream`). Values are not
  * checked against the precision.
- * @tparam Rep the unscaled integer representation: `std::int32_t`, `std::int64_t` or the 128-bit
- *         integer, which bounds the precision at 9, 18 or 38 digits
+ * @tparam Rep the unscaled integer representation: `std::int32_t`, `std::int64_t`, the 128-bit or
+ *         the 256-bit integer, which bounds the precision at 9, 18, 38 or 76 digits
  * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
  *         members decide sharing, exposure tracking, reference counting and spilling
  * @tparam Range a host input range of values convertible to `Rep`, or of `std::optional<Rep>`
  * @param values the unscaled rows, first to last (row value = unscaled * 10^-scale)
- * @param precision the number of decimal digits a value may hold, in [1, 9 / 18 / 38] by `Rep`
+ * @param precision the number of decimal digits a value may hold, in [1, 9 / 18 / 38 / 76] by `Rep`
  * @param scale the number of digits after the decimal point (negative scales multiply by a power
  *        of ten), as Arrow defines it
  * @param stream the stream the copy runs on and that is synchronised before returning
- * @throws devcol::logic_error naming the precision when it is outside [1, 9 / 18 / 38] (checked
+ * @throws devcol::logic_error naming the precision when it is outside [1, 9 / 18 / 38 / 76] (checked
  * before anything is allocated); what allocation and copying throw
  */
 template <decimal_rep Rep, buffer_policy Policy = default_policy, std::ranges::input_range Range>

@@ -41,6 +41,7 @@ enum class kind : std::uint8_t {
   list,               ///< `list_column` / `large_list_column`: offsets into one child column
   structure,          ///< `struct_column`: named children of the same length
   dictionary,         ///< `dictionary_column`: integer indices (8 to 64 bits) into a values column
+  null,               ///< `null_column`: every row null, no buffers (Arrow's null type)
 };
 
 /**
@@ -48,7 +49,7 @@ enum class kind : std::uint8_t {
  * `type_name()` begins: "int64", "string", "large_list", "decimal"…), `nested` (whether it has
  * child columns) and
  * `view_type` (its non-owning view; `void` for struct and dictionary, which are viewed through
- * their children). Defined for every alternative of `any_column` and for nothing else.
+ * their children, and for null, which has nothing to view). Defined for every alternative of `any_column` and for nothing else.
  * @tparam C a column type
  */
 template <class C>
@@ -65,6 +66,7 @@ namespace detail {
     case kind::list: return large ? "large_list" : "list";
     case kind::structure: return "struct";
     case kind::dictionary: return "dictionary";
+    case kind::null: return "null";
     case kind::fixed_width: break;
   }
   return "fixed_width";
@@ -99,6 +101,8 @@ template <class Policy>
 struct kind_traits<struct_column<Policy>> : detail::kind_entry<kind::structure, void> {};
 template <class Policy>
 struct kind_traits<dictionary_column<Policy>> : detail::kind_entry<kind::dictionary, void> {};
+template <class Policy>
+struct kind_traits<null_column<Policy>> : detail::kind_entry<kind::null, void> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

@@ -160,8 +160,8 @@ template <class Policy>
 /**
  * @brief The decimal text of an unscaled value at `scale`: "-12.34" for (-1234, 2), "0.05" for
  * (5, 2), "1200" for (12, -2), as pyarrow prints decimals (without an exponent). Host only.
- * @tparam Rep the unscaled integer representation (`std::int32_t`, `std::int64_t` or 128-bit);
- *         its most negative value is formatted too
+ * @tparam Rep the unscaled integer representation (`std::int32_t`, `std::int64_t`, 128- or
+ *         256-bit); its most negative value is formatted too
  * @param value the unscaled value
  * @param scale digits after the decimal point; a negative scale appends `-scale` zeros
  * @throws std::bad_alloc if the string cannot grow
@@ -190,8 +190,8 @@ template <decimal_rep Rep>
 namespace detail {
 template <class T>
 void print_value(std::ostream& out, T const& v) {
-  if constexpr (std::is_same_v<T, int128_t>) {
-    out << format_decimal(v, 0);  // iostreams have no __int128
+  if constexpr (std::is_same_v<T, int128_t> || std::is_same_v<T, int256_t>) {
+    out << format_decimal(v, 0);  // iostreams have no 128- or 256-bit integers
   } else if constexpr (std::is_same_v<T, float16>) {
     out << to_float(v);
   } else if constexpr (std::is_same_v<T, interval_months>) {

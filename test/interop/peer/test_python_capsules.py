@@ -6,6 +6,7 @@ Every batch devcol exports is checked against the values it was made from, valid
 nested arrays, which is what nanoarrow's Python package implements). The counts of what was
 checked are printed at the end.
 """
+import decimal
 import math
 import sys
 import unittest
@@ -32,6 +33,13 @@ def expected_batch(k):
         "b": [b"\x00", None, b"", b"\xff\xfe", b"ab", b"k"],
     }
 
+
+# Columns read alone (devcol_capsules.cpp's lone_columns), not in the batches polars and duckdb read.
+LONE = {
+    "d256": (pa.decimal256(76, 2), [decimal.Decimal(f"{2**128}e-2"), decimal.Decimal("-123.45"), None,
+                                    decimal.Decimal(f"{2**252}e-2"), decimal.Decimal("0.00")]),
+    "null": (pa.null(), [None] * 5),
+}
 
 EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32())),
                             ("b", pa.binary())])
@@ -141,6 +149,15 @@ class Capsules(unittest.TestCase):
             self.assertEqual(rebuilt.length, 6)
         for name in expected_batch(0):
             revalidate(na.c_array(Column(name)))
+        for name in LONE:
+            revalidate(na.c_array(Column(name)))
+
+    def test_pyarrow_reads_lone_columns(self):
+        for name, (arrow_type, values) in LONE.items():
+            for array in (pa.array(Column(name)), pa.Array._import_from_c_device_capsule(*dc.device_array(name))):
+                array.validate(full=True)
+                self.assertEqual(array.type, arrow_type)
+                self.assertEqual(array.to_pylist(), values, name)
 
     def test_polars_queries_a_devcol_table(self):
         df = pl.DataFrame(Stream(dc.stream))

@@ -26,6 +26,7 @@
 #include <devcol/interop/detail/kinds/fixed_size_binary.hpp>
 #include <devcol/interop/detail/kinds/fixed_width.hpp>
 #include <devcol/interop/detail/kinds/list.hpp>
+#include <devcol/interop/detail/kinds/null.hpp>
 #include <devcol/interop/detail/kinds/strings.hpp>
 #include <devcol/interop/detail/kinds/struct.hpp>
 #include <devcol/interop/detail/kinds_fwd.hpp>
@@ -166,6 +167,7 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
     });
   }
   if (field.format.starts_with("w:")) { return check_fixed_size_binary(array, field, path); }
+  if (field.format == "n") { return check_null(array, field, path); }
   visit_format(field.format, path, [&]<class T>(std::type_identity<T>) { check_fixed_width<T>(array, field, path); });
 }
 
@@ -184,7 +186,7 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
     return;
   }
   if (field.format == "u" || field.format == "U" || field.format == "z" || field.format == "Z" ||
-      field.format.starts_with("w:")) {
+      field.format == "n" || field.format.starts_with("w:")) {
     return;
   }
   if (field.format.starts_with("d:")) {
@@ -223,6 +225,7 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
     });
   }
   if (field.format.starts_with("w:")) { return import_fixed_size_binary<Policy>(array, field, keep, stream); }
+  if (field.format == "n") { return import_null<Policy>(array); }
   any_column<Policy> out;
   visit_format(field.format, path, [&]<class T>(std::type_identity<T>) {
     out = import_column<T, Policy>(array, static_cast<std::size_t>(array.offset), static_cast<std::size_t>(array.length),
@@ -258,6 +261,8 @@ struct arrow_importer<K> {
       check_decimal<typename K::rep_type>(array, field, path);
     } else if constexpr (kind_of<K> == kind::fixed_size_binary) {
       check_fixed_size_binary(array, field, path);
+    } else if constexpr (kind_of<K> == kind::null) {
+      check_null(array, field, path);
     } else {
       if constexpr (kind_of<K> == kind::list) {
         expect_list_format<typename K::offset_type>(field, path);
@@ -279,6 +284,8 @@ struct arrow_importer<K> {
       return import_decimal<typename K::rep_type, Policy>(array, field, keep, stream);
     } else if constexpr (kind_of<K> == kind::fixed_size_binary) {
       return import_fixed_size_binary<Policy>(array, field, keep, stream);
+    } else if constexpr (kind_of<K> == kind::null) {
+      return import_null<Policy>(array);
     } else if constexpr (kind_of<K> == kind::list) {
       return import_list<typename K::offset_type, Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::structure) {
