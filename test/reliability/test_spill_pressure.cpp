@@ -78,6 +78,9 @@ struct inputs {
   devcol::decimal_column<std::int64_t, spilling> dec;
   devcol::fixed_size_binary_column<spilling> bin;
   devcol::basic_binary_column<std::int64_t, spilling> bytes;  ///< large binary, bytes that are not UTF-8
+  devcol::decimal_column<devcol::int256_t, spilling> wide;   ///< decimal256, sliced
+  devcol::fixed_size_list_column<spilling> pairs;               ///< lists of 2 strings, sliced
+  devcol::null_column<spilling> nothing;                        ///< no memory at all
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -125,10 +128,28 @@ struct inputs {
     std::vector<std::optional<std::string>> blobs{std::string("\xFF")};  // row 0, sliced off
     for (auto const& row : text) { blobs.push_back(row ? *row + '\xFF' : row); }
     bytes = devcol::make_binary_column<std::int64_t, spilling>(blobs).slice(1, rows + 1);
+    std::vector<std::optional<devcol::int256_t>> wide_values{devcol::int256_t(0)};
+    std::vector<std::optional<std::string>> elements;
+    for (std::size_t i = 0; i < rows; ++i) {
+      auto const low = unscaled[i] ? static_cast<std::uint64_t>(*unscaled[i]) : 0;
+      wide_values.push_back(unscaled[i] ? std::optional(devcol::int256_t::from_words(low, 0, i, 0)) : std::nullopt);
+      elements.push_back(text[i]);
+      elements.push_back(three[i]);
+    }
+    elements.push_back("x");
+    elements.push_back("y");
+    wide = devcol::make_decimal_column<devcol::int256_t, spilling>(wide_values, 76, 3).slice(1, rows + 1);
+    pairs = devcol::make_fixed_size_list_column<spilling>(
+                2, any(devcol::make_strings_column<std::int32_t, spilling>(elements)), std::vector<bool>(rows + 1, true))
+                .slice(0, rows);
+    nothing = devcol::null_column<spilling>(rows);
   }
 
   /// Every kind, for the operations that take any kind.
-  [[nodiscard]] std::vector<any> all() const { return {any(a), any(f), any(s), any(lists), any(structs), any(dict), any(dec), any(bin), any(bytes)}; }
+  [[nodiscard]] std::vector<any> all() const {
+    return {any(a),   any(f),   any(s),     any(lists), any(structs), any(dict),
+            any(dec), any(bin), any(bytes), any(wide),  any(pairs),   any(nothing)};
+  }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).
   [[nodiscard]] std::string snapshot() const {
@@ -145,6 +166,7 @@ struct inputs {
     ok = ok && (s.spill() > 0 || s.is_spilled());
     ok = ok && (bin.spill() > 0 || bin.is_spilled());
     ok = ok && (bytes.spill() > 0 || bytes.is_spilled());
+    ok = ok && (wide.spill() > 0 || wide.is_spilled());
     return ok;
   }
 };
@@ -197,6 +219,7 @@ std::vector<operation> const& operations() {
        }},
       {"strings sort", [](inputs& in) { return rows_of(devcol::sort(in.s)); }},
       {"strings length", [](inputs& in) { return rows_of(devcol::length(in.s)); }},
+      {"decimal256 sort", [](inputs& in) { return rows_of(devcol::sort(in.wide, devcol::order::descending)); }},
       {"binary sort and length", [](inputs& in) {
          return rows_of(devcol::sort(in.bytes, devcol::order::descending)) + rows_of(devcol::length(in.bytes));
        }},

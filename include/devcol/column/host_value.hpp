@@ -220,6 +220,16 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
       auto const e = child.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(offsets[i + 1]) - first);
       rows[i] = host_value(host_value::list(b, e));
     }
+  } else if constexpr (k == kind::fixed_size_list) {
+    auto const [first, last] = col.child_range();
+    auto const child = to_host_values(devcol::slice(col.child(), first, last, stream), stream);
+    auto const valid = validity_to_host(col.null_mask(access::read), col.offset(), n, stream);
+    auto const k_size = static_cast<std::ptrdiff_t>(col.list_size());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!valid[i]) { continue; }
+      auto const b = child.begin() + static_cast<std::ptrdiff_t>(i) * k_size;
+      rows[i] = host_value(host_value::list(b, b + k_size));
+    }
   } else if constexpr (k == kind::null) {
     return rows;  // every row null, as host_value is by default
   } else if constexpr (k == kind::structure) {

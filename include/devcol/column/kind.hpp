@@ -42,6 +42,7 @@ enum class kind : std::uint8_t {
   structure,          ///< `struct_column`: named children of the same length
   dictionary,         ///< `dictionary_column`: integer indices (8 to 64 bits) into a values column
   null,               ///< `null_column`: every row null, no buffers (Arrow's null type)
+  fixed_size_list,    ///< `fixed_size_list_column`: lists of one size over one child column, no offsets
 };
 
 /**
@@ -49,7 +50,8 @@ enum class kind : std::uint8_t {
  * `type_name()` begins: "int64", "string", "large_list", "decimal"…), `nested` (whether it has
  * child columns) and
  * `view_type` (its non-owning view; `void` for struct and dictionary, which are viewed through
- * their children, and for null, which has nothing to view). Defined for every alternative of `any_column` and for nothing else.
+ * their children, for a fixed-size list, whose rows its mask and list size describe, and for null,
+ * which has nothing to view). Defined for every alternative of `any_column` and for nothing else.
  * @tparam C a column type
  */
 template <class C>
@@ -67,18 +69,20 @@ namespace detail {
     case kind::structure: return "struct";
     case kind::dictionary: return "dictionary";
     case kind::null: return "null";
+    case kind::fixed_size_list: return "fixed_size_list";
     case kind::fixed_width: break;
   }
   return "fixed_width";
 }
 
 /// One kind's entry in the registry, the base of its `kind_traits`: a kind has children when it
-/// is a list, a struct or a dictionary. `OffsetBytes` is 8 for the large variants.
+/// is a list (fixed-size or not), a struct or a dictionary. `OffsetBytes` is 8 for the large variants.
 template <kind K, class View, std::size_t OffsetBytes = 4>
 struct kind_entry {
   static constexpr kind value = K;
   static constexpr std::string_view name = kind_family_name(K, OffsetBytes == 8);
-  static constexpr bool nested = K == kind::list || K == kind::structure || K == kind::dictionary;
+  static constexpr bool nested =
+      K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary;
   using view_type = View;
 };
 }  // namespace detail
@@ -103,6 +107,8 @@ template <class Policy>
 struct kind_traits<dictionary_column<Policy>> : detail::kind_entry<kind::dictionary, void> {};
 template <class Policy>
 struct kind_traits<null_column<Policy>> : detail::kind_entry<kind::null, void> {};
+template <class Policy>
+struct kind_traits<fixed_size_list_column<Policy>> : detail::kind_entry<kind::fixed_size_list, void> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Arrow -> devcol -> Arrow, differentially against pyarrow: schema fidelity and the newer kinds.
 
-A record batch built here (dates, times of day, binary and large binary, decimal256, null, half
-floats, month_day_nano intervals, timestamps with time zones, a non-nullable field, field and schema
-metadata, a list with a named non-nullable child, a struct with metadata on a child, an ordered
-dictionary, dictionaries over every integer index type, the arrow.uuid extension and an
-unregistered one), sliced at an odd offset, with nulls, goes through devcol_peer_round_trip: devcol
-imports it as a table (`table_from_arrow`), runs an op on every column (none, gather, filter,
-concatenate, is_null; sort and compare on dates, times, binary and decimal256), and exports the
-result. pyarrow imports that, validates it (`validate(full=True)`), and it must equal what pyarrow
-computes on its own: the schema with `check_metadata=True`, and the data.
+A record batch built here (dates, times of day, binary and large binary, decimal256, null,
+fixed-size lists, half floats, month_day_nano intervals, timestamps with time zones, a non-nullable
+field, field and schema metadata, a list with a named non-nullable child, a struct with metadata on
+a child, an ordered dictionary, dictionaries over every integer index type, the arrow.uuid
+extension and an unregistered one), sliced at an odd offset, with nulls, goes through
+devcol_peer_round_trip: devcol imports it as a table (`table_from_arrow`), runs an op on every
+column (none, gather, filter, concatenate, is_null; sort and compare on dates, times, binary and
+decimal256), and exports the result. pyarrow imports that, validates it (`validate(full=True)`),
+and it must equal what pyarrow computes on its own: the schema with `check_metadata=True`, and the
+data.
 
 Uses the C structs and the library of test_pyarrow_peer.py (DEVCOL_PEER_LIBRARY, as CTest sets it).
 """
@@ -80,6 +81,12 @@ def fields():
     """(field, array of ROWS rows) for every column of the test batch."""
     yield from ordered_fields()
     yield pa.field("null", pa.null()), pa.nulls(ROWS)
+    triples = pa.list_(pa.int16(), 3)
+    yield pa.field("fixed_size_list", triples), pa.array(
+        [None if null_at(k) else [k, None if k % 4 == 1 else -k, 7] for k in range(ROWS)], triples)
+    pairs = pa.list_(pa.field("name", pa.string(), nullable=False), 2)
+    yield pa.field("fixed_size_list_named", pairs), pa.array(
+        [None if null_at(k) else ["a" * (k % 3), str(k)] for k in range(ROWS)], pairs)
     i = np.arange(ROWS)
     halves = np.array((i - 50) * 0.25, dtype=np.float16).view(np.uint16)
     yield pa.field("halffloat", pa.float16()), viewed(halves, np.uint16, pa.float16())
@@ -196,7 +203,7 @@ class RoundTrip(peer.PeerTest):
         print(f"\n{cases} differential column cases over {batch.num_columns} columns", flush=True)
 
     def test_types_devcol_does_not_import_are_refused_naming_what_it_does(self):
-        for arr in (pa.array(["x", None], pa.string_view()), pa.array([[1, 2], None], pa.list_(pa.int8(), 2))):
+        for arr in (pa.array(["x", None], pa.string_view()), pa.array([{1: 2}, None], pa.map_(pa.int8(), pa.int8()))):
             with self.subTest(type=str(arr.type)):
                 schema, array = peer.ArrowSchema(), peer.ArrowDeviceArray()
                 batch = pa.record_batch([arr], names=["c"])

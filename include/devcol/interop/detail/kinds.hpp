@@ -24,6 +24,7 @@
 #include <devcol/interop/detail/kinds/decimal.hpp>
 #include <devcol/interop/detail/kinds/dictionary.hpp>
 #include <devcol/interop/detail/kinds/fixed_size_binary.hpp>
+#include <devcol/interop/detail/kinds/fixed_size_list.hpp>
 #include <devcol/interop/detail/kinds/fixed_width.hpp>
 #include <devcol/interop/detail/kinds/list.hpp>
 #include <devcol/interop/detail/kinds/null.hpp>
@@ -157,6 +158,7 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
   if (!field.dictionary.empty()) { return check_dictionary(array, field, path); }
   if (field.format == "+l" || field.format == "+L") { return check_list(array, field, path); }
   if (field.format == "+s") { return check_struct_array(array, field, path); }
+  if (field.format.starts_with("+w:")) { return check_fixed_size_list(array, field, path); }
   if (field.format == "u") { return check_strings<std::int32_t>(array, field, path); }
   if (field.format == "U") { return check_strings<std::int64_t>(array, field, path); }
   if (field.format == "z") { return check_strings<std::int32_t, encoding::binary>(array, field, path); }
@@ -177,7 +179,8 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
     visit_index_format(field.format, path, [](auto) {});
     return check_schema_any(field.dictionary.front(), path + ".dictionary");
   }
-  if (field.format == "+l" || field.format == "+L" || field.format == "+s") {
+  if (field.format.starts_with("+w:")) { (void)parse_fixed_size_list_format(field.format, path); }
+  if (field.format == "+l" || field.format == "+L" || field.format == "+s" || field.format.starts_with("+w:")) {
     DEVCOL_ARROW_EXPECTS(field.format == "+s" || field.children.size() == 1, path, ".n_children is ",
                          field.children.size(), ", a list has 1");
     for (std::size_t i = 0; i < field.children.size(); ++i) {
@@ -211,6 +214,7 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
   if (field.format == "+l") { return import_list<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "+L") { return import_list<std::int64_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "+s") { return import_struct_column<Policy>(array, field, keep, stream, path); }
+  if (field.format.starts_with("+w:")) { return import_fixed_size_list<Policy>(array, field, keep, stream, path); }
   if (field.format == "u") { return import_strings<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "U") { return import_strings<std::int64_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "z") {
@@ -266,6 +270,8 @@ struct arrow_importer<K> {
     } else {
       if constexpr (kind_of<K> == kind::list) {
         expect_list_format<typename K::offset_type>(field, path);
+      } else if constexpr (kind_of<K> == kind::fixed_size_list) {
+        (void)parse_fixed_size_list_format(field.format, path);
       } else if constexpr (kind_of<K> == kind::structure) {
         expect_struct_format(field, path);
       } else {
@@ -288,6 +294,8 @@ struct arrow_importer<K> {
       return import_null<Policy>(array);
     } else if constexpr (kind_of<K> == kind::list) {
       return import_list<typename K::offset_type, Policy>(array, field, keep, stream, "array");
+    } else if constexpr (kind_of<K> == kind::fixed_size_list) {
+      return import_fixed_size_list<Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::structure) {
       return import_struct_column<Policy>(array, field, keep, stream, "array");
     } else {
