@@ -47,10 +47,12 @@
 #include <devcol/column/factories.hpp>
 #include <devcol/column/field_info.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
+#include <devcol/column/fixed_size_list_column.hpp>
 #include <devcol/column/host_value.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/list_column.hpp>
 #include <devcol/column/nested_factories.hpp>
+#include <devcol/column/null_column.hpp>
 #include <devcol/column/string_view.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/struct_column.hpp>

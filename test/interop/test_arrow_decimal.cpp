@@ -210,8 +210,13 @@ TEST_CASE("arrow: decimal formats are untrusted text: malformed ones are arrow_e
   using d128 = devcol::decimal128_column;
   using d64 = devcol::decimal64_column;
   using d32 = devcol::decimal32_column;
-  SECTION("decimal256 is named as not supported") { spoiled_decimal().rejects<d128>("d:40,2,256", "decimal256"); }
-  SECTION("another bit width") { spoiled_decimal().rejects<d128>("d:10,2,48", "bit width 48 is not 32, 64 or 128"); }
+  SECTION("decimal256 asked as decimal128") {
+    spoiled_decimal().rejects<d128>("d:40,2,256", "is decimal256, not decimal128");
+  }
+  SECTION("a decimal256 precision past 76") {
+    spoiled_decimal().rejects<devcol::decimal256_column>("d:77,2,256", "precision 77 is not within [1, 76] for decimal256");
+  }
+  SECTION("another bit width") { spoiled_decimal().rejects<d128>("d:10,2,48", "bit width 48 is not 32, 64, 128 or 256"); }
   SECTION("a width that is not the kind's") { spoiled_decimal().rejects<d64>("d:20,3", "is decimal128, not decimal64"); }
   SECTION("a width the kind does not match") { spoiled_decimal().rejects<d128>("d:9,3,32", "is decimal32, not decimal128"); }
   SECTION("precision above the width's range") {

@@ -81,8 +81,12 @@ struct inputs {
   col<devcol::time64_ns> clock;                    ///< nullable
   col<devcol::float16> halves;                     ///< NaN, +-inf, +-0.0, a subnormal, nulls
   col<devcol::interval_month_day_nano> spans;      ///< 16-byte values, nullable
-  devcol::decimal_column<devcol::int128_t, spilling> wide;  ///< decimal128, nullable
+  devcol::decimal_column<devcol::int128_t, spilling> wide128;  ///< decimal128, nullable
   devcol::dictionary_column<spilling> dict_wide;   ///< uint32 indices over int64 values
+  devcol::basic_binary_column<std::int64_t, spilling> bytes;  ///< large binary, bytes that are not UTF-8
+  devcol::decimal_column<devcol::int256_t, spilling> wide;   ///< decimal256, sliced
+  devcol::fixed_size_list_column<spilling> pairs;               ///< lists of 2 strings, sliced
+  devcol::null_column<spilling> nothing;                        ///< no memory at all
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -148,15 +152,34 @@ struct inputs {
     clock = devcol::make_column<devcol::time64_ns, spilling>(tv);
     halves = devcol::make_column<devcol::float16, spilling>(hv);
     spans = devcol::make_column<devcol::interval_month_day_nano, spilling>(sv);
-    wide = devcol::make_decimal_column<devcol::int128_t, spilling>(wv, 38, 5);
+    wide128 = devcol::make_decimal_column<devcol::int128_t, spilling>(wv, 38, 5);
     dict_wide = devcol::make_dictionary_column<spilling>(devcol::make_column<std::uint32_t, spilling>(wide_codes),
                                                          any(devcol::sequence<std::int64_t, spilling>(7, -3, 1000)));
+    std::vector<std::optional<std::string>> blobs{std::string("\xFF")};  // row 0, sliced off
+    for (auto const& row : text) { blobs.push_back(row ? *row + '\xFF' : row); }
+    bytes = devcol::make_binary_column<std::int64_t, spilling>(blobs).slice(1, rows + 1);
+    std::vector<std::optional<devcol::int256_t>> wide_values{devcol::int256_t(0)};
+    std::vector<std::optional<std::string>> elements;
+    for (std::size_t i = 0; i < rows; ++i) {
+      auto const low = unscaled[i] ? static_cast<std::uint64_t>(*unscaled[i]) : 0;
+      wide_values.push_back(unscaled[i] ? std::optional(devcol::int256_t::from_words(low, 0, i, 0)) : std::nullopt);
+      elements.push_back(text[i]);
+      elements.push_back(three[i]);
+    }
+    elements.push_back("x");
+    elements.push_back("y");
+    wide = devcol::make_decimal_column<devcol::int256_t, spilling>(wide_values, 76, 3).slice(1, rows + 1);
+    pairs = devcol::make_fixed_size_list_column<spilling>(
+                2, any(devcol::make_strings_column<std::int32_t, spilling>(elements)), std::vector<bool>(rows + 1, true))
+                .slice(0, rows);
+    nothing = devcol::null_column<spilling>(rows);
   }
 
   /// Every kind, for the operations that take any kind.
   [[nodiscard]] std::vector<any> all() const {
-    return {any(a),    any(f),     any(s),      any(lists),  any(structs), any(dict), any(dec),
-            any(bin),  any(days),  any(clock),  any(halves), any(spans),   any(wide), any(dict_wide)};
+    return {any(a),      any(f),       any(s),     any(lists),  any(structs), any(dict),
+            any(dec),    any(bin),     any(days),  any(clock),  any(halves),  any(spans),
+            any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing)};
   }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).
@@ -173,6 +196,8 @@ struct inputs {
     ok = ok && (f.spill() > 0 || f.is_spilled());
     ok = ok && (s.spill() > 0 || s.is_spilled());
     ok = ok && (bin.spill() > 0 || bin.is_spilled());
+    ok = ok && (bytes.spill() > 0 || bytes.is_spilled());
+    ok = ok && (wide.spill() > 0 || wide.is_spilled());
     return ok;
   }
 };
@@ -228,9 +253,13 @@ std::vector<operation> const& operations() {
          return rows_of(devcol::sort(in.days, devcol::order::descending)) + rows_of(devcol::argsort(in.clock));
        }},
       {"decimal128 sort and compare", [](inputs& in) {
-         return rows_of(devcol::sort(in.wide)) + rows_of(devcol::compare(in.wide, devcol::cmp::greater_equal, in.wide));
+         return rows_of(devcol::sort(in.wide128)) + rows_of(devcol::compare(in.wide128, devcol::cmp::greater_equal, in.wide128));
        }},
       {"strings length", [](inputs& in) { return rows_of(devcol::length(in.s)); }},
+      {"decimal256 sort", [](inputs& in) { return rows_of(devcol::sort(in.wide, devcol::order::descending)); }},
+      {"binary sort and length", [](inputs& in) {
+         return rows_of(devcol::sort(in.bytes, devcol::order::descending)) + rows_of(devcol::length(in.bytes));
+       }},
       {"strings chars(write) on a copy", [](inputs& in) {
          auto copy = in.s;
          {

@@ -14,6 +14,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/any_column_fwd.hpp>
 #include <devcol/column/detail/dictionary_column.hpp>
+#include <devcol/column/detail/fixed_size_list_column.hpp>
 #include <devcol/column/detail/list_column.hpp>
 #include <devcol/column/detail/struct_column.hpp>
 #include <devcol/column/kind.hpp>
@@ -73,25 +74,27 @@ template <fixed_width T, class Policy>
   return std::string(arrow_format_v<T>);
 }
 /**
- * @brief "string" or "large_string", as pyarrow prints them. Reads no memory.
- * @tparam O the offset type: `std::int32_t` names "string", `std::int64_t` "large_string"
+ * @brief "string", "large_string", "binary" or "large_binary", as pyarrow prints them. Reads no memory.
+ * @tparam O the offset type: `std::int32_t` names "string" or "binary", `std::int64_t` the large ones
  * @tparam Policy the column's buffer policy (no effect on the name)
+ * @tparam E what the bytes are: UTF-8 text or binary
  * @throws std::bad_alloc if the string cannot be made
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] std::string type_name(basic_strings_column<O, Policy> const&) {
-  return sizeof(O) == 4 ? "string" : "large_string";
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] std::string type_name(basic_strings_column<O, Policy, E> const&) {
+  return std::string(strings_type_name_v<O, E>);
 }
 /**
- * @brief The Arrow format of a strings column: "u" (32-bit offsets) or "U" (64-bit). Reads no
- * memory.
+ * @brief The Arrow format of a strings or binary column: "u" or "U" (utf8 with 32- or 64-bit
+ * offsets), "z" or "Z" (binary). Reads no memory.
  * @tparam O the offset type, `std::int32_t` or `std::int64_t`
  * @tparam Policy the column's buffer policy (no effect on the format)
+ * @tparam E what the bytes are: UTF-8 text or binary
  * @throws std::bad_alloc if the string cannot be made
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] std::string arrow_format(basic_strings_column<O, Policy> const&) {
-  return std::string(strings_format_v<O>);
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] std::string arrow_format(basic_strings_column<O, Policy, E> const&) {
+  return std::string(strings_format_v<O, E>);
 }
 /**
  * @brief The type of a column kind that names itself (lists, structs, dictionaries, decimals…).
@@ -191,7 +194,8 @@ any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream) {
 /**
  * @brief The device a column's memory belongs to (DESIGN.md rule 21: its copies and host reads run
  * with that device current): its first buffer's (values, offsets or indices); for a struct, its
- * mask's, or else its first child's. For a column without memory, the current device. O(1) (a
+ * mask's, or else its first child's (a fixed-size list: its mask's, or else its child's). For a
+ * column without memory (a null column), the current device. O(1) (a
  * struct without a mask: its depth); never synchronises; nothing on the host backend (device 0).
  * @tparam C a column kind, or `any_column<Policy>`
  * @param col the column
@@ -202,10 +206,14 @@ template <class C>
     return std::visit([](auto const& c) { return column_device(c); }, col);
   } else {
     constexpr kind k = kind_of<C>;
-    if constexpr (k == kind::strings || k == kind::list) {
+    if constexpr (k == kind::strings || k == kind::binary || k == kind::list) {
       return col.offsets_buffer().device();
     } else if constexpr (k == kind::dictionary) {
       return col.visit_indices([](auto const& indices) { return indices.data_buffer().device(); });
+    } else if constexpr (k == kind::fixed_size_list) {
+      return col.mask_buffer().empty() ? column_device(col.child()) : col.mask_buffer().device();
+    } else if constexpr (k == kind::null) {
+      return typename C::buffer_type{}.device();  // no memory: the current device
     } else if constexpr (k == kind::structure) {
       if (!col.mask_buffer().empty() || col.num_children() == 0) { return col.mask_buffer().device(); }
       return column_device(col.child(0));

@@ -1,7 +1,8 @@
 /**
  * @file decimal_column.hpp
- * @brief `devcol::decimal_column`: Arrow decimal32 / decimal64 / decimal128 (`decimal32_column`,
- * `decimal64_column`, `decimal128_column`), fixed-point numbers with a run-time precision and scale.
+ * @brief `devcol::decimal_column`: Arrow decimal32 / decimal64 / decimal128 / decimal256
+ * (`decimal32_column`, `decimal64_column`, `decimal128_column`, `decimal256_column`), fixed-point
+ * numbers with a run-time precision and scale.
  *
  * Why a class around `column<Rep>`, not `column<decimal<P, S>>`: Arrow carries precision and scale
  * in the type at run time ("d:P,S"), and an import learns them only then; a compile-time pair
@@ -34,19 +35,20 @@
 
 DEVCOL_NAMESPACE_BEGIN
 
-/// @brief The representations of Arrow's decimals: int32 (decimal32), int64 (decimal64) and
-/// `devcol::int128_t` (decimal128).
+/// @brief The representations of Arrow's decimals: int32 (decimal32), int64 (decimal64),
+/// `devcol::int128_t` (decimal128) and `devcol::int256_t` (decimal256).
 /// @tparam Rep the type tested
 template <class Rep>
-concept decimal_rep = std::same_as<Rep, std::int32_t> || std::same_as<Rep, std::int64_t> || std::same_as<Rep, int128_t>;
+concept decimal_rep = std::same_as<Rep, std::int32_t> || std::same_as<Rep, std::int64_t> ||
+                      std::same_as<Rep, int128_t> || std::same_as<Rep, int256_t>;
 
-/// @brief The greatest precision (decimal digits) a `Rep` holds, as Arrow allows: 9, 18 or 38.
-/// @tparam Rep `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+/// @brief The greatest precision (decimal digits) a `Rep` holds, as Arrow allows: 9, 18, 38 or 76.
+/// @tparam Rep `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
 template <decimal_rep Rep>
-inline constexpr int max_decimal_precision_v = sizeof(Rep) == 4 ? 9 : sizeof(Rep) == 8 ? 18 : 38;
+inline constexpr int max_decimal_precision_v = sizeof(Rep) == 4 ? 9 : sizeof(Rep) == 8 ? 18 : sizeof(Rep) == 16 ? 38 : 76;
 
-/// @brief The bit width of a `Rep` as Arrow's decimal formats name it: 32, 64 or 128.
-/// @tparam Rep `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+/// @brief The bit width of a `Rep` as Arrow's decimal formats name it: 32, 64, 128 or 256.
+/// @tparam Rep `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
 template <decimal_rep Rep>
 inline constexpr int decimal_bit_width_v = static_cast<int>(sizeof(Rep) * 8);
 
@@ -69,7 +71,7 @@ void check_decimal_precision(std::string_view what, int precision) {
  * shallow copy, rule 12). Values are not checked against the precision (neither does Arrow C++ on
  * import; pyarrow's `validate(full=True)` does): devcol stores what it is given.
  *
- * @tparam Rep `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+ * @tparam Rep `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
 template <decimal_rep Rep, buffer_policy Policy = default_policy>
@@ -99,9 +101,9 @@ class decimal_column : public detail::forwarded_rows<decimal_column<Rep, Policy>
    * @brief The unscaled `values` (shared, O(1)) as decimals of `precision` digits, `scale` of them
    * after the point (negative: the values count 10^-scale units).
    * @param values the unscaled values and their validity; not checked against the precision
-   * @param precision the number of decimal digits, in [1, 9 / 18 / 38] by `Rep`
+   * @param precision the number of decimal digits, in [1, 9 / 18 / 38 / 76] by `Rep`
    * @param scale the digits after the decimal point; any int, as Arrow allows
-   * @throws devcol::logic_error naming the precision when it is outside [1, 9 / 18 / 38]
+   * @throws devcol::logic_error naming the precision when it is outside [1, 9 / 18 / 38 / 76]
    */
   decimal_column(values_type values, int precision, int scale)
       : values_(std::move(values)), precision_(precision), scale_(scale) {
@@ -112,7 +114,7 @@ class decimal_column : public detail::forwarded_rows<decimal_column<Rep, Policy>
    * @brief `size` uninitialised rows from the policy's resource, with a mask as `mask` says.
    * Allocates in order on `stream`; does not synchronise.
    * @param size the number of rows
-   * @param precision the number of decimal digits, in [1, 9 / 18 / 38] by `Rep`
+   * @param precision the number of decimal digits, in [1, 9 / 18 / 38 / 76] by `Rep`
    * @param scale the digits after the decimal point
    * @param stream the stream the allocation (and a mask's fill) is ordered on
    * @param mask whether a mask is allocated, and with every row valid or null
@@ -222,7 +224,7 @@ class decimal_column : public detail::forwarded_rows<decimal_column<Rep, Policy>
 
   /// @brief The unscaled values as a fixed-width column (shares the buffers; for the fixed-width ops).
   [[nodiscard]] values_type const& values() const noexcept { return values_; }
-  /// @brief The number of decimal digits (1..9, 1..18 or 1..38).
+  /// @brief The number of decimal digits (1..9, 1..18, 1..38 or 1..76).
   [[nodiscard]] int precision() const noexcept { return precision_; }
   /// @brief The digits after the point (negative: the values count powers of ten).
   [[nodiscard]] int scale() const noexcept { return scale_; }
@@ -279,5 +281,7 @@ using decimal32_column = decimal_column<std::int32_t>;
 using decimal64_column = decimal_column<std::int64_t>;
 /// @brief Arrow decimal128 ("d:P,S"): precision 1..38, 128-bit unscaled values.
 using decimal128_column = decimal_column<int128_t>;
+/// @brief Arrow decimal256 ("d:P,S,256"): precision 1..76, 256-bit unscaled values (`int256_t`).
+using decimal256_column = decimal_column<int256_t>;
 
 DEVCOL_NAMESPACE_END

@@ -179,17 +179,17 @@ template <fixed_width T, buffer_policy Policy = default_policy>
  * of `Rep` or of `std::optional<Rep>` (an empty optional is a null row; a mask only if some row is
  * null), as make_column<Rep> stages and copies them (synchronises `stream`). Values are not
  * checked against the precision.
- * @tparam Rep the unscaled integer representation: `std::int32_t`, `std::int64_t` or the 128-bit
- *         integer, which bounds the precision at 9, 18 or 38 digits
+ * @tparam Rep the unscaled integer representation: `std::int32_t`, `std::int64_t`, the 128-bit or
+ *         the 256-bit integer, which bounds the precision at 9, 18, 38 or 76 digits
  * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
  *         members decide sharing, exposure tracking, reference counting and spilling
  * @tparam Range a host input range of values convertible to `Rep`, or of `std::optional<Rep>`
  * @param values the unscaled rows, first to last (row value = unscaled * 10^-scale)
- * @param precision the number of decimal digits a value may hold, in [1, 9 / 18 / 38] by `Rep`
+ * @param precision the number of decimal digits a value may hold, in [1, 9 / 18 / 38 / 76] by `Rep`
  * @param scale the number of digits after the decimal point (negative scales multiply by a power
  *        of ten), as Arrow defines it
  * @param stream the stream the copy runs on and that is synchronised before returning
- * @throws devcol::logic_error naming the precision when it is outside [1, 9 / 18 / 38] (checked
+ * @throws devcol::logic_error naming the precision when it is outside [1, 9 / 18 / 38 / 76] (checked
  * before anything is allocated); what allocation and copying throw
  */
 template <decimal_rep Rep, buffer_policy Policy = default_policy, std::ranges::input_range Range>
@@ -270,6 +270,7 @@ staged_rows stage_string_rows(Range const& values, OnValue on_value, OnNull on_n
  *         `std::int64_t` (Arrow large utf8)
  * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
  *         members decide sharing, exposure tracking, reference counting and spilling
+ * @tparam E `encoding::binary` for a binary column (make_binary_column() says so shorter)
  * @tparam Range a host input range of values a `std::string_view` is made from, or of
  *         `std::optional`s of them; the bytes are copied as given, not checked as UTF-8
  * @param values the rows, first to last
@@ -277,12 +278,13 @@ staged_rows stage_string_rows(Range const& values, OnValue on_value, OnNull on_n
  * @throws devcol::logic_error when 32-bit offsets cannot hold the bytes (use `O = std::int64_t`),
  * what allocation and copying throw
  */
-template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, std::ranges::input_range Range>
+template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, encoding E = encoding::utf8,
+          std::ranges::input_range Range>
   requires std::convertible_to<std::ranges::range_value_t<Range>, std::string_view> ||
            detail::is_optional_string<std::ranges::range_value_t<Range>>
-[[nodiscard]] basic_strings_column<O, Policy> make_strings_column(Range const& values, stream_ref stream = {}) {
+[[nodiscard]] basic_strings_column<O, Policy, E> make_strings_column(Range const& values, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
+  using buffer_type = typename basic_strings_column<O, Policy, E>::buffer_type;
   std::vector<O> offsets{0};
   std::string chars;
   auto append = [&](std::size_t, std::string_view s) {
@@ -297,7 +299,8 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, 
   buffer_type chars_buffer = detail::upload_bytes<buffer_type>(chars.data(), chars.size(), stream);
   buffer_type mask = nulls != 0 ? detail::upload_mask<buffer_type>(valid, row, stream) : buffer_type{};
   stream.synchronize();
-  return basic_strings_column<O, Policy>(std::move(offsets_buffer), std::move(chars_buffer), std::move(mask), row, nulls);
+  return basic_strings_column<O, Policy, E>(std::move(offsets_buffer), std::move(chars_buffer), std::move(mask), row,
+                                            nulls);
 }
 
 /**
@@ -312,12 +315,32 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, 
  * @throws devcol::logic_error when 32-bit offsets cannot hold the bytes; what allocation and
  * copying throw
  */
-template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
-[[nodiscard]] basic_strings_column<O, Policy> make_strings_column(
+template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, encoding E = encoding::utf8>
+[[nodiscard]] basic_strings_column<O, Policy, E> make_strings_column(
     std::initializer_list<std::optional<std::string_view>> values, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   // Through a vector: clang 14 cannot form libstdc++ 12's ref_view over this initializer_list.
-  return make_strings_column<O, Policy>(std::vector<std::optional<std::string_view>>(values), stream);
+  return make_strings_column<O, Policy, E>(std::vector<std::optional<std::string_view>>(values), stream);
+}
+
+/**
+ * @brief A binary (or, with `O = std::int64_t`, large binary) column of the byte strings of a host
+ * range or braced list: make_strings_column() with `encoding::binary`, at the same cost.
+ * @tparam O the offset type: `std::int32_t` (Arrow binary) or `std::int64_t` (Arrow large binary)
+ * @tparam Policy the buffer policy of the result
+ * @tparam Values a host range make_strings_column() takes, or a braced list with `std::nullopt` rows
+ * @param values the rows, first to last
+ * @param stream the stream the copies run on and that is synchronised before returning
+ * @throws what make_strings_column() throws
+ */
+template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy,
+          class Values = std::initializer_list<std::optional<std::string_view>>>
+[[nodiscard]] basic_binary_column<O, Policy> make_binary_column(Values const& values, stream_ref stream = {}) {
+  if constexpr (std::same_as<Values, std::initializer_list<std::optional<std::string_view>>>) {
+    return make_strings_column<O, Policy, encoding::binary>(std::vector<std::optional<std::string_view>>(values), stream);
+  } else {
+    return make_strings_column<O, Policy, encoding::binary>(values, stream);
+  }
 }
 
 /**

@@ -200,7 +200,7 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
     for (std::size_t i = 0; i < n; ++i) {
       if (values[i]) { rows[i] = host_value(format_decimal(*values[i], col.scale())); }
     }
-  } else if constexpr (k == kind::fixed_width || k == kind::strings || k == kind::fixed_size_binary) {
+  } else if constexpr (k == kind::fixed_width || k == kind::strings || k == kind::binary || k == kind::fixed_size_binary) {
     auto const values = to_host(col, stream);
     for (std::size_t i = 0; i < n; ++i) {
       if (values[i]) { rows[i] = widen(*values[i]); }
@@ -220,6 +220,18 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
       auto const e = child.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(offsets[i + 1]) - first);
       rows[i] = host_value(host_value::list(b, e));
     }
+  } else if constexpr (k == kind::fixed_size_list) {
+    auto const [first, last] = col.child_range();
+    auto const child = to_host_values(devcol::slice(col.child(), first, last, stream), stream);
+    auto const valid = validity_to_host(col.null_mask(access::read), col.offset(), n, stream);
+    auto const k_size = static_cast<std::ptrdiff_t>(col.list_size());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!valid[i]) { continue; }
+      auto const b = child.begin() + static_cast<std::ptrdiff_t>(i) * k_size;
+      rows[i] = host_value(host_value::list(b, b + k_size));
+    }
+  } else if constexpr (k == kind::null) {
+    return rows;  // every row null, as host_value is by default
   } else if constexpr (k == kind::structure) {
     std::vector<std::vector<host_value>> fields;
     for (std::size_t f = 0; f < col.num_children(); ++f) { fields.push_back(to_host_values(col.field(f, stream), stream)); }
@@ -295,16 +307,16 @@ template <class C>
 /**
  * @brief Prints a list, struct or dictionary column as pyarrow's rows read: `list<int64>[[1, 2],
  * null, []]`, `struct<a: int64, b: string>[{a: 1, b: "x"}, null]`, `dictionary<values=string,
- * indices=int32>["a", null, "a"]`; the first 20 rows. Copies to the host on the default stream and
- * synchronises it.
- * @tparam C a nested column kind
+ * indices=int32>["a", null, "a"]`, and a null column as `null[null, null]`; the first 20 rows.
+ * Copies to the host on the default stream and synchronises it.
+ * @tparam C a nested column kind, or `null_column`
  * @param out the stream written to
  * @param col the column printed
  * @returns `out`
  * @throws what to_host_values() throws, and what `out` throws if its exceptions are enabled
  */
 template <class C>
-  requires(kind_traits<C>::nested)
+  requires(kind_traits<C>::nested || kind_traits<C>::value == kind::null)
 std::ostream& operator<<(std::ostream& out, C const& col) {
   detail::operation_spill_lock<typename C::policy> const spill_scope;  // copied and synchronised on the host
   detail::print_rows(out, any_column<typename C::policy>(col));

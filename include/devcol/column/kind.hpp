@@ -35,11 +35,14 @@ class list_column_view;
 enum class kind : std::uint8_t {
   fixed_width,        ///< `column<T>`: one value buffer of a fixed-width type, and validity
   strings,            ///< `strings_column` / `large_strings_column`: offsets and characters
+  binary,             ///< `binary_column` / `large_binary_column`: the strings layout over bytes that need not be UTF-8
   decimal,            ///< `decimal_column<Rep>`: fixed-width integers with a precision and scale
   fixed_size_binary,  ///< `fixed_size_binary_column`: values of one byte width
   list,               ///< `list_column` / `large_list_column`: offsets into one child column
   structure,          ///< `struct_column`: named children of the same length
   dictionary,         ///< `dictionary_column`: integer indices (8 to 64 bits) into a values column
+  null,               ///< `null_column`: every row null, no buffers (Arrow's null type)
+  fixed_size_list,    ///< `fixed_size_list_column`: lists of one size over one child column, no offsets
 };
 
 /**
@@ -47,7 +50,8 @@ enum class kind : std::uint8_t {
  * `type_name()` begins: "int64", "string", "large_list", "decimal"…), `nested` (whether it has
  * child columns) and
  * `view_type` (its non-owning view; `void` for struct and dictionary, which are viewed through
- * their children). Defined for every alternative of `any_column` and for nothing else.
+ * their children, for a fixed-size list, whose rows its mask and list size describe, and for null,
+ * which has nothing to view). Defined for every alternative of `any_column` and for nothing else.
  * @tparam C a column type
  */
 template <class C>
@@ -58,23 +62,27 @@ namespace detail {
 [[nodiscard]] constexpr std::string_view kind_family_name(kind k, bool large) noexcept {
   switch (k) {
     case kind::strings: return large ? "large_string" : "string";
+    case kind::binary: return large ? "large_binary" : "binary";
     case kind::decimal: return "decimal";
     case kind::fixed_size_binary: return "fixed_size_binary";
     case kind::list: return large ? "large_list" : "list";
     case kind::structure: return "struct";
     case kind::dictionary: return "dictionary";
+    case kind::null: return "null";
+    case kind::fixed_size_list: return "fixed_size_list";
     case kind::fixed_width: break;
   }
   return "fixed_width";
 }
 
 /// One kind's entry in the registry, the base of its `kind_traits`: a kind has children when it
-/// is a list, a struct or a dictionary. `OffsetBytes` is 8 for the large variants.
+/// is a list (fixed-size or not), a struct or a dictionary. `OffsetBytes` is 8 for the large variants.
 template <kind K, class View, std::size_t OffsetBytes = 4>
 struct kind_entry {
   static constexpr kind value = K;
   static constexpr std::string_view name = kind_family_name(K, OffsetBytes == 8);
-  static constexpr bool nested = K == kind::list || K == kind::structure || K == kind::dictionary;
+  static constexpr bool nested =
+      K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary;
   using view_type = View;
 };
 }  // namespace detail
@@ -83,9 +91,9 @@ template <fixed_width T, class Policy>
 struct kind_traits<column<T, Policy>> : detail::kind_entry<kind::fixed_width, column_view<T>> {
   static constexpr std::string_view name = type_name_v<T>;
 };
-template <arrow_offset O, class Policy>
-struct kind_traits<basic_strings_column<O, Policy>>
-    : detail::kind_entry<kind::strings, strings_column_view<O>, sizeof(O)> {};
+template <arrow_offset O, class Policy, encoding E>
+struct kind_traits<basic_strings_column<O, Policy, E>>
+    : detail::kind_entry<E == encoding::utf8 ? kind::strings : kind::binary, strings_column_view<O>, sizeof(O)> {};
 template <class Rep, class Policy>
 struct kind_traits<decimal_column<Rep, Policy>> : detail::kind_entry<kind::decimal, column_view<Rep>> {};
 template <class Policy>
@@ -97,6 +105,10 @@ template <class Policy>
 struct kind_traits<struct_column<Policy>> : detail::kind_entry<kind::structure, void> {};
 template <class Policy>
 struct kind_traits<dictionary_column<Policy>> : detail::kind_entry<kind::dictionary, void> {};
+template <class Policy>
+struct kind_traits<null_column<Policy>> : detail::kind_entry<kind::null, void> {};
+template <class Policy>
+struct kind_traits<fixed_size_list_column<Policy>> : detail::kind_entry<kind::fixed_size_list, void> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

@@ -1,7 +1,8 @@
 /**
  * @file nested_factories.hpp
- * @brief Making nested columns from their children: `make_list_column`, `make_struct_column`,
- * `make_dictionary_column`, with offsets and validity given on the host.
+ * @brief Making nested columns from their children: `make_list_column`,
+ * `make_fixed_size_list_column`, `make_struct_column`, `make_dictionary_column`, with offsets and
+ * validity given on the host.
  */
 #pragma once
 
@@ -187,6 +188,38 @@ template <buffer_policy Policy = default_policy>
       detail::mask_from_host<Policy>(valid, staged, detail::policy_resource<typename Policy::resource>(), stream);
   stream.synchronize();
   return struct_column<Policy>(std::move(names), std::move(children), std::move(mask), rows, nulls);
+}
+
+/**
+ * @brief A fixed-size list column of lists of `list_size` rows of `child` each (its rows, in order:
+ * `child` holds rows * list_size of them), null where `valid[i]` is false (empty `valid`: no mask).
+ * The child is adopted (shared, O(1)); the mask is copied from the host in order on `stream`,
+ * which is then synchronised.
+ * @tparam Policy the buffer policy of the result and of the adopted child
+ * @param list_size the elements of every list; with 0 the column has `valid.size()` rows
+ * @param child the elements, of any kind, whose size is a multiple of `list_size`
+ * @param valid one flag per row, false for a null row; empty for no mask
+ * @param stream the stream the mask copy is ordered on and that is synchronised before returning
+ * @throws devcol::logic_error naming the sizes when the child's rows are not a multiple of
+ * `list_size` or `valid` has another length; what allocation and copying throw
+ */
+template <buffer_policy Policy = default_policy>
+[[nodiscard]] fixed_size_list_column<Policy> make_fixed_size_list_column(std::size_t list_size,
+                                                                         std::type_identity_t<any_column<Policy>> child,
+                                                                         std::vector<bool> const& valid = {},
+                                                                         stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  std::size_t const child_rows = devcol::size(child);
+  DEVCOL_EXPECTS(list_size == 0 ? true : child_rows % list_size == 0, "make_fixed_size_list_column: a child of ",
+                 child_rows, " rows is not a whole number of lists of ", list_size);
+  std::size_t const rows = list_size == 0 ? valid.size() : child_rows / list_size;
+  DEVCOL_EXPECTS(valid.empty() || valid.size() == rows, "make_fixed_size_list_column: ", valid.size(),
+                 " validity flags for ", rows, " rows");
+  std::vector<bitmask_word> staged;
+  auto [mask, nulls] =
+      detail::mask_from_host<Policy>(valid, staged, detail::policy_resource<typename Policy::resource>(), stream);
+  stream.synchronize();
+  return fixed_size_list_column<Policy>(list_size, std::move(child), std::move(mask), rows, nulls);
 }
 
 /**

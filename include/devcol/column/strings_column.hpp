@@ -1,7 +1,9 @@
 /**
  * @file strings_column.hpp
  * @brief `devcol::basic_strings_column`: Arrow utf8 (`strings_column`, 32-bit offsets) and large
- * utf8 (`large_strings_column`, 64-bit offsets), and `strings_column_view` for kernels.
+ * utf8 (`large_strings_column`, 64-bit offsets), binary and large binary (`binary_column`,
+ * `large_binary_column`: the same layout over bytes that need not be UTF-8), and
+ * `strings_column_view` for kernels.
  *
  * Why a class of its own, not `column<devcol::string>`: `column<T>` promises fixed-width rows —
  * `data()` is a `T*`, row `i` is `data()[i]`, a write may change any row in place — and none of
@@ -45,6 +47,16 @@ DEVCOL_NAMESPACE_BEGIN
  */
 template <class O>
 concept arrow_offset = std::same_as<O, std::int32_t> || std::same_as<O, std::int64_t>;
+
+/**
+ * @brief What the bytes of a variable-width column's rows are. It decides the Arrow type and the
+ * kind (`kind::strings` or `kind::binary`) and nothing else: both share one class, so the layout,
+ * the ops and their costs are the same, and bytes order as unsigned in both.
+ */
+enum class encoding : std::uint8_t {
+  utf8,    ///< text: Arrow utf8 / large utf8 ("u", "U"); devcol does not validate the UTF-8, as Arrow's C interface does not
+  binary,  ///< opaque bytes: Arrow binary / large binary ("z", "Z")
+};
 
 /**
  * @brief A read-only view of a strings column's rows, for kernels: six words, trivially copyable,
@@ -160,19 +172,25 @@ template <arrow_offset O, class Buffer>
  * The offsets are trusted as given (monotonic, within the characters buffer); the Arrow importer
  * checks a producer's before adopting them. An empty column may have no buffers at all.
  *
+ * With `E = encoding::binary` the same class holds Arrow binary and large binary: rows of bytes
+ * that need not be UTF-8, which no op here assumes they are.
+ *
  * @tparam O `std::int32_t` (Arrow utf8, up to 2^31 - 1 bytes in all) or `std::int64_t` (large utf8)
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
+ * @tparam E `encoding::utf8` (utf8, large utf8) or `encoding::binary` (binary, large binary)
  */
-template <arrow_offset O, buffer_policy Policy = default_policy>
-class basic_strings_column : public detail::column_rows<basic_strings_column<O, Policy>, Policy> {
+template <arrow_offset O, buffer_policy Policy = default_policy, encoding E = encoding::utf8>
+class basic_strings_column : public detail::column_rows<basic_strings_column<O, Policy, E>, Policy> {
   using rows_base = detail::column_rows<basic_strings_column, Policy>;
   friend rows_base;
   using rows_base::mask_, rows_base::null_count_, rows_base::offset_, rows_base::size_;
-  static constexpr std::string_view kind_name = "strings_column";
+  static constexpr std::string_view kind_name = E == encoding::utf8 ? "strings_column" : "binary_column";
 
  public:
   /// The offset type.
   using offset_type = O;
+  /// What the rows' bytes are (UTF-8 text or binary).
+  static constexpr encoding bytes_encoding = E;
   using typename rows_base::buffer_type, typename rows_base::policy, typename rows_base::resource_type;
   /// The view kernels take.
   using view_type = strings_column_view<O>;
@@ -339,9 +357,32 @@ using strings_column = basic_strings_column<std::int32_t>;
 /// @brief Arrow large utf8 (format "U"): 64-bit offsets.
 using large_strings_column = basic_strings_column<std::int64_t>;
 
-/// @brief The Arrow format string of a strings column with offsets `O`: "u" or "U".
+/**
+ * @brief Arrow binary (format "z") and large binary ("Z"): `basic_strings_column` over bytes that
+ * need not be UTF-8.
+ * @tparam O `std::int32_t` (binary) or `std::int64_t` (large binary)
+ * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
+ */
+template <arrow_offset O, buffer_policy Policy = default_policy>
+using basic_binary_column = basic_strings_column<O, Policy, encoding::binary>;
+/// @brief Arrow binary (format "z"): 32-bit offsets, up to 2^31 - 1 bytes in all.
+using binary_column = basic_binary_column<std::int32_t>;
+/// @brief Arrow large binary (format "Z"): 64-bit offsets.
+using large_binary_column = basic_binary_column<std::int64_t>;
+
+/// @brief The Arrow format string of a strings or binary column with offsets `O`: "u", "U", "z" or "Z".
 /// @tparam O the offset type, `std::int32_t` or `std::int64_t`
-template <arrow_offset O>
-inline constexpr std::string_view strings_format_v = sizeof(O) == 4 ? "u" : "U";
+/// @tparam E what the bytes are: `encoding::utf8` (utf8) or `encoding::binary` (binary)
+template <arrow_offset O, encoding E = encoding::utf8>
+inline constexpr std::string_view strings_format_v =
+    E == encoding::utf8 ? (sizeof(O) == 4 ? "u" : "U") : (sizeof(O) == 4 ? "z" : "Z");
+/// @brief The type of a strings or binary column with offsets `O`, as pyarrow names it: "string",
+/// "large_string", "binary" or "large_binary".
+/// @tparam O the offset type, `std::int32_t` or `std::int64_t`
+/// @tparam E what the bytes are
+template <arrow_offset O, encoding E = encoding::utf8>
+inline constexpr std::string_view strings_type_name_v = E == encoding::utf8
+                                                            ? (sizeof(O) == 4 ? "string" : "large_string")
+                                                            : (sizeof(O) == 4 ? "binary" : "large_binary");
 
 DEVCOL_NAMESPACE_END

@@ -75,18 +75,19 @@ template <fixed_width T, class Policy>
 
 
 /**
- * @brief The strings column's rows on the host, an empty optional for each null row. Copies the
- * rows' offsets, their bytes and the mask's words in order on `stream` and synchronises it twice
- * (once to learn the bytes' range).
+ * @brief The strings (or binary) column's rows on the host, an empty optional for each null row.
+ * Copies the rows' offsets, their bytes and the mask's words in order on `stream` and synchronises
+ * it twice (once to learn the bytes' range).
  * @tparam O the column's offset type, `std::int32_t` or `std::int64_t`
  * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @tparam E what the bytes are (binary rows come back as byte strings)
  * @param col the column to read; a slice copies only the bytes its rows span
  * @param stream a stream of the column's device that the copies are ordered on; synchronised
  * @returns one element per row, in row order; a null row is empty, not an empty string
  * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] std::vector<std::optional<std::string>> to_host(basic_strings_column<O, Policy> const& col,
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] std::vector<std::optional<std::string>> to_host(basic_strings_column<O, Policy, E> const& col,
                                                               stream_ref stream = {}) {
   scoped_device const on_device(col.offsets_buffer().device());
   detail::operation_spill_lock<Policy> const spill_scope{stream};
@@ -159,8 +160,8 @@ template <class Policy>
 /**
  * @brief The decimal text of an unscaled value at `scale`: "-12.34" for (-1234, 2), "0.05" for
  * (5, 2), "1200" for (12, -2), as pyarrow prints decimals (without an exponent). Host only.
- * @tparam Rep the unscaled integer representation (`std::int32_t`, `std::int64_t` or 128-bit);
- *         its most negative value is formatted too
+ * @tparam Rep the unscaled integer representation (`std::int32_t`, `std::int64_t`, 128- or
+ *         256-bit); its most negative value is formatted too
  * @param value the unscaled value
  * @param scale digits after the decimal point; a negative scale appends `-scale` zeros
  * @throws std::bad_alloc if the string cannot grow
@@ -189,8 +190,8 @@ template <decimal_rep Rep>
 namespace detail {
 template <class T>
 void print_value(std::ostream& out, T const& v) {
-  if constexpr (std::is_same_v<T, int128_t>) {
-    out << format_decimal(v, 0);  // iostreams have no __int128
+  if constexpr (std::is_same_v<T, int128_t> || std::is_same_v<T, int256_t>) {
+    out << format_decimal(v, 0);  // iostreams have no 128- or 256-bit integers
   } else if constexpr (std::is_same_v<T, float16>) {
     out << to_float(v);
   } else if constexpr (std::is_same_v<T, interval_months>) {
@@ -233,6 +234,16 @@ std::ostream& print_head(std::ostream& out, std::string_view prefix, C const& co
   if (col.size() > shown) { out << ", ... (" << col.size() << " rows)"; }
   return out << ']';
 }
+
+/// Writes `bytes` as "0x" and two hex digits a byte: how binary rows print.
+inline void print_hex(std::ostream& out, std::string_view bytes) {
+  constexpr char hex[] = "0123456789abcdef";
+  out << "0x";
+  for (char c : bytes) {
+    auto const b = static_cast<unsigned char>(c);
+    out << hex[b >> 4] << hex[b & 0xF];
+  }
+}
 }  // namespace detail
 
 /**
@@ -252,19 +263,26 @@ std::ostream& operator<<(std::ostream& out, column<T, Policy> const& col) {
 }
 
 /**
- * @brief Prints `strings["a", "bc", null]`, the first 20 rows then `…` and the row count. Copies
- * to the host on the default stream and synchronises it.
- * @tparam O the column's offset type; `std::int64_t` prints as `large_strings`
+ * @brief Prints `strings["a", "bc", null]` (binary: `binary[0x6162, null]`, bytes in hex), the
+ * first 20 rows then `…` and the row count. Copies to the host on the default stream and
+ * synchronises it.
+ * @tparam O the column's offset type; `std::int64_t` prints as `large_strings` / `large_binary`
  * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
- * @param out the stream written to; the bytes go out unescaped
+ * @tparam E what the bytes are: text goes out unescaped in quotes, binary in hex
+ * @param out the stream written to
  * @param col the column to print
  * @returns `out`
  * @throws what to_host() throws, and what `out` throws if its exceptions are enabled
  */
-template <arrow_offset O, class Policy>
-std::ostream& operator<<(std::ostream& out, basic_strings_column<O, Policy> const& col) {
-  return detail::print_head(out, sizeof(O) == 4 ? "strings" : "large_strings", col,
-                            [&](std::string const& v) { out << '"' << v << '"'; });
+template <arrow_offset O, class Policy, encoding E>
+std::ostream& operator<<(std::ostream& out, basic_strings_column<O, Policy, E> const& col) {
+  if constexpr (E == encoding::binary) {
+    return detail::print_head(out, strings_type_name_v<O, E>, col,
+                              [&](std::string const& v) { detail::print_hex(out, v); });
+  } else {
+    return detail::print_head(out, sizeof(O) == 4 ? "strings" : "large_strings", col,
+                              [&](std::string const& v) { out << '"' << v << '"'; });
+  }
 }
 
 /**
@@ -293,14 +311,7 @@ std::ostream& operator<<(std::ostream& out, decimal_column<Rep, Policy> const& c
  */
 template <class Policy>
 std::ostream& operator<<(std::ostream& out, fixed_size_binary_column<Policy> const& col) {
-  return detail::print_head(out, col.type_name(), col, [&](std::string const& v) {
-    constexpr char hex[] = "0123456789abcdef";
-    out << "0x";
-    for (char c : v) {
-      auto const b = static_cast<unsigned char>(c);
-      out << hex[b >> 4] << hex[b & 0xF];
-    }
-  });
+  return detail::print_head(out, col.type_name(), col, [&](std::string const& v) { detail::print_hex(out, v); });
 }
 
 DEVCOL_NAMESPACE_END

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -165,6 +166,138 @@ static_assert(sizeof(int128_t) == 16 && alignof(int128_t) == 16,
               "devcol::int128_t must be 16 bytes, 16-byte aligned (Arrow decimal128's layout)");
 
 /**
+ * @brief A 256-bit signed integer: the representation of Arrow's decimal256, whose values buffer is
+ * 32-byte little-endian two's complement, which is this struct's layout (four 64-bit words, least
+ * significant first). No compiler has a 256-bit integer, so this holds what decimals ask of their
+ * values and nothing more: order and equality (host and device, what sort, compare and the other
+ * fixed-width ops use), conversion from any integer, and division and remainder by a positive
+ * `int` (host, what printing uses). Trivially copyable, so columns move its rows as bytes.
+ */
+struct int256_t {
+  /// The words, least significant first; the top bit of `words[3]` is the sign.
+  std::uint64_t words[4];
+
+  /// @brief Uninitialised, as an integer is.
+  int256_t() noexcept = default;
+  /// @brief `v`, sign-extended: any integer, `int128_t` included (implicit, as integers widen).
+  /// @tparam I an integral type or `int128_t`
+  /// @param v the value
+  template <class I>
+    requires(std::is_integral_v<I> || std::is_same_v<I, int128_t>)
+  DEVCOL_HOST_DEVICE constexpr int256_t(I v) noexcept  // NOLINT(google-explicit-constructor): widening, as integers
+      : words{static_cast<std::uint64_t>(v), second_word(v), sign_word(v), sign_word(v)} {}
+  /// @brief The value of four words, least significant first (two's complement).
+  /// @param w0 bits 0-63
+  /// @param w1 bits 64-127
+  /// @param w2 bits 128-191
+  /// @param w3 bits 192-255, the top one the sign
+  [[nodiscard]] static constexpr int256_t from_words(std::uint64_t w0, std::uint64_t w1, std::uint64_t w2,
+                                                     std::uint64_t w3) noexcept {
+    int256_t out;
+    out.words[0] = w0;
+    out.words[1] = w1;
+    out.words[2] = w2;
+    out.words[3] = w3;
+    return out;
+  }
+  /// @brief Whether the value is negative.
+  [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool negative() const noexcept { return (words[3] >> 63) != 0; }
+
+  /// @brief Two's-complement order: the signed top words, then the rest as unsigned.
+  /// @param a the left operand
+  /// @param b the right operand
+  [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator<(int256_t const& a, int256_t const& b) noexcept {
+    if (a.words[3] != b.words[3]) {
+      return static_cast<std::int64_t>(a.words[3]) < static_cast<std::int64_t>(b.words[3]);
+    }
+    for (int i = 2; i >= 0; --i) {
+      if (a.words[i] != b.words[i]) { return a.words[i] < b.words[i]; }
+    }
+    return false;
+  }
+  /// @brief Equality of every bit. @param a the left operand @param b the right operand
+  [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator==(int256_t const& a, int256_t const& b) noexcept {
+    return a.words[0] == b.words[0] && a.words[1] == b.words[1] && a.words[2] == b.words[2] &&
+           a.words[3] == b.words[3];
+  }
+  /// @brief See operator==. @param a the left operand @param b the right operand
+  [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator!=(int256_t const& a, int256_t const& b) noexcept {
+    return !(a == b);
+  }
+  /// @brief See operator<. @param a the left operand @param b the right operand
+  [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator>(int256_t const& a, int256_t const& b) noexcept {
+    return b < a;
+  }
+  /// @brief See operator<. @param a the left operand @param b the right operand
+  [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator<=(int256_t const& a, int256_t const& b) noexcept {
+    return !(b < a);
+  }
+  /// @brief See operator<. @param a the left operand @param b the right operand
+  [[nodiscard]] DEVCOL_HOST_DEVICE friend constexpr bool operator>=(int256_t const& a, int256_t const& b) noexcept {
+    return !(a < b);
+  }
+
+  /// @brief `a / d`, truncated toward zero as C++'s integer division (host only).
+  /// @param a the dividend
+  /// @param d the divisor, positive
+  [[nodiscard]] friend constexpr int256_t operator/(int256_t const& a, int d) noexcept { return a.divide(d).first; }
+  /// @brief `a % d`, with the sign of `a` as C++'s (host only).
+  /// @param a the dividend
+  /// @param d the divisor, positive
+  [[nodiscard]] friend constexpr int operator%(int256_t const& a, int d) noexcept { return a.divide(d).second; }
+  /// @brief `*this = *this / d`. @param d the divisor, positive
+  constexpr int256_t& operator/=(int d) noexcept { return *this = *this / d; }
+
+ private:
+  // The words a value of type I extends with: all ones for a negative one, else zeros.
+  template <class I>
+  [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr std::uint64_t sign_word(I v) noexcept {
+    if constexpr (std::is_same_v<I, int128_t> || std::is_signed_v<I>) {
+      return v < 0 ? ~std::uint64_t{0} : std::uint64_t{0};
+    } else {
+      return 0;
+    }
+  }
+  // Bits 64-127 of a value of type I: its own for int128_t, else its sign.
+  template <class I>
+  [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr std::uint64_t second_word(I v) noexcept {
+    if constexpr (std::is_same_v<I, int128_t>) {
+      return static_cast<std::uint64_t>(v >> 64);
+    } else {
+      return sign_word(v);
+    }
+  }
+  // Two's-complement negation: the magnitude of a negative value (the most negative one's as
+  // unsigned, 2^255, which is right).
+  [[nodiscard]] constexpr int256_t negated() const noexcept {
+    int256_t out;
+    unsigned carry = 1;
+    for (int i = 0; i < 4; ++i) {
+      out.words[i] = ~words[i] + carry;
+      carry = carry != 0 && out.words[i] == 0 ? 1 : 0;
+    }
+    return out;
+  }
+  // Long division of the magnitude by `d`, one 64-bit word at a time from the top; the signs put
+  // back as C++'s truncating division has them.
+  [[nodiscard]] constexpr std::pair<int256_t, int> divide(int d) const noexcept {
+    __extension__ typedef unsigned __int128 wide;  // NOLINT(modernize-use-using): __extension__ needs a typedef
+    bool const neg = negative();
+    int256_t q = neg ? negated() : *this;
+    wide rem = 0;
+    for (int i = 3; i >= 0; --i) {
+      wide const cur = (rem << 64) | q.words[i];
+      q.words[i] = static_cast<std::uint64_t>(cur / static_cast<wide>(d));
+      rem = cur % static_cast<wide>(d);
+    }
+    int const r = static_cast<int>(rem);
+    return {neg ? q.negated() : q, neg ? -r : r};
+  }
+};
+static_assert(sizeof(int256_t) == 32 && std::is_trivially_copyable_v<int256_t>,
+              "devcol::int256_t must be 32 bytes, trivially copyable (Arrow decimal256's layout)");
+
+/**
  * @brief What devcol knows of a fixed-width element type `T`; specialised for each supported type.
  *
  * `format` is the Arrow C Data Interface format string. `bool` is stored one byte per row, as
@@ -250,6 +383,20 @@ struct type_traits<int128_t> {
   static constexpr bool supported = true;
   static constexpr std::string_view format = "";  ///< none: see arrow_primitive
   static constexpr std::string_view name = "int128";
+  static constexpr bool arrow_bit_packed = false;
+  static constexpr bool arrow_primitive = false;
+};
+
+/**
+ * @brief `int256_t` is a fixed-width type, as `int128_t` is: `column<int256_t>` and the fixed-width
+ * ops that need only order and equality (gather, filter, concatenate, compare, sort, null masks)
+ * serve decimal256 columns; not an Arrow type of its own (`decimal256_column` is: "d:P,S,256").
+ */
+template <>
+struct type_traits<int256_t> {
+  static constexpr bool supported = true;
+  static constexpr std::string_view format = "";  ///< none: see arrow_primitive
+  static constexpr std::string_view name = "int256";
   static constexpr bool arrow_bit_packed = false;
   static constexpr bool arrow_primitive = false;
 };

@@ -72,10 +72,12 @@ template <arrow_fixed_width T, buffer_policy Policy = default_policy>
                                           static_cast<std::size_t>(imported.length), imported.null_count, taken, stream);
 }
 
-/// @brief Whether `C` is a `basic_strings_column` (what from_arrow<C> imports from utf8 / large utf8).
+/// @brief Whether `C` is a `basic_strings_column` (what from_arrow<C> imports from utf8 / large utf8,
+/// or binary / large binary for a binary column).
 /// @tparam C a type (a cv-qualified or reference type is not)
 template <class C>
-concept strings_column_type = std::same_as<C, std::remove_cvref_t<C>> && of_kind<C, kind::strings>;
+concept strings_column_type =
+    std::same_as<C, std::remove_cvref_t<C>> && (of_kind<C, kind::strings> || of_kind<C, kind::binary>);
 
 /// @brief Satisfied by the column kinds besides `column<T>` that `from_arrow<K>` imports (strings,
 /// decimal, fixed-size binary, list, struct and dictionary columns of any policy): those with a
@@ -86,7 +88,8 @@ concept arrow_importable = detail::arrow_importer<K>::enabled;
 
 /**
  * @brief Imports an array as a column of kind `K`: `from_arrow<devcol::strings_column>` (utf8; large
- * utf8 as `large_strings_column`), `from_arrow<decimal128_column>` (and decimal32/64),
+ * utf8 as `large_strings_column`; binary as `binary_column`, large binary as `large_binary_column`),
+ * `from_arrow<decimal128_column>` (and decimal32/64),
  * `from_arrow<fixed_size_binary_column<my_policy>>`. Takes ownership as the fixed-width
  * from_arrow() does: `array` is marked released at once, its producer's `release` called exactly
  * once when the last devcol handle on its memory goes; `schema` is released before this returns.
@@ -98,7 +101,7 @@ concept arrow_importable = detail::arrow_importer<K>::enabled;
  *
  * Checked before anything is adopted, the input released on every failure, `devcol::arrow_error`
  * naming the field and value: first the structure (as from_arrow() checks it, and per kind: strings
- * "u" for 32-bit offsets, "U" for 64-bit, three buffers, offsets not NULL unless there are no rows;
+ * "u" for 32-bit offsets, "U" for 64-bit, binary "z" and "Z", three buffers, offsets not NULL unless there are no rows;
  * decimals "d:P,S[,W]" read as untrusted text, W 32, 64 or 128 matching `K` (256 is named as not
  * supported), P within the width's range, integers that fit an int; fixed-size binary "w:N" with
  * 1 <= N < 2^31), reading no buffer; then, for strings, the offsets' content in one kernel whose

@@ -21,6 +21,7 @@
 #include <devcol/ops/detail/concatenate/nested.hpp>
 #include <devcol/ops/detail/concatenate/strings.hpp>
 #include <devcol/ops/detail/kinds.hpp>
+#include <devcol/ops/detail/null_kind.hpp>
 
 #include <span>
 #include <type_traits>

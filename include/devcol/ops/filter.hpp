@@ -18,6 +18,7 @@
 #include <devcol/ops/detail/filter/fixed_width.hpp>
 #include <devcol/ops/detail/filter/nested.hpp>
 #include <devcol/ops/detail/filter/strings.hpp>
+#include <devcol/ops/detail/null_kind.hpp>
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/gather.hpp>
 

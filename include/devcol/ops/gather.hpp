@@ -21,6 +21,7 @@
 #include <devcol/ops/detail/gather/nested.hpp>
 #include <devcol/ops/detail/gather/strings.hpp>
 #include <devcol/ops/detail/kinds.hpp>
+#include <devcol/ops/detail/null_kind.hpp>
 
 #include <concepts>
 #include <type_traits>

@@ -1,7 +1,7 @@
 /**
  * @file strings.hpp
- * @brief The ops only strings columns have: `length` and `hash` (xxHash64). The ops strings share
- * with other kinds (gather, filter, concatenate, compare, sort, is_null, fill_null...) are in the
+ * @brief The ops only strings and binary columns have: `length` (in bytes) and `hash` (xxHash64).
+ * The ops they share with other kinds (gather, filter, concatenate, compare, sort, is_null, fill_null...) are in the
  * header named after the op (devcol/ops/gather.hpp...).
  */
 #pragma once
@@ -103,11 +103,12 @@ struct string_hash {
  * synchronisation.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: lengths are in bytes either way)
  * @param col the input column
  * @param stream the stream the work is ordered on
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] column<O, Policy> length(basic_strings_column<O, Policy> const& col, stream_ref stream = {}) {
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] column<O, Policy> length(basic_strings_column<O, Policy, E> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::rows_to<O>(col, detail::string_length<O>{col.view()}, true, stream);
 }
@@ -119,12 +120,13 @@ template <arrow_offset O, class Policy>
  * `stream`, no synchronisation.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: the same bytes hash alike)
  * @param col the input column
  * @param seed the hash seed
  * @param stream the stream the work is ordered on
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] column<std::uint64_t, Policy> hash(basic_strings_column<O, Policy> const& col, std::uint64_t seed = 0,
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] column<std::uint64_t, Policy> hash(basic_strings_column<O, Policy, E> const& col, std::uint64_t seed = 0,
                                                  stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::rows_to<std::uint64_t>(col, detail::string_hash<O>{col.view(), {seed}}, true, stream);

@@ -17,7 +17,7 @@ namespace py = devcol::python;
 using i64 = std::int64_t;
 
 /// Batch `k` of the table the tests read: int64 with nulls and extremes, double with NaN, ±inf and
-/// ±0.0, strings, a list<int32> and a struct, sliced at an odd offset.
+/// ±0.0, strings, a list<int32> and binary bytes that are not UTF-8, sliced at an odd offset.
 devcol::table batch(int k) {
   double const nan = std::numeric_limits<double>::quiet_NaN();
   double const inf = std::numeric_limits<double>::infinity();
@@ -31,14 +31,31 @@ devcol::table batch(int k) {
   t.add("l", devcol::make_list_column<std::int32_t>({0, 1, 3, 3, 4, 6, 7, 8}, child,
                                                      {true, true, false, true, true, true, true})
                  .slice(1, 7));
+  t.add("b", devcol::make_binary_column({"skip", std::string_view("\0", 1), std::nullopt, "", "\xff\xfe", "ab", "k"})
+                 .slice(1, 7));
   return t;
 }
 
 std::vector<devcol::table> batches() { return {batch(0), batch(10)}; }
 
-/// The column `name` of batch 0.
+/// Columns the tests read alone, beside the batches (which polars and duckdb read, and whose
+/// types they do not all take): decimal256 past 128 bits, both signs and a null, and a null
+/// column, each sliced at an odd offset.
+devcol::table lone_columns() {
+  using devcol::int256_t;
+  std::vector<std::optional<int256_t>> const d256{int256_t(1), int256_t::from_words(0, 0, 1, 0), int256_t(-12345),
+                                                   std::nullopt, int256_t::from_words(0, 0, 0, 1ULL << 60),
+                                                   int256_t(0)};
+  devcol::table t;
+  t.add("d256", devcol::make_decimal_column<int256_t>(d256, 76, 2).slice(1, 6));
+  t.add("null", devcol::null_column<>(9).slice(2, 7));
+  return t;
+}
+
+/// The column `name` of batch 0, or of lone_columns().
 devcol::any_column<> column_named(char const* name) {
   auto t = batch(0);
+  if (!t.contains(name)) { t = lone_columns(); }
   return t[std::string_view(name)];
 }
 

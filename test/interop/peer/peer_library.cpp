@@ -874,8 +874,22 @@ devcol::column<bool> filter_flags(std::size_t n) {
   return devcol::make_column<bool>(rows);
 }
 
+/// Whether `C` is a newer kind with an order (compare, sort): a date or time of day, binary or
+/// decimal256.
+template <class C>
+constexpr bool newer_ordered() {
+  if constexpr (devcol::detail::is_plain_column<C>) {
+    return dated<typename C::value_type>;
+  } else if constexpr (devcol::kind_of<C> == devcol::kind::decimal) {
+    return std::is_same_v<typename C::rep_type, devcol::int256_t>;
+  } else {
+    return devcol::kind_of<C> == devcol::kind::binary;
+  }
+}
+
 /// `op` on one column: none, gather, filter, concatenate (of its first third and the rest),
-/// is_null; sort and compare (with itself reversed) on dates and times (nothing for other kinds).
+/// is_null; sort and compare (with itself reversed) on dates, times, binary and decimal256 (nothing
+/// for other kinds).
 std::optional<devcol::any_column<>> apply_op(devcol::any_column<> const& col, std::string_view op) {
   std::size_t const n = devcol::size(col);
   if (op == "none") { return col; }
@@ -889,14 +903,12 @@ std::optional<devcol::any_column<>> apply_op(devcol::any_column<> const& col, st
   return std::visit(
       [&](auto const& c) -> std::optional<devcol::any_column<>> {
         using C = std::remove_cvref_t<decltype(c)>;
-        if constexpr (devcol::detail::is_plain_column<C>) {
-          if constexpr (dated<typename C::value_type>) {
-            if (op == "sort") { return devcol::any_column<>{devcol::sort(c)}; }
-            std::vector<std::int32_t> reversed(n);
-            for (std::size_t i = 0; i < n; ++i) { reversed[i] = static_cast<std::int32_t>(n - 1 - i); }
-            auto const flipped = devcol::gather(c, devcol::make_column<std::int32_t>(reversed));
-            return devcol::any_column<>{devcol::compare(c, devcol::cmp::less, flipped)};
-          }
+        if constexpr (newer_ordered<C>()) {
+          if (op == "sort") { return devcol::any_column<>{devcol::sort(c)}; }
+          std::vector<std::int32_t> reversed(n);
+          for (std::size_t i = 0; i < n; ++i) { reversed[i] = static_cast<std::int32_t>(n - 1 - i); }
+          auto const flipped = devcol::gather(c, devcol::make_column<std::int32_t>(reversed));
+          return devcol::any_column<>{devcol::compare(c, devcol::cmp::less, flipped)};
         }
         return std::nullopt;
       },

@@ -155,13 +155,13 @@ TEST_CASE("an Arrow C++ stream that fails midway: devcol reports Arrow's error, 
 
 TEST_CASE("devcol refuses an Arrow C++ stream of a type no table holds, and releases it", "[peer][arrow][stream]") {
   devcol_test::leak_check leaks;
-  // Variable-width binary ("z"): tables hold strings and nested kinds since issue 7, not binary.
-  arrow::BinaryBuilder builder;
+  // Binary view ("vz"): devcol imports binary and large binary, not their view layout.
+  arrow::BinaryViewBuilder builder;
   peer::require_ok(builder.Append("x"));
   auto const binary = peer::require_ok(builder.Finish());
-  auto const batch = arrow::RecordBatch::Make(arrow::schema({arrow::field("s", arrow::binary())}), 1, {binary});
+  auto const batch = arrow::RecordBatch::Make(arrow::schema({arrow::field("s", arrow::binary_view())}), 1, {binary});
   ArrowDeviceArrayStream stream{};
   peer::require_ok(arrow::ExportDeviceRecordBatchReader(peer::require_ok(arrow::RecordBatchReader::Make({batch})), &stream));
-  CHECK_THROWS_WITH(devcol::tables_from_arrow(&stream), Catch::Contains("schema.children[0].format 'z'"));
+  CHECK_THROWS_WITH(devcol::tables_from_arrow(&stream), Catch::Contains("schema.children[0].format 'vz'"));
   CHECK(stream.release == nullptr);
 }

@@ -488,10 +488,10 @@ class PyarrowToDevcolDecimalAndBinary(PeerTest):
         self.assertEqual(code, 0, text)
         self.assertEqual(json.loads(text)["values"], [])
 
-    def test_decimal256_is_refused_by_name_and_released(self):
+    def test_decimal256_asked_as_decimal128_is_refused_by_name_and_released(self):
         code, text = self.import_with(lib.devcol_peer_import_decimal, 128, pa.array([1], type=pa.decimal256(40, 0)))
         self.assertEqual(code, REFUSED, text)
-        self.assertIn("decimal256", text)
+        self.assertIn("is decimal256, not decimal128", text)
 
     def test_a_decimal_of_another_width_is_refused(self):
         code, text = self.import_with(lib.devcol_peer_import_decimal, 64, pa.array([1], type=pa.decimal128(10, 2)))

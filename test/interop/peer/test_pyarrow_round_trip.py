@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """Arrow -> devcol -> Arrow, differentially against pyarrow: schema fidelity and the newer kinds.
 
-A record batch built here (dates, times of day, half floats, month_day_nano intervals, timestamps with
-time zones, a non-nullable field, field and schema metadata, a list with a named non-nullable
-child, a struct with metadata on a child, an ordered dictionary, dictionaries over every integer
-index type, the arrow.uuid extension and an unregistered one), sliced at an odd offset, with nulls,
-goes through devcol_peer_round_trip: devcol imports it as a table (`table_from_arrow`), runs an op
-on every column (none, gather, filter, concatenate, is_null; sort and compare on dates and times),
-and exports the result. pyarrow imports that, validates it (`validate(full=True)`), and it must
-equal what pyarrow computes on its own: the schema with `check_metadata=True`, and the data.
+A record batch built here (dates, times of day, binary and large binary, decimal256, null,
+fixed-size lists, half floats, month_day_nano intervals, timestamps with time zones, a non-nullable
+field, field and schema metadata, a list with a named non-nullable child, a struct with metadata on
+a child, an ordered dictionary, dictionaries over every integer index type, the arrow.uuid
+extension and an unregistered one), sliced at an odd offset, with nulls, goes through
+devcol_peer_round_trip: devcol imports it as a table (`table_from_arrow`), runs an op on every
+column (none, gather, filter, concatenate, is_null; sort and compare on dates, times, binary and
+decimal256), and exports the result. pyarrow imports that, validates it (`validate(full=True)`),
+and it must equal what pyarrow computes on its own: the schema with `check_metadata=True`, and the
+data.
 
 Uses the C structs and the library of test_pyarrow_peer.py (DEVCOL_PEER_LIBRARY, as CTest sets it).
 """
 import ctypes
+import decimal
 import gc
 import unittest
 
@@ -53,9 +56,37 @@ def dated_fields():
                                                       pa.time64("ns"))
 
 
+def binary_fields():
+    """Binary and large binary: bytes that are not UTF-8 (NUL, 0xFF, 0xC3), empty rows among them."""
+    rows = [None if null_at(k) else bytes([0, 255, 195, 97, k % 256][(k + b) % 5] for b in range(k % 6))
+            for k in range(ROWS)]
+    yield pa.field("binary", pa.binary()), pa.array(rows, pa.binary())
+    yield pa.field("large_binary", pa.large_binary(), metadata={"k": "v"}), pa.array(rows, pa.large_binary())
+
+
+def decimal256_fields():
+    """decimal256 of 76 digits: both signs, past 128 bits, ties."""
+    values = [None if null_at(k) else decimal.Decimal(f"{(k % 9 - 4) * 7 ** (k % 90)}e-3") for k in range(ROWS)]
+    yield pa.field("decimal256", pa.decimal256(76, 3)), pa.array(values, pa.decimal256(76, 3))
+
+
+def ordered_fields():
+    """The newer columns with an order: sort and compare run on them."""
+    yield from dated_fields()
+    yield from binary_fields()
+    yield from decimal256_fields()
+
+
 def fields():
     """(field, array of ROWS rows) for every column of the test batch."""
-    yield from dated_fields()
+    yield from ordered_fields()
+    yield pa.field("null", pa.null()), pa.nulls(ROWS)
+    triples = pa.list_(pa.int16(), 3)
+    yield pa.field("fixed_size_list", triples), pa.array(
+        [None if null_at(k) else [k, None if k % 4 == 1 else -k, 7] for k in range(ROWS)], triples)
+    pairs = pa.list_(pa.field("name", pa.string(), nullable=False), 2)
+    yield pa.field("fixed_size_list_named", pairs), pa.array(
+        [None if null_at(k) else ["a" * (k % 3), str(k)] for k in range(ROWS)], pairs)
     i = np.arange(ROWS)
     halves = np.array((i - 50) * 0.25, dtype=np.float16).view(np.uint16)
     yield pa.field("halffloat", pa.float16()), viewed(halves, np.uint16, pa.float16())
@@ -93,7 +124,7 @@ def fields():
 
 
 SCHEMA_METADATA = {"pandas": "{\"index_columns\": []}", "origin": "devcol round trip"}
-DATED = [f.name for f, _ in dated_fields()]
+ORDERED = [f.name for f, _ in ordered_fields()]
 
 
 def test_batch():
@@ -124,7 +155,7 @@ def expected(batch, op):
         names = batch.schema.names
         bools = [pc.is_null(c) for c in batch.columns]
     else:
-        names = [name for name in batch.schema.names if name in DATED]
+        names = [name for name in batch.schema.names if name in ORDERED]
         for name in names:
             c = batch.column(name)
             if op == "sort":
@@ -172,7 +203,7 @@ class RoundTrip(peer.PeerTest):
         print(f"\n{cases} differential column cases over {batch.num_columns} columns", flush=True)
 
     def test_types_devcol_does_not_import_are_refused_naming_what_it_does(self):
-        for arr in (pa.array([b"x", None], pa.binary()), pa.array([None, None], pa.null())):
+        for arr in (pa.array(["x", None], pa.string_view()), pa.array([{1: 2}, None], pa.map_(pa.int8(), pa.int8()))):
             with self.subTest(type=str(arr.type)):
                 schema, array = peer.ArrowSchema(), peer.ArrowDeviceArray()
                 batch = pa.record_batch([arr], names=["c"])
@@ -183,7 +214,7 @@ class RoundTrip(peer.PeerTest):
                                        ctypes.addressof(out_array))
                 self.assert_released(schema, array)
                 self.assertEqual(code, peer.REFUSED, text)
-                for imported in ("utf8", "list", "struct", "dictionaries", "decimal", "date32", "time64"):
+                for imported in ("utf8", "binary", "list", "struct", "dictionaries", "decimal", "date32", "time64", "null"):
                     self.assertIn(imported, text)
 
 

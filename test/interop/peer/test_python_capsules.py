@@ -6,6 +6,7 @@ Every batch devcol exports is checked against the values it was made from, valid
 nested arrays, which is what nanoarrow's Python package implements). The counts of what was
 checked are printed at the end.
 """
+import decimal
 import math
 import sys
 import unittest
@@ -29,10 +30,19 @@ def expected_batch(k):
         "f": [math.nan, -0.0, math.inf, -math.inf, None, 2.5],
         "s": ["x", None, "", "zz", "\u00e9t\u00e9", "k"],
         "l": [[2, None], None, [4], [5, 6], [7], [8]],
+        "b": [b"\x00", None, b"", b"\xff\xfe", b"ab", b"k"],
     }
 
 
-EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32()))])
+# Columns read alone (devcol_capsules.cpp's lone_columns), not in the batches polars and duckdb read.
+LONE = {
+    "d256": (pa.decimal256(76, 2), [decimal.Decimal(f"{2**128}e-2"), decimal.Decimal("-123.45"), None,
+                                    decimal.Decimal(f"{2**252}e-2"), decimal.Decimal("0.00")]),
+    "null": (pa.null(), [None] * 5),
+}
+
+EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32())),
+                            ("b", pa.binary())])
 
 
 def same(a, b):
@@ -139,11 +149,20 @@ class Capsules(unittest.TestCase):
             self.assertEqual(rebuilt.length, 6)
         for name in expected_batch(0):
             revalidate(na.c_array(Column(name)))
+        for name in LONE:
+            revalidate(na.c_array(Column(name)))
+
+    def test_pyarrow_reads_lone_columns(self):
+        for name, (arrow_type, values) in LONE.items():
+            for array in (pa.array(Column(name)), pa.Array._import_from_c_device_capsule(*dc.device_array(name))):
+                array.validate(full=True)
+                self.assertEqual(array.type, arrow_type)
+                self.assertEqual(array.to_pylist(), values, name)
 
     def test_polars_queries_a_devcol_table(self):
         df = pl.DataFrame(Stream(dc.stream))
         self.assertEqual(df.height, 12)
-        self.assertEqual(df.columns, ["a", "f", "s", "l"])
+        self.assertEqual(df.columns, ["a", "f", "s", "l", "b"])
         out = df.select(pl.col("a").count().alias("a_valid"), pl.col("s").str.len_bytes().sum().alias("bytes"),
                         pl.col("l").list.len().sum().alias("items"), pl.col("f").is_nan().sum().alias("nans"))
         self.assertEqual(out.row(0), (10, 2 * (1 + 0 + 2 + 5 + 1), 2 * 7, 2))

@@ -10,6 +10,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/decimal_column.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
+#include <devcol/column/null_column.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
@@ -28,6 +29,8 @@ template <buffer_policy Policy = default_policy>
 class struct_column;
 template <buffer_policy Policy = default_policy>
 class dictionary_column;
+template <buffer_policy Policy = default_policy>
+class fixed_size_list_column;
 
 /**
  * @brief Any column of one policy: every kind devcol has (the conventions' table), as a
@@ -58,7 +61,9 @@ using any_column =
                  decimal_column<std::int32_t, Policy>, decimal_column<std::int64_t, Policy>,
                  decimal_column<int128_t, Policy>, fixed_size_binary_column<Policy>,
                  basic_list_column<std::int32_t, Policy>, basic_list_column<std::int64_t, Policy>,
-                 struct_column<Policy>, dictionary_column<Policy>>;
+                 struct_column<Policy>, dictionary_column<Policy>, basic_binary_column<std::int32_t, Policy>,
+                 basic_binary_column<std::int64_t, Policy>, decimal_column<int256_t, Policy>,
+                 null_column<Policy>, fixed_size_list_column<Policy>>;
 
 
 /**

@@ -24,8 +24,10 @@
 #include <devcol/interop/detail/kinds/decimal.hpp>
 #include <devcol/interop/detail/kinds/dictionary.hpp>
 #include <devcol/interop/detail/kinds/fixed_size_binary.hpp>
+#include <devcol/interop/detail/kinds/fixed_size_list.hpp>
 #include <devcol/interop/detail/kinds/fixed_width.hpp>
 #include <devcol/interop/detail/kinds/list.hpp>
+#include <devcol/interop/detail/kinds/null.hpp>
 #include <devcol/interop/detail/kinds/strings.hpp>
 #include <devcol/interop/detail/kinds/struct.hpp>
 #include <devcol/interop/detail/kinds_fwd.hpp>
@@ -102,11 +104,11 @@ consteval bool exportable_kind() {
   }
 }
 
-/// Where the export of `col` lives, given its array node: a strings column's node says (its offsets
-/// are never NULL, even for an empty column), any other column's memory does.
+/// Where the export of `col` lives, given its array node: a strings or binary column's node says
+/// (its offsets are never NULL, even for an empty column), any other column's memory does.
 template <class C>
 arrow_device exported_device(C const& col, array_node const& node) {
-  if constexpr (of_kind<C, kind::strings>) {
+  if constexpr (of_kind<C, kind::strings> || of_kind<C, kind::binary>) {
     return device_of_node(node);
   } else {
     return device_of(col);
@@ -156,14 +158,18 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
   if (!field.dictionary.empty()) { return check_dictionary(array, field, path); }
   if (field.format == "+l" || field.format == "+L") { return check_list(array, field, path); }
   if (field.format == "+s") { return check_struct_array(array, field, path); }
+  if (field.format.starts_with("+w:")) { return check_fixed_size_list(array, field, path); }
   if (field.format == "u") { return check_strings<std::int32_t>(array, field, path); }
   if (field.format == "U") { return check_strings<std::int64_t>(array, field, path); }
+  if (field.format == "z") { return check_strings<std::int32_t, encoding::binary>(array, field, path); }
+  if (field.format == "Z") { return check_strings<std::int64_t, encoding::binary>(array, field, path); }
   if (field.format.starts_with("d:")) {
     return visit_decimal_format(field.format, path, [&]<class Rep>(std::type_identity<Rep>, decimal_format const&) {
       check_decimal<Rep>(array, field, path);
     });
   }
   if (field.format.starts_with("w:")) { return check_fixed_size_binary(array, field, path); }
+  if (field.format == "n") { return check_null(array, field, path); }
   visit_format(field.format, path, [&]<class T>(std::type_identity<T>) { check_fixed_width<T>(array, field, path); });
 }
 
@@ -173,7 +179,8 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
     visit_index_format(field.format, path, [](auto) {});
     return check_schema_any(field.dictionary.front(), path + ".dictionary");
   }
-  if (field.format == "+l" || field.format == "+L" || field.format == "+s") {
+  if (field.format.starts_with("+w:")) { (void)parse_fixed_size_list_format(field.format, path); }
+  if (field.format == "+l" || field.format == "+L" || field.format == "+s" || field.format.starts_with("+w:")) {
     DEVCOL_ARROW_EXPECTS(field.format == "+s" || field.children.size() == 1, path, ".n_children is ",
                          field.children.size(), ", a list has 1");
     for (std::size_t i = 0; i < field.children.size(); ++i) {
@@ -181,7 +188,10 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
     }
     return;
   }
-  if (field.format == "u" || field.format == "U" || field.format.starts_with("w:")) { return; }
+  if (field.format == "u" || field.format == "U" || field.format == "z" || field.format == "Z" ||
+      field.format == "n" || field.format.starts_with("w:")) {
+    return;
+  }
   if (field.format.starts_with("d:")) {
     (void)parse_decimal_format(field.format, path);
     return;
@@ -204,14 +214,22 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
   if (field.format == "+l") { return import_list<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "+L") { return import_list<std::int64_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "+s") { return import_struct_column<Policy>(array, field, keep, stream, path); }
+  if (field.format.starts_with("+w:")) { return import_fixed_size_list<Policy>(array, field, keep, stream, path); }
   if (field.format == "u") { return import_strings<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "U") { return import_strings<std::int64_t, Policy>(array, field, keep, stream, path); }
+  if (field.format == "z") {
+    return import_strings<std::int32_t, Policy, encoding::binary>(array, field, keep, stream, path);
+  }
+  if (field.format == "Z") {
+    return import_strings<std::int64_t, Policy, encoding::binary>(array, field, keep, stream, path);
+  }
   if (field.format.starts_with("d:")) {
     return visit_decimal_format(field.format, path, [&]<class Rep>(std::type_identity<Rep>, decimal_format const&) {
       return any_column<Policy>(import_decimal<Rep, Policy>(array, field, keep, stream));
     });
   }
   if (field.format.starts_with("w:")) { return import_fixed_size_binary<Policy>(array, field, keep, stream); }
+  if (field.format == "n") { return import_null<Policy>(array); }
   any_column<Policy> out;
   visit_format(field.format, path, [&]<class T>(std::type_identity<T>) {
     out = import_column<T, Policy>(array, static_cast<std::size_t>(array.offset), static_cast<std::size_t>(array.length),
@@ -241,15 +259,19 @@ template <class K>
 struct arrow_importer<K> {
   static constexpr bool enabled = true;
   static void check(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-    if constexpr (kind_of<K> == kind::strings) {
-      check_strings<typename K::offset_type>(array, field, path);
+    if constexpr (kind_of<K> == kind::strings || kind_of<K> == kind::binary) {
+      check_strings<typename K::offset_type, K::bytes_encoding>(array, field, path);
     } else if constexpr (kind_of<K> == kind::decimal) {
       check_decimal<typename K::rep_type>(array, field, path);
     } else if constexpr (kind_of<K> == kind::fixed_size_binary) {
       check_fixed_size_binary(array, field, path);
+    } else if constexpr (kind_of<K> == kind::null) {
+      check_null(array, field, path);
     } else {
       if constexpr (kind_of<K> == kind::list) {
         expect_list_format<typename K::offset_type>(field, path);
+      } else if constexpr (kind_of<K> == kind::fixed_size_list) {
+        (void)parse_fixed_size_list_format(field.format, path);
       } else if constexpr (kind_of<K> == kind::structure) {
         expect_struct_format(field, path);
       } else {
@@ -262,14 +284,18 @@ struct arrow_importer<K> {
   static K import(ArrowArray const& array, arrow_field const& field, std::shared_ptr<void const> const& keep,
                   stream_ref stream) {
     using Policy = typename K::policy;
-    if constexpr (kind_of<K> == kind::strings) {
-      return import_strings<typename K::offset_type, Policy>(array, field, keep, stream);
+    if constexpr (kind_of<K> == kind::strings || kind_of<K> == kind::binary) {
+      return import_strings<typename K::offset_type, Policy, K::bytes_encoding>(array, field, keep, stream);
     } else if constexpr (kind_of<K> == kind::decimal) {
       return import_decimal<typename K::rep_type, Policy>(array, field, keep, stream);
     } else if constexpr (kind_of<K> == kind::fixed_size_binary) {
       return import_fixed_size_binary<Policy>(array, field, keep, stream);
+    } else if constexpr (kind_of<K> == kind::null) {
+      return import_null<Policy>(array);
     } else if constexpr (kind_of<K> == kind::list) {
       return import_list<typename K::offset_type, Policy>(array, field, keep, stream, "array");
+    } else if constexpr (kind_of<K> == kind::fixed_size_list) {
+      return import_fixed_size_list<Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::structure) {
       return import_struct_column<Policy>(array, field, keep, stream, "array");
     } else {

@@ -11,9 +11,10 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// Whether `C` is a strings column (`strings_column` or `large_strings_column`).
+/// Whether `C` has the strings layout (offsets and bytes): a strings or a binary column, large or
+/// not. Both kinds share every op body; only their Arrow type differs.
 template <class C>
-inline constexpr bool is_strings_kind = of_kind<C, kind::strings>;
+inline constexpr bool is_strings_kind = of_kind<C, kind::strings> || of_kind<C, kind::binary>;
 /// Whether `C` is a decimal column (`decimal32_column`, `decimal64_column`, `decimal128_column`).
 template <class C>
 inline constexpr bool is_decimal_kind = of_kind<C, kind::decimal>;
@@ -25,7 +26,7 @@ template <class C>
 inline constexpr bool is_any_kind = requires { kind_traits<C>::value; };
 
 /// Whether `C` is a kind whose rows are not values with an order: fixed-size binary, list, struct
-/// and dictionary (fixed-width, strings and decimal rows are). They have no sort, argsort,
+/// and dictionary (fixed-width, strings, binary and decimal rows are). They have no sort, argsort,
 /// is_sorted, compare or fill_null.
 template <class C>
 inline constexpr bool lacks_value_order = is_any_kind<C> && !is_plain_column<C> && !is_strings_kind<C> &&

@@ -10,12 +10,14 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/kind.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
+#include <thrust/fill.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform.h>
 
@@ -121,16 +123,20 @@ struct mask_flag {
 /**
  * @brief A bool column without a mask, true where a row of `col` is null (or, with `null` false,
  * valid), for any column kind with has_nulls(), null_mask(), offset(), size(), resource() and a
- * `policy`: one pass over the mask bits (none without nulls), in order on `stream`, no
- * synchronisation. The result comes from `col`'s resource.
+ * `policy`, or a null column (every row null: a fill): one pass over the mask bits (none without
+ * nulls), in order on `stream`, no synchronisation. The result comes from `col`'s resource.
  */
 template <class C>
 column<bool, typename C::policy> mask_flags(C const& col, bool null, stream_ref stream) {
   column<bool, typename C::policy> out(col.size(), stream, mask_state::unallocated, col.resource());
   executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
-                    mask_flag{mask_view_of(col), null});
+  bool* const flags = out.data(access::write, stream);
+  if constexpr (kind_of<C> == kind::null) {  // every row null, without a mask to read
+    thrust::fill(exec.policy(), flags, flags + col.size(), null);
+  } else {
+    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                      thrust::counting_iterator<std::size_t>(col.size()), flags, mask_flag{mask_view_of(col), null});
+  }
   return out;
 }
 

@@ -27,8 +27,8 @@ namespace detail {
  * `col` is null (its mask bits copied, one pass over them; the null count is `col`'s, no recount,
  * no synchronisation); else no mask.
  */
-template <fixed_width R, arrow_offset O, class Policy, class F>
-[[nodiscard]] column<R, Policy> rows_to(basic_strings_column<O, Policy> const& col, F f, bool keep_nulls,
+template <fixed_width R, arrow_offset O, class Policy, encoding E, class F>
+[[nodiscard]] column<R, Policy> rows_to(basic_strings_column<O, Policy, E> const& col, F f, bool keep_nulls,
                                         stream_ref stream) {
   column<R, Policy> out(col.size(), stream, mask_state::unallocated, col.resource());
   executor exec(stream);

@@ -33,14 +33,14 @@ namespace detail {
 struct decimal_format {
   int precision = 0;
   int scale = 0;
-  int bit_width = 128;  ///< 32, 64 or 128 ("d:P,S" without a width is decimal128)
+  int bit_width = 128;  ///< 32, 64, 128 or 256 ("d:P,S" without a width is decimal128)
 };
 
 /**
  * Reads an untrusted decimal format "d:P,S" or "d:P,S,W": P and S decimal integers (S may be
- * negative), W one of 32, 64, 128; nothing else before, between or after. Checks the precision
- * against the width (1..9, 1..18, 1..38).
- * @throws devcol::arrow_error naming `path`, the format and what is wrong (decimal256 is named as not supported)
+ * negative), W one of 32, 64, 128, 256; nothing else before, between or after. Checks the precision
+ * against the width (1..9, 1..18, 1..38, 1..76).
+ * @throws devcol::arrow_error naming `path`, the format and what is wrong
  */
 [[nodiscard]] inline decimal_format parse_decimal_format(std::string_view format, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(format.starts_with("d:"), path, ".format '", format, "' is not a decimal ('d:P,S[,bitwidth]')");
@@ -63,11 +63,9 @@ struct decimal_format {
   }
   DEVCOL_ARROW_EXPECTS(n >= 2, path, ".format '", format, "' lacks a scale ('d:P,S[,bitwidth]')");
   decimal_format out{fields[0], fields[1], fields[2]};
-  DEVCOL_ARROW_EXPECTS(out.bit_width != 256, path, ".format '", format,
-                       "' is decimal256, which devcol does not support (decimal32, decimal64, decimal128 only)");
-  DEVCOL_ARROW_EXPECTS(out.bit_width == 32 || out.bit_width == 64 || out.bit_width == 128, path, ".format '", format,
-                       "': bit width ", out.bit_width, " is not 32, 64 or 128");
-  int const max = out.bit_width == 32 ? 9 : out.bit_width == 64 ? 18 : 38;
+  DEVCOL_ARROW_EXPECTS(out.bit_width == 32 || out.bit_width == 64 || out.bit_width == 128 || out.bit_width == 256, path,
+                       ".format '", format, "': bit width ", out.bit_width, " is not 32, 64, 128 or 256");
+  int const max = out.bit_width == 32 ? 9 : out.bit_width == 64 ? 18 : out.bit_width == 128 ? 38 : 76;
   DEVCOL_ARROW_EXPECTS(out.precision >= 1 && out.precision <= max, path, ".format '", format, "': precision ",
                        out.precision, " is not within [1, ", max, "] for decimal", out.bit_width);
   return out;
@@ -80,6 +78,7 @@ decltype(auto) visit_decimal_format(std::string_view format, std::string const& 
   decimal_format const d = parse_decimal_format(format, path);
   if (d.bit_width == 32) { return f(std::type_identity<std::int32_t>{}, d); }
   if (d.bit_width == 64) { return f(std::type_identity<std::int64_t>{}, d); }
+  if (d.bit_width == 256) { return f(std::type_identity<int256_t>{}, d); }
   return f(std::type_identity<int128_t>{}, d);
 }
 

@@ -102,10 +102,12 @@ template <arrow_fixed_width T>
 /// What a refusal of an Arrow format lists: every type devcol does import, by kind.
 inline constexpr char importable_formats[] =
     "devcol imports integers of 8 to 64 bits, halffloat, float, double, bool, timestamps with or without a time "
-    "zone, durations, date32, date64, time32, time64, the three intervals, decimal32/64/128 ('d:P,S[,32|64]'), "
-    "fixed-size binary ('w:N'), utf8 ('u'), large utf8 ('U'), list ('+l'), large list ('+L'), struct ('+s') and "
-    "dictionaries with integer indices over any of these; not yet: null, binary, views, map, fixed-size list, "
-    "unions, run-end encoded, decimal256";
+    "zone, durations, date32, date64, time32, time64, the three intervals, decimal32/64/128/256 "
+    "('d:P,S[,32|64|256]'), "
+    "fixed-size binary ('w:N'), utf8 ('u'), large utf8 ('U'), binary ('z'), large binary ('Z'), list ('+l'), "
+    "large list ('+L'), fixed-size list ('+w:N'), struct ('+s'), null ('n') and dictionaries with integer indices "
+    "over any of these; not yet: views, map, "
+    "unions, run-end encoded";
 
 /// Calls `f(std::type_identity<T>{})` for the fixed-width type `T` that `format` denotes.
 /// @throws devcol::arrow_error naming the format when it denotes none

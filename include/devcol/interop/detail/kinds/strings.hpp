@@ -1,7 +1,7 @@
 /**
  * @file strings.hpp
- * @brief Arrow for strings columns (utf8 "u", large utf8 "U"): the schema and zero-copy array
- * nodes, the structure checks (no buffer read) and the import (offsets content checked, then
+ * @brief Arrow for strings and binary columns (utf8 "u", large utf8 "U", binary "z", large
+ * binary "Z": one layout, one code path), the schema and zero-copy array nodes, the structure checks (no buffer read) and the import (offsets content checked, then
  * borrowed).
  */
 #pragma once
@@ -34,10 +34,10 @@ namespace detail {
 
 // ---- export ----------------------------------------------------------------------------------
 
-/// The schema node of a strings column: format "u" or "U", the name, no children.
-template <arrow_offset O, buffer_policy Policy>
-std::unique_ptr<schema_node> schema_of(basic_strings_column<O, Policy> const& /*col*/, std::string name) {
-  return std::make_unique<schema_node>(std::string(strings_format_v<O>), std::move(name), 0);
+/// The schema node of a strings or binary column: format "u", "U", "z" or "Z", the name, no children.
+template <arrow_offset O, buffer_policy Policy, encoding E>
+std::unique_ptr<schema_node> schema_of(basic_strings_column<O, Policy, E> const& /*col*/, std::string name) {
+  return std::make_unique<schema_node>(std::string(strings_format_v<O, E>), std::move(name), 0);
 }
 
 /**
@@ -50,16 +50,16 @@ std::unique_ptr<schema_node> schema_of(basic_strings_column<O, Policy> const& /*
  * non-NULL empty data buffer: 64 zeroed bytes from the column's resource, in order on `stream`.
  * @throws what allocation and copying throw
  */
-template <arrow_offset O, buffer_policy Policy>
-std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy> const& col, stream_ref stream) {
-  basic_strings_column<O, Policy> kept = export_handle(col, stream);
+template <arrow_offset O, buffer_policy Policy, encoding E>
+std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy, E> const& col, stream_ref stream) {
+  basic_strings_column<O, Policy, E> kept = export_handle(col, stream);
   buffer<Policy> zeros;
   bool const no_offsets = kept.offsets_buffer().empty();
   if (no_offsets || kept.chars_buffer().empty()) {
     zeros = zeroed_export_buffer<Policy>(64, kept.resource(), stream);
   }
-  auto node = std::make_unique<holding_array_node<exported<basic_strings_column<O, Policy>>>>(
-      0, exported<basic_strings_column<O, Policy>>{std::move(kept), std::move(zeros)});
+  auto node = std::make_unique<holding_array_node<exported<basic_strings_column<O, Policy, E>>>>(
+      0, exported<basic_strings_column<O, Policy, E>>{std::move(kept), std::move(zeros)});
   auto const& held = node->kept;
   void const* const zero = held.made.data(access::read);
   describe_rows(*node, held.col, no_offsets ? 0 : held.col.offset(), held.col.mask_buffer().data(access::read), 3);
@@ -69,8 +69,8 @@ std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy> const& c
 }
 
 /// Where a strings column's memory lives: its offsets' (the current device when it has none).
-template <arrow_offset O, buffer_policy Policy>
-arrow_device device_of(basic_strings_column<O, Policy> const& col) {
+template <arrow_offset O, buffer_policy Policy, encoding E>
+arrow_device device_of(basic_strings_column<O, Policy, E> const& col) {
   return device_of(col.offsets_buffer().data(access::read));
 }
 
@@ -79,25 +79,22 @@ inline arrow_device device_of_node(array_node const& node) { return device_of(no
 
 // ---- structure checks and import ---------------------------------------------------------------
 
-/// "string" or "large_string", as pyarrow names the types.
-template <arrow_offset O>
-inline constexpr char const* strings_type_name_v = sizeof(O) == 4 ? "string" : "large_string";
-
 /**
- * @brief Checks that an array (its tree's structure already checked) is a strings array with
- * offsets `O` devcol can import: the format, no dictionary or children, three buffers, a validity
+ * @brief Checks that an array (its tree's structure already checked) is a strings array (binary
+ * with `E = encoding::binary`) with offsets `O` devcol can import: the format, no dictionary or children, three buffers, a validity
  * buffer if there are nulls, offsets unless there are no rows, no size overflow. Reads no buffer.
  * @throws devcol::arrow_error naming the field and the value
  */
-template <arrow_offset O>
+template <arrow_offset O, encoding E = encoding::utf8>
 void check_strings(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-  DEVCOL_ARROW_EXPECTS(field.format == strings_format_v<O>, path, ".format '", field.format, "' is not ",
-                       strings_type_name_v<O>, " ('", strings_format_v<O>, "')");
-  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", strings_type_name_v<O>,
+  constexpr std::string_view type = strings_type_name_v<O, E>;
+  DEVCOL_ARROW_EXPECTS((field.format == strings_format_v<O, E>), path, ".format '", field.format, "' is not ",
+                       type, " ('", strings_format_v<O, E>, "')");
+  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type,
                        " is not supported (decode it first)");
   DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(), ", a ",
-                       strings_type_name_v<O>, " array has none");
-  DEVCOL_ARROW_EXPECTS(array.n_buffers == 3, path, ".n_buffers is ", array.n_buffers, ", a ", strings_type_name_v<O>,
+                       type, " array has none");
+  DEVCOL_ARROW_EXPECTS(array.n_buffers == 3, path, ".n_buffers is ", array.n_buffers, ", a ", type,
                        " array has 3 (validity, offsets, data)");
   DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,
                        " without a validity buffer");
@@ -109,7 +106,8 @@ void check_strings(ArrowArray const& array, arrow_field const& field, std::strin
 }
 
 /**
- * @brief Rows [offset, offset + length) of a checked strings array as a column over its memory:
+ * @brief Rows [offset, offset + length) of a checked strings (binary, with `E = encoding::binary`)
+ * array as a column over its memory:
  * the offsets and data borrowed (kept alive by `keep`), the validity as import_bits takes it.
  * Offsets misaligned for `O` are first copied (only the rows'; the validity bits are then shifted
  * to match); then their content is checked (check_offsets: one kernel, one copy; synchronises
@@ -117,14 +115,14 @@ void check_strings(ArrowArray const& array, arrow_field const& field, std::strin
  * pass; synchronises).
  * @throws devcol::arrow_error naming the field and value, what allocation throws
  */
-template <arrow_offset O, buffer_policy Policy>
-basic_strings_column<O, Policy> import_strings(ArrowArray const& array, arrow_field const& /*field*/,
-                                               std::shared_ptr<void const> const& keep, stream_ref stream,
-                                               std::string const& path = "array") {
+template <arrow_offset O, buffer_policy Policy, encoding E = encoding::utf8>
+basic_strings_column<O, Policy, E> import_strings(ArrowArray const& array, arrow_field const& /*field*/,
+                                                  std::shared_ptr<void const> const& keep, stream_ref stream,
+                                                  std::string const& path = "array") {
   using buffer_type = buffer<Policy>;
   auto const first = static_cast<std::size_t>(array.offset);
   auto const rows = static_cast<std::size_t>(array.length);
-  if (array.buffers[1] == nullptr) { return basic_strings_column<O, Policy>{}; }  // no rows (checked)
+  if (array.buffers[1] == nullptr) { return basic_strings_column<O, Policy, E>{}; }  // no rows (checked)
   auto const* offsets = static_cast<O const*>(array.buffers[1]);
   // Realigned before anything reads them, as the list importer does: the check's kernel must not
   // read an O at a misaligned address (a fault on a GPU).
@@ -143,7 +141,7 @@ basic_strings_column<O, Policy> import_strings(ArrowArray const& array, arrow_fi
   buffer_type chars;
   if (hi != 0) { chars = buffer_type::borrow(array.buffers[2], static_cast<std::size_t>(hi), keep, stream); }
   auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
-  return basic_strings_column<O, Policy>(std::move(offsets_buffer), std::move(chars), std::move(mask), rows, nulls,
+  return basic_strings_column<O, Policy, E>(std::move(offsets_buffer), std::move(chars), std::move(mask), rows, nulls,
                                          shift ? 0 : first);
 }
 

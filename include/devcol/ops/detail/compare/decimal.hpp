@@ -28,7 +28,7 @@ void expect_same_scale(A const& a, B const& b, std::string_view op) {
 /**
  * @brief `row op unscaled` for every row, `unscaled` being a value at `col`'s scale (so 1234 at
  * scale 2 is 12.34): a bool column, null where `col` is null. One pass, no synchronisation.
- * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+ * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
  * @param op the comparison
@@ -45,7 +45,7 @@ template <decimal_rep Rep, class Policy>
 /**
  * @brief `a_row op b_row` for every row of two decimals of the same scale (precisions may differ):
  * a bool column, null where either is null.
- * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+ * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
  * @tparam Policy the buffer policy of the input and of the result
  * @param a the left operand
  * @param op the comparison

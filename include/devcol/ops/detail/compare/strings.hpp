@@ -56,15 +56,16 @@ struct both_strings_valid {
  * each; synchronises `stream`).
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
  * @param a the left operand
  * @param op the comparison
  * @param b the right operand, of `a`'s size
  * @param stream the stream the work is ordered on
  * @throws devcol::logic_error naming both sizes if they differ
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] column<bool, Policy> compare(basic_strings_column<O, Policy> const& a, cmp op,
-                                           basic_strings_column<O, Policy> const& b, stream_ref stream = {}) {
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] column<bool, Policy> compare(basic_strings_column<O, Policy, E> const& a, cmp op,
+                                           basic_strings_column<O, Policy, E> const& b, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(a.size(), b.size(), "compare");
   bool const a_only = a.has_nulls() && !b.has_nulls();  // a's mask bits are the result's
@@ -86,16 +87,17 @@ template <arrow_offset O, class Policy>
  * returns), then one pass over the rows; no synchronisation.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
  * @param col the input column
  * @param op the comparison
  * @param value the value
  * @param stream the stream the work is ordered on
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] column<bool, Policy> compare(basic_strings_column<O, Policy> const& col, cmp op, std::string_view value,
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] column<bool, Policy> compare(basic_strings_column<O, Policy, E> const& col, cmp op, std::string_view value,
                                            stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  typename basic_strings_column<O, Policy>::buffer_type bytes(value.size(), stream, mr::default_alignment,
+  typename basic_strings_column<O, Policy, E>::buffer_type bytes(value.size(), stream, mr::default_alignment,
                                                                col.resource());
   auto* device_value = static_cast<char*>(bytes.data(access::write, stream));
   copy_bytes(device_value, value.data(), value.size(), stream);

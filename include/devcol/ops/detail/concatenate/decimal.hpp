@@ -21,7 +21,7 @@ DEVCOL_NAMESPACE_BEGIN
  * @brief The rows of every column in `cols`, one after the other, as concatenate(column) does
  * (one copy per input; with nulls, one pass over the mask and a synchronisation), in memory from
  * the first's resource. An empty list gives an empty column.
- * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+ * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
  * @tparam Policy the buffer policy of the input and of the result
  * @param cols the inputs, in order
  * @param stream the stream the work is ordered on
@@ -44,7 +44,7 @@ template <decimal_rep Rep, class Policy>
 }
 
 /// @brief concatenate() of a vector of decimal columns.
-/// @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+/// @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param cols the inputs, in order
 /// @param stream the stream the work is ordered on

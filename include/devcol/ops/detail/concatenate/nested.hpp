@@ -139,6 +139,31 @@ template <arrow_offset O, class Policy>
 }
 
 /**
+ * @brief The fixed-size lists of every input, one after the other: each input's child rows
+ * (known without a read: offset and size times the list size) concatenated by the child's kind,
+ * and with nulls the masks (see concatenate of columns).
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param cols the inputs, in order
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming both types when the list sizes or children's types differ
+ */
+template <class Policy>
+[[nodiscard]] fixed_size_list_column<Policy> concatenate(std::span<fixed_size_list_column<Policy> const> cols,
+                                                         stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (cols.empty()) { return {}; }
+  auto const [inputs, rows, nulls] = detail::rows_to_concatenate(cols);
+  std::vector<any_column<Policy>> children;
+  for (auto const& c : cols) {
+    auto const [first, last] = c.child_range();
+    children.push_back(devcol::slice(c.child(), first, last, stream));
+  }
+  auto child = devcol::concatenate(std::span<any_column<Policy> const>(children), stream);
+  auto mask = detail::concatenate_masks<Policy>(inputs, rows, nulls, cols.front().resource(), stream);
+  return fixed_size_list_column<Policy>(cols.front().list_size(), std::move(child), std::move(mask), rows, nulls);
+}
+
+/**
  * @brief The rows of every struct input, one after the other: each field concatenated by its kind
  * from the inputs' rows of it, and with nulls the masks (see concatenate of columns).
  * @tparam Policy the buffer policy of the input and of the result

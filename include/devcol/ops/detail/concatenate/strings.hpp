@@ -32,16 +32,17 @@ DEVCOL_NAMESPACE_BEGIN
  * synchronisation). The null count is the inputs' sum. An empty list gives an empty column.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
  * @param cols the inputs, in order
  * @param stream the stream the work is ordered on
  * @throws devcol::logic_error naming the total when 32-bit offsets cannot hold the bytes
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] basic_strings_column<O, Policy> concatenate(std::span<basic_strings_column<O, Policy> const> cols,
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] basic_strings_column<O, Policy, E> concatenate(std::span<basic_strings_column<O, Policy, E> const> cols,
                                                           stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
-  if (cols.empty()) { return basic_strings_column<O, Policy>{}; }
+  using buffer_type = typename basic_strings_column<O, Policy, E>::buffer_type;
+  if (cols.empty()) { return basic_strings_column<O, Policy, E>{}; }
   // Each input's first and last offsets, in one batch of copies and one synchronisation.
   std::vector<O> ends(2 * cols.size(), O{0});
   std::size_t rows = 0;
@@ -84,19 +85,20 @@ template <arrow_offset O, class Policy>
   }
   buffer_type mask;
   if (nulls != 0) { mask = detail::concatenated_mask<buffer_type>(inputs, rows, resource, stream); }
-  return basic_strings_column<O, Policy>(std::move(offsets), std::move(chars), std::move(mask), rows, nulls);
+  return basic_strings_column<O, Policy, E>(std::move(offsets), std::move(chars), std::move(mask), rows, nulls);
 }
 
 /// @brief concatenate() of a vector of strings columns.
 /// @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
 /// @tparam Policy the buffer policy of the input and of the result
+/// @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
 /// @param cols the inputs, in order
 /// @param stream the stream the work is ordered on
-template <arrow_offset O, class Policy>
-[[nodiscard]] basic_strings_column<O, Policy> concatenate(std::vector<basic_strings_column<O, Policy>> const& cols,
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] basic_strings_column<O, Policy, E> concatenate(std::vector<basic_strings_column<O, Policy, E>> const& cols,
                                                           stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return concatenate(std::span<basic_strings_column<O, Policy> const>(cols), stream);
+  return concatenate(std::span<basic_strings_column<O, Policy, E> const>(cols), stream);
 }
 
 DEVCOL_NAMESPACE_END

@@ -15,7 +15,7 @@ DEVCOL_NAMESPACE_BEGIN
 /**
  * @brief The rows of `col` where `keep` is true (a null flag drops the row), as filter(column)
  * does (counting the kept rows synchronises `stream`).
- * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+ * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
  * @param keep true for each row to keep; a null flag drops the row

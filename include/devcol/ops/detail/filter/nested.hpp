@@ -27,16 +27,24 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
+/// The number of rows `keep` keeps (true and not null): one count, which synchronises `stream`.
+template <class KeepPolicy>
+std::size_t kept_count(column<bool, KeepPolicy> const& keep, stream_ref stream) {
+  executor exec(stream);
+  auto const flags = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                                     true_and_valid{keep.view()});
+  return static_cast<std::size_t>(
+      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(keep.size()), true));
+}
+
 /// The positions of the rows `keep` keeps (true and not null), as int64 from `resource`: a count
 /// (synchronises `stream`) and one compaction.
 template <class Policy, class KeepPolicy>
 column<std::int64_t, Policy> kept_positions(column<bool, KeepPolicy> const& keep,
                                             typename buffer<Policy>::resource_type resource, stream_ref stream) {
+  std::size_t const n = kept_count(keep, stream);
   executor exec(stream);
   auto const rows = thrust::counting_iterator<std::size_t>(0);
-  auto const flags = thrust::make_transform_iterator(rows, true_and_valid{keep.view()});
-  auto const n = static_cast<std::size_t>(
-      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(keep.size()), true));
   column<std::int64_t, Policy> out(n, stream, mask_state::unallocated, std::move(resource));
   thrust::copy_if(exec.policy(), thrust::counting_iterator<std::int64_t>(0),
                   thrust::counting_iterator<std::int64_t>(static_cast<std::int64_t>(keep.size())), rows,

@@ -45,13 +45,14 @@ struct listed_rows {
  * (synchronises). Never more bytes than `col`'s: 32-bit offsets cannot overflow.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
  * @param col the input column
  * @param keep true for each row to keep; a null flag drops the row
  * @param stream the stream the work is ordered on
  * @throws devcol::logic_error naming both sizes if they differ
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] basic_strings_column<O, Policy> filter(basic_strings_column<O, Policy> const& col,
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] basic_strings_column<O, Policy, E> filter(basic_strings_column<O, Policy, E> const& col,
                                                      column<bool, Policy> const& keep, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(col.size(), keep.size(), "filter");
@@ -60,7 +61,7 @@ template <arrow_offset O, class Policy>
   auto const flags = thrust::make_transform_iterator(all, detail::true_and_valid{keep.view()});
   auto const n = static_cast<std::size_t>(
       thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(col.size()), true));
-  typename basic_strings_column<O, Policy>::buffer_type listed(n * sizeof(std::size_t), stream, mr::default_alignment,
+  typename basic_strings_column<O, Policy, E>::buffer_type listed(n * sizeof(std::size_t), stream, mr::default_alignment,
                                                                col.resource());
   auto* rows = static_cast<std::size_t*>(listed.data(access::write, stream));
 #if DEVCOL_BACKEND_HOST

@@ -18,7 +18,7 @@ DEVCOL_NAMESPACE_BEGIN
 /**
  * @brief Row `indices[i]` of `col` for each `i`, as gather(column) does (one pass; checks and
  * null counting synchronise), with `col`'s precision and scale; memory from `col`'s resource.
- * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+ * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam I the integral type of the indices
  * @tparam IndexPolicy the buffer policy of `indices` (any)

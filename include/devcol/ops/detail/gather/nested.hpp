@@ -17,8 +17,12 @@
 #include <devcol/ops/detail/list_offsets.hpp>
 #include <devcol/ops/detail/masks.hpp>
 
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
+
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -62,6 +66,63 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
   }
   return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask.first), indices.size(),
                                       mask.second);
+}
+
+namespace detail {
+/// Child row `j` of a fixed-size list gather: element `j % k` of source list `indices[j / k]`, as an
+/// absolute child row (the column's first row `first` included); -1 where that index is null or
+/// out of bounds, which the child's gather (nullify) turns into a null element of a null list.
+template <class I>
+struct fixed_list_row_map {
+  column_view<I> indices;
+  std::size_t rows;
+  std::size_t first;
+  std::size_t k;
+  DEVCOL_HOST_DEVICE std::int64_t operator()(std::size_t j) const noexcept {
+    std::size_t const r = j / k;
+    if (!indices.is_valid(r) || !in_bounds(indices[r], rows)) { return -1; }
+    return static_cast<std::int64_t>((first + static_cast<std::size_t>(indices[r])) * k + j % k);
+  }
+};
+}  // namespace detail
+
+/**
+ * @brief Row `indices[i]` of a fixed-size list column for each `i`, a fixed-size list of the same
+ * size: an int64 map of the `indices.size() * list_size()` child rows (one pass, scratch from
+ * `col`'s resource) that gathers the child with its own kind's gather, and with nulls a new mask and
+ * its count (synchronises `stream`). A null index gives a null row, as does an out-of-bounds one
+ * with `nullify`.
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam I the integral type of the indices
+ * @tparam IndexPolicy the buffer policy of `indices` (any)
+ * @param col the input column
+ * @param indices the source row of each result row; a null index gives a null row
+ * @param stream the stream the work is ordered on
+ * @param policy what an index outside [0, size) does: throw, or give a null row
+ * @throws devcol::logic_error naming the first out-of-bounds index, with out_of_bounds::throw_error
+ */
+template <class Policy, std::integral I, class IndexPolicy>
+[[nodiscard]] fixed_size_list_column<Policy> gather(fixed_size_list_column<Policy> const& col,
+                                                    column<I, IndexPolicy> const& indices, stream_ref stream = {},
+                                                    out_of_bounds policy = out_of_bounds::throw_error) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  std::size_t const k = col.list_size();
+  column<std::int64_t, Policy> map(indices.size() * k, stream, mask_state::unallocated, col.resource());
+  if (map.size() != 0) {
+    detail::executor exec(stream);
+    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                      thrust::counting_iterator<std::size_t>(map.size()), map.data(access::write, stream),
+                      detail::fixed_list_row_map<I>{indices.view(), col.size(), col.offset(), k});
+  }
+  auto child = devcol::gather(col.child(), map, stream, out_of_bounds::nullify);
+  std::pair<buffer<Policy>, std::size_t> mask;
+  if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
+    mask = detail::build_mask<buffer<Policy>>(
+        detail::list_gathered_valid<detail::mask_view, I>{detail::mask_view_of(col), {indices.view(), col.size()}},
+        indices.size(), col.resource(), stream);
+  }
+  return fixed_size_list_column<Policy>(k, std::move(child), std::move(mask.first), indices.size(), mask.second);
 }
 
 /**

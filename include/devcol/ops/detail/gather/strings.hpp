@@ -59,10 +59,10 @@ struct gathered_start : gathered_strings<O, Rows> {
  * pass over the bytes (copy_rows); when `masked`, one pass over the mask words and the count of its
  * nulls (synchronises).
  */
-template <class O, class Policy, class Rows>
-basic_strings_column<O, Policy> gather_strings(basic_strings_column<O, Policy> const& col, Rows rows, std::size_t n,
+template <class O, class Policy, encoding E, class Rows>
+basic_strings_column<O, Policy, E> gather_strings(basic_strings_column<O, Policy, E> const& col, Rows rows, std::size_t n,
                                                bool masked, char const* op, stream_ref stream) {
-  using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
+  using buffer_type = typename basic_strings_column<O, Policy, E>::buffer_type;
   auto const view = col.view();
   buffer_type offsets((n + 1) * sizeof(O), stream, mr::default_alignment, col.resource());
   auto* out_offsets = static_cast<O*>(offsets.data(access::write, stream));
@@ -75,7 +75,7 @@ basic_strings_column<O, Policy> gather_strings(basic_strings_column<O, Policy> c
   if (masked) {
     std::tie(mask, nulls) = build_mask<buffer_type>(gathered_valid<O, Rows>{{view, rows}}, n, col.resource(), stream);
   }
-  return basic_strings_column<O, Policy>(std::move(offsets), std::move(chars), std::move(mask), n, nulls);
+  return basic_strings_column<O, Policy, E>(std::move(offsets), std::move(chars), std::move(mask), n, nulls);
 }
 
 }  // namespace detail
@@ -91,6 +91,7 @@ basic_strings_column<O, Policy> gather_strings(basic_strings_column<O, Policy> c
  * in the indices, or from `nullify`), one pass writing the mask and one counting it (synchronises).
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
  * @tparam I the integral type of the indices
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
@@ -100,8 +101,8 @@ basic_strings_column<O, Policy> gather_strings(basic_strings_column<O, Policy> c
  * @throws devcol::logic_error naming the first out-of-bounds index (with out_of_bounds::throw_error),
  *         or the total when 32-bit offsets cannot hold the result's bytes
  */
-template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
-[[nodiscard]] basic_strings_column<O, Policy> gather(basic_strings_column<O, Policy> const& col,
+template <arrow_offset O, class Policy, encoding E, std::integral I, class IndexPolicy>
+[[nodiscard]] basic_strings_column<O, Policy, E> gather(basic_strings_column<O, Policy, E> const& col,
                                                      column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                      out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};

@@ -14,7 +14,7 @@ DEVCOL_NAMESPACE_BEGIN
 
 /// @brief `col` with every null replaced by `unscaled` (a value at `col`'s scale), without a mask:
 /// one pass, no synchronisation (none without nulls: the values are shared).
-/// @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+/// @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
 /// @param unscaled a value at `col`'s scale (1234 at scale 2 is 12.34)

@@ -48,18 +48,19 @@ struct filled_start : filled_rows<O> {
  * over the bytes (as gather copies them).
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
  * @param col the input column
  * @param value the value
  * @param stream the stream the work is ordered on
  * @throws devcol::logic_error when 32-bit offsets cannot hold the result's bytes
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] basic_strings_column<O, Policy> fill_null(basic_strings_column<O, Policy> const& col,
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] basic_strings_column<O, Policy, E> fill_null(basic_strings_column<O, Policy, E> const& col,
                                                         std::string_view value, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  using buffer_type = typename basic_strings_column<O, Policy>::buffer_type;
+  using buffer_type = typename basic_strings_column<O, Policy, E>::buffer_type;
   if (!col.has_nulls()) {
-    return basic_strings_column<O, Policy>(col.offsets_buffer(), col.chars_buffer(), {}, col.size(), 0, col.offset());
+    return basic_strings_column<O, Policy, E>(col.offsets_buffer(), col.chars_buffer(), {}, col.size(), 0, col.offset());
   }
   std::size_t const n = col.size();
   buffer_type bytes(value.size(), stream, mr::default_alignment, col.resource());
@@ -72,7 +73,7 @@ template <arrow_offset O, class Policy>
   buffer_type chars(total, stream, mr::default_alignment, col.resource());
   detail::copy_rows(static_cast<char*>(chars.data(access::write, stream)), out_offsets, n, total,
                     detail::filled_start<O>{rows}, stream);
-  return basic_strings_column<O, Policy>(std::move(offsets), std::move(chars), {}, n, 0);
+  return basic_strings_column<O, Policy, E>(std::move(offsets), std::move(chars), {}, n, 0);
 }
 
 DEVCOL_NAMESPACE_END

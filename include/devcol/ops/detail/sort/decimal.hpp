@@ -16,7 +16,7 @@
 DEVCOL_NAMESPACE_BEGIN
 
 /// @brief The row numbers that put `col` in order, stable, as argsort(column) does (same costs).
-/// @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+/// @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
 /// @param direction ascending or descending
@@ -31,7 +31,7 @@ template <decimal_rep Rep, class Policy>
 }
 
 /// @brief `col` in order, stable, nulls first or last, as sort(column) does, with its precision and scale.
-/// @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+/// @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
 /// @param direction ascending or descending
@@ -47,7 +47,7 @@ template <decimal_rep Rep, class Policy>
 }
 
 /// @brief Whether `col` is in order, nulls placed as asked: one pass. Synchronises `stream`.
-/// @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t` or `devcol::int128_t`
+/// @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
 /// @param direction ascending or descending

@@ -47,13 +47,14 @@ struct string_rows_less {
  * The result comes from `col`'s resource.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
  * @param col the input column
  * @param direction ascending or descending
  * @param stream the stream the work is ordered on
  * @param nulls whether null rows go first or last
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] column<std::int64_t, Policy> argsort(basic_strings_column<O, Policy> const& col,
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] column<std::int64_t, Policy> argsort(basic_strings_column<O, Policy, E> const& col,
                                                    order direction = order::ascending, stream_ref stream = {},
                                                    null_order nulls = null_order::last) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
@@ -74,13 +75,14 @@ template <arrow_offset O, class Policy>
  * built and counted). A new column from `col`'s resource.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
  * @param col the input column
  * @param direction ascending or descending
  * @param stream the stream the work is ordered on
  * @param nulls whether null rows go first or last
  */
-template <arrow_offset O, class Policy>
-[[nodiscard]] basic_strings_column<O, Policy> sort(basic_strings_column<O, Policy> const& col,
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] basic_strings_column<O, Policy, E> sort(basic_strings_column<O, Policy, E> const& col,
                                                    order direction = order::ascending, stream_ref stream = {},
                                                    null_order nulls = null_order::last) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
@@ -92,12 +94,13 @@ template <arrow_offset O, class Policy>
 /// @brief Whether `col` is in order, nulls placed as asked: one pass over adjacent pairs. Synchronises `stream`.
 /// @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
 /// @tparam Policy the buffer policy of the input and of the result
+/// @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
 /// @param col the input column
 /// @param direction ascending or descending
 /// @param stream the stream the work is ordered on
 /// @param nulls whether null rows go first or last
-template <arrow_offset O, class Policy>
-[[nodiscard]] bool is_sorted(basic_strings_column<O, Policy> const& col, order direction = order::ascending,
+template <arrow_offset O, class Policy, encoding E>
+[[nodiscard]] bool is_sorted(basic_strings_column<O, Policy, E> const& col, order direction = order::ascending,
                              stream_ref stream = {}, null_order nulls = null_order::last) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (col.size() < 2) { return true; }
