@@ -372,6 +372,17 @@ template <> struct type_traits<interval_month_day_nano>
     : detail::fixed_width_traits<interval_month_day_nano, detail::fmt_tin, detail::name_tin> {};
 // clang-format on
 
+namespace detail {
+/// What the decimal representations (`int128_t`, `int256_t`) share: fixed-width element types
+/// with no Arrow format of their own (their Arrow kind is the decimal column's).
+struct decimal_storage_traits {
+  static constexpr bool supported = true;
+  static constexpr std::string_view format = "";  ///< none: see arrow_primitive
+  static constexpr bool arrow_bit_packed = false;
+  static constexpr bool arrow_primitive = false;
+};
+}  // namespace detail
+
 /**
  * @brief `int128_t` is a fixed-width type, so `column<int128_t>` and the fixed-width ops (gather,
  * filter, concatenate, compare, sort, null masks) serve decimal128 columns. Arrow has no 128-bit
@@ -379,12 +390,8 @@ template <> struct type_traits<interval_month_day_nano>
  * (`decimal128_column` is the Arrow kind: "d:P,S").
  */
 template <>
-struct type_traits<int128_t> {
-  static constexpr bool supported = true;
-  static constexpr std::string_view format = "";  ///< none: see arrow_primitive
+struct type_traits<int128_t> : detail::decimal_storage_traits {
   static constexpr std::string_view name = "int128";
-  static constexpr bool arrow_bit_packed = false;
-  static constexpr bool arrow_primitive = false;
 };
 
 /**
@@ -393,12 +400,8 @@ struct type_traits<int128_t> {
  * serve decimal256 columns; not an Arrow type of its own (`decimal256_column` is: "d:P,S,256").
  */
 template <>
-struct type_traits<int256_t> {
-  static constexpr bool supported = true;
-  static constexpr std::string_view format = "";  ///< none: see arrow_primitive
+struct type_traits<int256_t> : detail::decimal_storage_traits {
   static constexpr std::string_view name = "int256";
-  static constexpr bool arrow_bit_packed = false;
-  static constexpr bool arrow_primitive = false;
 };
 
 /// @brief Satisfied by the fixed-width element types devcol columns hold.

@@ -16,15 +16,39 @@
 #include <devcol/interop/detail/export_nodes.hpp>
 #include <devcol/interop/detail/metadata.hpp>
 
+#include <charconv>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <unordered_set>
 #include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
+
+/**
+ * Reads the size in an untrusted format `<prefix><N>` ("w:N" of a fixed-size binary, "+w:N" of a
+ * fixed-size list): N a decimal integer in [minimum, 2^31 - 1] (Arrow keeps it in an int32),
+ * nothing else. `kind` names the type and `what` names N in messages ("fixed-size binary ('w:N')",
+ * "byte width").
+ * @throws devcol::arrow_error naming `path` and the format when it is malformed or N out of range
+ */
+[[nodiscard]] inline std::size_t parse_format_size(std::string_view format, std::string_view prefix, std::string_view kind,
+                                                   std::string_view what, std::int64_t minimum, std::string const& path) {
+  DEVCOL_ARROW_EXPECTS(format.starts_with(prefix), path, ".format '", format, "' is not a ", kind);
+  std::string_view const digits = format.substr(prefix.size());
+  std::int64_t size = 0;
+  auto const [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), size);
+  DEVCOL_ARROW_EXPECTS(err == std::errc{} && end == digits.data() + digits.size() && !digits.empty(), path,
+                       ".format '", format, "': the ", what, " '", digits, "' is not a decimal integer");
+  DEVCOL_ARROW_EXPECTS(size >= minimum && size <= std::numeric_limits<std::int32_t>::max(), path, ".format '", format,
+                       "': ", what, " ", size, " is not within [", minimum, ", 2147483647]");
+  return static_cast<std::size_t>(size);
+}
 
 /// How deep an imported schema or array may nest (a bound on the checks' recursion).
 inline constexpr int max_arrow_depth = 64;

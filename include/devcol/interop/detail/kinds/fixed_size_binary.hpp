@@ -30,21 +30,10 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/**
- * Reads an untrusted fixed-size binary format "w:N": N a decimal integer in [1, 2^31 - 1] (Arrow's
- * byte width is an int32), nothing else.
- * @throws devcol::arrow_error naming `path` and the format when it is malformed or N is out of range
- */
+/// Reads the size N of an untrusted format "w:N" (see parse_format_size).
+/// @throws devcol::arrow_error naming `path` and the format when it is malformed or N out of range
 [[nodiscard]] inline std::size_t parse_fixed_size_binary_format(std::string_view format, std::string const& path) {
-  DEVCOL_ARROW_EXPECTS(format.starts_with("w:"), path, ".format '", format, "' is not a fixed-size binary ('w:N')");
-  std::string_view const digits = format.substr(2);
-  std::int64_t width = 0;
-  auto const [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), width);
-  DEVCOL_ARROW_EXPECTS(err == std::errc{} && end == digits.data() + digits.size() && !digits.empty(), path,
-                       ".format '", format, "': the byte width '", digits, "' is not a decimal integer");
-  DEVCOL_ARROW_EXPECTS(width >= 1 && width <= std::numeric_limits<std::int32_t>::max(), path, ".format '", format,
-                       "': byte width ", width, " is not within [1, 2147483647]");
-  return static_cast<std::size_t>(width);
+  return parse_format_size(format, "w:", "fixed-size binary ('w:N')", "byte width", 1, path);
 }
 
 /// The schema node of a fixed-size binary column: "w:N" and `name`, no children.

@@ -32,21 +32,10 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/**
- * Reads an untrusted fixed-size list format "+w:N": N a decimal integer in [0, 2^31 - 1] (Arrow's
- * list size is an int32), nothing else.
- * @throws devcol::arrow_error naming `path` and the format when it is malformed or N out of range
- */
+/// Reads the size N of an untrusted format "+w:N" (see parse_format_size).
+/// @throws devcol::arrow_error naming `path` and the format when it is malformed or N out of range
 [[nodiscard]] inline std::size_t parse_fixed_size_list_format(std::string_view format, std::string const& path) {
-  DEVCOL_ARROW_EXPECTS(format.starts_with("+w:"), path, ".format '", format, "' is not a fixed-size list ('+w:N')");
-  std::string_view const digits = format.substr(3);
-  std::int64_t size = 0;
-  auto const [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), size);
-  DEVCOL_ARROW_EXPECTS(err == std::errc{} && end == digits.data() + digits.size() && !digits.empty(), path,
-                       ".format '", format, "': the list size '", digits, "' is not a decimal integer");
-  DEVCOL_ARROW_EXPECTS(size >= 0 && size <= std::numeric_limits<std::int32_t>::max(), path, ".format '", format,
-                       "': list size ", size, " is not within [0, 2147483647]");
-  return static_cast<std::size_t>(size);
+  return parse_format_size(format, "+w:", "fixed-size list ('+w:N')", "list size", 0, path);
 }
 
 /// The schema of a fixed-size list: "+w:N" with one child, named "item" as Arrow C++ names it.

@@ -31,6 +31,20 @@ DEVCOL_NAMESPACE_BEGIN
 template <buffer_policy Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] any_column<Policy> gather(any_column<Policy> const& col, column<I, IndexPolicy> const& indices,
                                         stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error);
+
+namespace detail {
+/// The mask of a nested column's gather and its null count: a row is valid where its index is
+/// valid and in bounds and the source row valid. One pass and a count (synchronises `stream`), or
+/// nothing (no mask) when neither `col` nor `indices` has nulls and no index can be nullified.
+template <class C, std::integral I, class IndexPolicy>
+std::pair<buffer<typename C::policy>, std::size_t> gathered_row_mask(C const& col, column<I, IndexPolicy> const& indices,
+                                                                     out_of_bounds policy, stream_ref stream) {
+  if (!col.has_nulls() && !indices.has_nulls() && policy != out_of_bounds::nullify) { return {}; }
+  return build_mask<buffer<typename C::policy>>(
+      list_gathered_valid<mask_view, I>{mask_view_of(col), {indices.view(), col.size()}}, indices.size(),
+      col.resource(), stream);
+}
+}  // namespace detail
 /**
  * @brief Row `indices[i]` of a list column for each `i` (Arrow's take): the new offsets from one
  * exclusive scan of the gathered lengths (reading the total back: synchronises `stream`), an int64
@@ -58,12 +72,7 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
                                                     static_cast<O const*>(offsets.data(access::read)), total,
                                                     col.resource(), stream);
   auto child = devcol::gather(col.child(), map, stream, out_of_bounds::throw_error);
-  std::pair<buffer<Policy>, std::size_t> mask;
-  if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
-    mask = detail::build_mask<buffer<Policy>>(
-        detail::list_gathered_valid<detail::mask_view, I>{detail::mask_view_of(col), {indices.view(), col.size()}},
-        indices.size(), col.resource(), stream);
-  }
+  auto mask = detail::gathered_row_mask(col, indices, policy, stream);
   return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask.first), indices.size(),
                                       mask.second);
 }
@@ -116,12 +125,7 @@ template <class Policy, std::integral I, class IndexPolicy>
                       detail::fixed_list_row_map<I>{indices.view(), col.size(), col.offset(), k});
   }
   auto child = devcol::gather(col.child(), map, stream, out_of_bounds::nullify);
-  std::pair<buffer<Policy>, std::size_t> mask;
-  if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
-    mask = detail::build_mask<buffer<Policy>>(
-        detail::list_gathered_valid<detail::mask_view, I>{detail::mask_view_of(col), {indices.view(), col.size()}},
-        indices.size(), col.resource(), stream);
-  }
+  auto mask = detail::gathered_row_mask(col, indices, policy, stream);
   return fixed_size_list_column<Policy>(k, std::move(child), std::move(mask.first), indices.size(), mask.second);
 }
 
@@ -147,12 +151,7 @@ template <class Policy, std::integral I, class IndexPolicy>
   for (std::size_t f = 0; f < col.num_children(); ++f) {
     children.push_back(devcol::gather(col.field(f, stream), indices, stream, policy));
   }
-  std::pair<buffer<Policy>, std::size_t> mask;
-  if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
-    mask = detail::build_mask<buffer<Policy>>(
-        detail::list_gathered_valid<detail::mask_view, I>{detail::mask_view_of(col), {indices.view(), col.size()}},
-        indices.size(), col.resource(), stream);
-  }
+  auto mask = detail::gathered_row_mask(col, indices, policy, stream);
   return struct_column<Policy>(col.names(), std::move(children), std::move(mask.first), indices.size(), mask.second);
 }
 
