@@ -1,4 +1,4 @@
-// The ops on 2^24 and 2^27 rows: bytes moved per second against memcpy's in the same run, and,
+// The ops on 2^24 rows (2^27 or another power of two with --devcol_rows_log2=27): bytes moved per second against memcpy's in the same run, and,
 // where Arrow C++ has the same kernel, Arrow compute on the very same memory (wrapped zero-copy;
 // host backend). Columns and results come from a pool, as RMM and cuDF run: steady state, no page
 // faults from fresh memory inside the loop. On the CUDA backend the memory is the device's, each
@@ -115,7 +115,16 @@ dataset const& data(std::size_t n) {
   return *cache[n];
 }
 
-void rows(benchmark::internal::Benchmark* b) { b->Arg(std::int64_t{1} << 24)->Arg(std::int64_t{1} << 27)->Unit(benchmark::kMillisecond)->UseRealTime(); }
+/// The row count of this run: 2^24, or 2^N with `--devcol_rows_log2=N` (bench_main.hpp).
+std::int64_t row_count() { return std::int64_t{1} << devcol_bench::rows_log2(); }
+
+/// This file's fixed benchmarks, registered by initialize() once the command line has given the
+/// row count (static registration would fix it before main()).
+std::vector<std::pair<char const*, void (*)(benchmark::State&)>>& listed() {
+  static std::vector<std::pair<char const*, void (*)(benchmark::State&)>> all;
+  return all;
+}
+#define DEVCOL_LIST_BENCH(fn) [[maybe_unused]] bool const fn##_listed = (listed().emplace_back(#fn, fn), true)
 
 /// Runs `op` in the loop on the pool and reports `bytes_per_row` moved per row.
 template <class Op>
@@ -147,13 +156,13 @@ void memcpy_baseline(benchmark::State& state) {
 #endif
   });
 }
-BENCHMARK(memcpy_baseline)->Apply(rows);
+DEVCOL_LIST_BENCH(memcpy_baseline);
 
 #define DEVCOL_OP_BENCH(name, bytes, expr)                                                   \
   void devcol_##name(benchmark::State& state) {                                              \
     run(state, bytes, [](dataset const& d) { benchmark::DoNotOptimize(expr); });             \
   }                                                                                          \
-  BENCHMARK(devcol_##name)->Apply(rows)
+  DEVCOL_LIST_BENCH(devcol_##name)
 
 struct doubled {
   DEVCOL_HOST_DEVICE i64 operator()(i64 v) const { return v * 2; }
@@ -203,7 +212,7 @@ scratch& scratch_for(std::size_t n) {
         __VA_ARGS__;                                                            \
       });                                                                       \
     }                                                                           \
-    BENCHMARK(thrust_##name)->Apply(rows)
+    DEVCOL_LIST_BENCH(thrust_##name)
 
 THRUST_OP_BENCH(sum, 8, benchmark::DoNotOptimize(thrust::reduce(thrust::cuda::par, x, x + n, i64{0})));
 THRUST_OP_BENCH(transform, 16, thrust::transform(thrust::cuda::par_nosync, x, x + n, out, doubled{}));
@@ -225,7 +234,7 @@ void devcol_fill(benchmark::State& state) {
   auto target = devcol::sequence<i64>(static_cast<std::size_t>(state.range(0)));
   run(state, 8, [&](dataset const&) { devcol::fill(target, i64{7}); });
 }
-BENCHMARK(devcol_fill)->Apply(rows);
+DEVCOL_LIST_BENCH(devcol_fill);
 
 // --- devcol against Arrow C++ at equal threads ------------------------------------------------
 // Each op for int32, int64, float and double, without nulls and with 10% nulls (x and y; the
@@ -482,19 +491,17 @@ void register_typed(std::int64_t rows) {
   }
 }
 
-[[maybe_unused]] bool const typed_registered = [] {
-  for (std::int64_t const rows : {std::int64_t{1} << 24, std::int64_t{1} << 27}) {
-    register_typed<std::int64_t>(rows);
-    register_typed<double>(rows);
-#if !DEVCOL_BACKEND_CUDA  // the peer is Arrow on the host; on CUDA two types keep nvcc's time in CI down
-    register_typed<std::int32_t>(rows);
-    register_typed<float>(rows);
-#endif
-  }
-  return true;
-}();
-
 bool initialize() {
+  std::int64_t const rows = row_count();
+  for (auto const& [name, fn] : listed()) {
+    benchmark::RegisterBenchmark(name, fn)->Arg(rows)->Unit(benchmark::kMillisecond)->UseRealTime();
+  }
+  register_typed<std::int64_t>(rows);
+  register_typed<double>(rows);
+#if !DEVCOL_BACKEND_CUDA  // the peer is Arrow on the host; on CUDA two types keep nvcc's time in CI down
+  register_typed<std::int32_t>(rows);
+  register_typed<float>(rows);
+#endif
 #if defined(DEVCOL_BENCH_WITH_ARROW)
   if (!arrow::SetCpuThreadPoolCapacity(bench_threads()).ok()) { return false; }
 #endif

@@ -1,6 +1,8 @@
-// Gather and filter of a 2^24-row strings column (lengths uniform in [0, 32] bytes, about one row
-// in eight null), devcol against Arrow C++ compute's `take` and `filter` (from the pyarrow wheel)
-// in the same run, on the very same memory: Arrow's array wraps devcol's buffers zero-copy.
+// Gather, filter, compare (`less` than a scalar), length and argsort of a 2^24-row strings column
+// (lengths uniform in [0, 32] bytes, about one row in eight null), devcol_<op> against Arrow C++
+// compute's arrow_<op> (`take`, `filter`, `less`, `binary_length`, `sort_indices`; from the pyarrow
+// wheel) in the same run, on the very same memory: Arrow's array wraps devcol's buffers zero-copy.
+// The sorts take the first 2^20 rows (a slice, O(1) in both), so a run stays minutes long.
 // Results come from a pool, as RMM and cuDF run: steady state, no page faults inside the loop.
 // On the CUDA backend the memory is the device's (no Arrow), each iteration ends with the stream
 // synchronised, and the baseline is a device-to-device copy.
@@ -14,7 +16,9 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #if defined(DEVCOL_BENCH_WITH_ARROW)
@@ -27,6 +31,8 @@ namespace {
 namespace mr = devcol::mr;
 
 constexpr std::size_t rows = std::size_t{1} << 24;
+constexpr std::size_t sort_rows = std::size_t{1} << 20;
+constexpr std::string_view threshold = "m";  // compare: about half the rows are less
 
 struct dataset {
   devcol::strings_column s;
@@ -97,9 +103,7 @@ dataset const& data() {
     auto const idx_buffer = std::make_shared<arrow::Buffer>(
         reinterpret_cast<std::uint8_t const*>(out->indices.data(devcol::access::read)), n * 4);
     out->aindices = arrow::MakeArray(arrow::ArrayData::Make(arrow::int32(), n, {nullptr, idx_buffer}));
-    arrow::BooleanBuilder flags;  // Arrow packs booleans: built from the same flags
-    (void)flags.AppendValues(keep);
-    out->akeep = *flags.Finish();
+    out->akeep = devcol_bench::arrow_flags(keep);
     if (!out->as->ValidateFull().ok()) { throw std::runtime_error("the Arrow view of the dataset is invalid"); }
 #endif
     return out;
@@ -113,12 +117,7 @@ template <class Op>
 void run(benchmark::State& state, Op op) {
   auto const& d = data();
   mr::scoped_default use_pool{pool_handle()};
-  op(d);  // warm: the pool holds the result's blocks before timing
-  devcol::stream_ref{}.synchronize();
-  for (auto _ : state) {
-    op(d);
-    devcol::stream_ref{}.synchronize();  // the kernels' time, not their launch's (a no-op on the host)
-  }
+  devcol_bench::steady_loop(state, [&] { op(d); });
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(rows));
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(d.bytes + 4 * rows));
 }
@@ -151,14 +150,25 @@ void devcol_strings_filter(benchmark::State& state) {
 }
 BENCHMARK(devcol_strings_filter)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+void devcol_strings_compare(benchmark::State& state) {
+  run(state, [](dataset const& d) { benchmark::DoNotOptimize(devcol::compare(d.s, devcol::cmp::less, threshold)); });
+}
+BENCHMARK(devcol_strings_compare)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void devcol_strings_length(benchmark::State& state) {
+  run(state, [](dataset const& d) { benchmark::DoNotOptimize(devcol::length(d.s)); });
+}
+BENCHMARK(devcol_strings_length)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void devcol_strings_argsort(benchmark::State& state) {
+  run(state, [](dataset const& d) { benchmark::DoNotOptimize(devcol::argsort(d.s.slice(0, sort_rows))); });
+}
+BENCHMARK(devcol_strings_argsort)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 #if defined(DEVCOL_BENCH_WITH_ARROW)
 namespace cp = arrow::compute;
 
-template <class Result>
-void check(Result const& result) {
-  if (!result.ok()) { throw std::runtime_error(result.status().ToString()); }
-  benchmark::DoNotOptimize(result);
-}
+using devcol_bench::check;
 
 void arrow_strings_take(benchmark::State& state) {
   run(state, [](dataset const& d) { check(cp::Take(d.as, d.aindices)); });
@@ -169,6 +179,23 @@ void arrow_strings_filter(benchmark::State& state) {
   run(state, [](dataset const& d) { check(cp::Filter(d.as, d.akeep)); });
 }
 BENCHMARK(arrow_strings_filter)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void arrow_strings_compare(benchmark::State& state) {
+  run(state, [](dataset const& d) {
+    check(cp::CallFunction("less", {d.as, arrow::Datum(std::make_shared<arrow::StringScalar>(std::string(threshold)))}));
+  });
+}
+BENCHMARK(arrow_strings_compare)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void arrow_strings_binary_length(benchmark::State& state) {
+  run(state, [](dataset const& d) { check(cp::CallFunction("binary_length", {d.as})); });
+}
+BENCHMARK(arrow_strings_binary_length)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void arrow_strings_sort_indices(benchmark::State& state) {
+  run(state, [](dataset const& d) { check(cp::SortIndices(*d.as->Slice(0, static_cast<std::int64_t>(sort_rows)))); });
+}
+BENCHMARK(arrow_strings_sort_indices)->Unit(benchmark::kMillisecond)->UseRealTime();
 #endif
 
 }  // namespace

