@@ -113,7 +113,7 @@ TEST_CASE("fixed-size list: gather, filter, concatenate and null masks keep the 
   CHECK(devcol::type_name(devcol::gather(any, devcol::make_column<std::int32_t>({2}))) == "fixed_size_list<int64>[3]");
 }
 
-TEST_CASE("arrow fixed-size list: devcol -> Arrow -> devcol at an odd offset, zero-copy; bad input refused",
+TEST_CASE("arrow fixed-size list: devcol -> Arrow -> devcol at an odd offset, zero-copy, and bad input refused",
           "[fixed_size_list][arrow]") {
   devcol_test::leak_check leaks;
   auto const col = triples(20).slice(3, 17);

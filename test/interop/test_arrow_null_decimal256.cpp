@@ -109,7 +109,7 @@ TEST_CASE("decimal256: a kind of decimal whose ops keep the type (gather, filter
   CHECK(shown.str() == "decimal256(10, 2)[-12.34, null]");
 }
 
-TEST_CASE("arrow decimal256: devcol -> Arrow -> devcol at an odd offset, zero-copy; refusals name the width",
+TEST_CASE("arrow decimal256: devcol -> Arrow -> devcol at an odd offset, zero-copy, and refusals name the width",
           "[decimal256][arrow]") {
   devcol_test::leak_check leaks;
   auto const col = devcol::make_decimal_column<int256_t>(d256_rows(100), 60, -3).slice(13, 83);
@@ -172,7 +172,7 @@ TEST_CASE("null column: every row null, no memory, ops keep the kind", "[null][o
   CHECK(shown.str() == "null[null, null]");
 }
 
-TEST_CASE("arrow null: no buffers both ways, in a table and a stream; a malformed one is refused", "[null][arrow]") {
+TEST_CASE("arrow null: no buffers both ways, in a table and a stream, and a malformed one is refused", "[null][arrow]") {
   devcol_test::leak_check leaks;
   {
     exported e;
