@@ -94,6 +94,40 @@ TEST_CASE("dlpack: export refuses nulls, maps element types to their representat
   f->deleter(f);
 }
 
+TEST_CASE("dlpack: dates, times of day and half floats export as their ticks and bits, and import back",
+          "[dlpack]") {
+  leak_check leaks;
+  STATIC_REQUIRE(devcol::dlpack_element<devcol::date32>);
+  STATIC_REQUIRE(devcol::dlpack_element<devcol::float16>);
+  STATIC_REQUIRE(devcol::dlpack_element<devcol::int128_t>);
+  STATIC_REQUIRE_FALSE(devcol::dlpack_element<devcol::interval_month_day_nano>);
+  STATIC_REQUIRE_FALSE(devcol::dlpack_element<devcol::interval_day_time>);
+  STATIC_REQUIRE_FALSE(devcol::dlpack_element<devcol::int256_t>);
+  auto expect = [](auto col, std::uint8_t code, int bits) {
+    using T = typename decltype(col)::value_type;
+    auto* tensor = devcol::to_dlpack(col);
+    CHECK(tensor->dl_tensor.dtype.code == code);
+    CHECK(tensor->dl_tensor.dtype.bits == bits);
+    auto back = devcol::from_dlpack<T>(tensor);
+    CHECK(back.data(devcol::access::read) == col.data(devcol::access::read));
+    CHECK(devcol::to_host(back) == devcol::to_host(col));
+  };
+  expect(devcol::make_column<devcol::date32>({devcol::date32{devcol::date32::duration{-719162}},
+                                              devcol::date32{devcol::date32::duration{19000}}}),
+         kDLInt, 32);
+  expect(devcol::make_column<devcol::time32_ms>({devcol::time32_ms{devcol::time32_ms::duration{86399999}}}), kDLInt,
+         32);
+  expect(devcol::make_column<devcol::time64_ns>({devcol::time64_ns{devcol::duration_ns{1}}}), kDLInt, 64);
+  expect(devcol::make_column<devcol::date64>({devcol::date64{devcol::date64::duration{86400000}}}), kDLInt, 64);
+  // -0.0, +inf and a NaN payload: bits go through unchanged.
+  expect(devcol::make_column<devcol::float16>({devcol::float16{0x8000}, devcol::float16{0x7C00}, devcol::float16{0x7E01}}),
+         kDLFloat, 16);
+  // A tensor of int32 is not a date64 column: the width is checked, not only the code.
+  auto days = devcol::make_column<devcol::date32>({devcol::date32{devcol::date32::duration{1}}});
+  CHECK_THROWS_WITH(devcol::from_dlpack<devcol::date64>(devcol::to_dlpack(days)),
+                    Contains("dtype (code 0, bits 32, lanes 1)") && Contains("(code 0, bits 64, lanes 1)"));
+}
+
 TEST_CASE("dlpack: a devcol export imports back as the same memory", "[dlpack]") {
   leak_check leaks;
   auto col = devcol::make_column<double>({1.5, -2.5, 3.25});

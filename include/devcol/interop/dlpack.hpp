@@ -26,18 +26,45 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// The DLPack element type of `T`: its representation (timestamps and durations as int64,
-/// `int128_t` as DLPack's 128-bit int, which the standard traits may not call arithmetic).
+/// The DLPack element type of a value type, where DLPack has one: `supported` and `dtype`.
+/// Arithmetic types are themselves; the primary template is for those DLPack cannot name.
+template <class T>
+struct dlpack_type {
+  static constexpr bool supported = false;
+};
+template <class T>
+  requires std::is_arithmetic_v<T>
+struct dlpack_type<T> {
+  static constexpr bool supported = true;
+  static constexpr DLDataType dtype{static_cast<std::uint8_t>(std::is_same_v<T, bool>     ? kDLBool
+                                                              : std::is_floating_point_v<T> ? kDLFloat
+                                                              : std::is_signed_v<T>         ? kDLInt
+                                                                                            : kDLUInt),
+                                    static_cast<std::uint8_t>(sizeof(T) * 8), 1};
+};
+/// `__int128` is DLPack's 128-bit int, whether or not the standard traits call it arithmetic.
+template <>
+struct dlpack_type<int128_t> {
+  static constexpr bool supported = true;
+  static constexpr DLDataType dtype{kDLInt, 128, 1};
+};
+/// Half floats are DLPack's 16-bit float: the bits are IEEE binary16 either way.
+template <>
+struct dlpack_type<float16> {
+  static constexpr bool supported = true;
+  static constexpr DLDataType dtype{kDLFloat, 16, 1};
+};
+/// Durations, and the time points of every clock (timestamps, dates, times of day), as the
+/// integer count of ticks they hold: DLPack has no time types, and NumPy and PyTorch read them so.
+template <class Rep, class Period>
+struct dlpack_type<::cuda::std::chrono::duration<Rep, Period>> : dlpack_type<Rep> {};
+template <class Clock, class Duration>
+struct dlpack_type<::cuda::std::chrono::time_point<Clock, Duration>> : dlpack_type<Duration> {};
+
 template <fixed_width T>
 [[nodiscard]] constexpr DLDataType dlpack_dtype() noexcept {
-  if constexpr (std::is_same_v<T, int128_t>) { return DLDataType{kDLInt, 128, 1}; }
-  using rep = std::conditional_t<std::is_arithmetic_v<T>, T, std::int64_t>;
-  static_assert(sizeof(rep) == sizeof(T));
-  std::uint8_t const code = std::is_same_v<rep, bool>          ? kDLBool
-                            : std::is_floating_point_v<rep>    ? kDLFloat
-                            : std::is_signed_v<rep>            ? kDLInt
-                                                               : kDLUInt;
-  return DLDataType{code, static_cast<std::uint8_t>(sizeof(T) * 8), 1};
+  static_assert(dlpack_type<T>::dtype.bits == sizeof(T) * 8);
+  return dlpack_type<T>::dtype;
 }
 
 /// What a DLPack export keeps: the tensor, its shape and strides, and the column that owns the memory.
@@ -73,13 +100,24 @@ struct dlpack_import {
 }  // namespace detail
 
 /**
+ * @brief Satisfied by the fixed-width types a DLPack tensor can hold: integers, bool, floats,
+ * `int128_t`, `float16`, and the time types as their integer ticks (timestamps, durations, dates,
+ * times of day). Not the intervals (several fields per row) nor `int256_t` (DLPack has no 256-bit
+ * type): `to_dlpack` and `from_dlpack` of those do not compile, with a message that says so.
+ * @tparam T the type tested; cv-qualifiers are ignored
+ */
+template <class T>
+concept dlpack_element = fixed_width<T> && detail::dlpack_type<std::remove_cv_t<T>>::supported;
+
+/**
  * @brief Exports `col` as a one-dimensional DLPack tensor sharing its memory, which the consumer
  * may write: this is an exposure (rule 11). The column is first unshared if it shares its buffers
  * (a copy, in order on `stream`), then marked exposed for good, so its later copies are deep
  * (rule 12); writes through either side are seen by the other. The tensor keeps the memory alive
  * until its `deleter` is called (the caller's duty, as with any DLPack producer). On CUDA the
  * memory is ready once `stream`'s work so far completes: order the consumer after `stream`.
- * Element types: their representation (timestamps and durations as int64, bool as 8-bit kDLBool).
+ * Element types (`dlpack_element`): their representation (timestamps, durations, dates and times
+ * of day as their integer ticks, bool as 8-bit kDLBool, float16 as 16-bit kDLFloat).
  * @tparam T the column's value type
  * @tparam Policy the column's buffer policy
  * @param col the column to export (unshared and marked exposed)
@@ -88,6 +126,8 @@ struct dlpack_import {
  */
 template <fixed_width T, buffer_policy Policy>
 [[nodiscard]] DLManagedTensorVersioned* to_dlpack(column<T, Policy>& col, stream_ref stream = {}) {
+  static_assert(dlpack_element<T>,
+                "devcol::to_dlpack: DLPack has no type for this element (intervals and int256_t have none)");
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   DEVCOL_EXPECTS(!col.has_nulls(), "to_dlpack: the column has ", col.null_count(),
                  " nulls, which a DLPack tensor cannot hold (fill them first)");
@@ -130,6 +170,8 @@ template <fixed_width T, buffer_policy Policy>
  */
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> from_dlpack(DLManagedTensorVersioned* tensor, stream_ref stream = {}) {
+  static_assert(dlpack_element<T>,
+                "devcol::from_dlpack: DLPack has no type for this element (intervals and int256_t have none)");
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   DEVCOL_DLPACK_EXPECTS(tensor != nullptr, "from_dlpack: the tensor is NULL");
   std::shared_ptr<detail::dlpack_import> keep;  // from its making on, the deleter runs exactly once
