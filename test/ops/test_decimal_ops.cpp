@@ -4,6 +4,7 @@
 #include "../support.hpp"
 
 #include <devcol/column/decimal_column.hpp>
+#include <devcol/core/copy.hpp>
 #include <devcol/column/factories.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/to_host.hpp>
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -247,9 +249,10 @@ TEST_CASE("fixed-size binary ops refuse other widths and out-of-bounds indices",
 
 TEST_CASE("fixed-size binary gather and filter move whole rows of any width, sliced, with nulls and bad indices",
           "[fixed_size_binary][ops]") {
-  // Widths 1 and 16 take the typed one-move copy, 3 and 17 the generic one; the slices start at odd
-  // rows, so a row's bytes start at an odd multiple of the width from the buffer.
-  for (std::size_t width : {1U, 3U, 16U, 17U}) {
+  // Widths 1, 2, 4, 8 and 16 take the typed one-move copy (and filter goes through the integer of
+  // that width), 3 and 17 the generic one; the slices start at odd rows, so a row's bytes start at
+  // an odd multiple of the width from the buffer.
+  for (std::size_t width : {1U, 2U, 3U, 4U, 8U, 16U, 17U}) {
     for (std::size_t begin : {0U, 1U, 5U}) {
       CAPTURE(width, begin);
       std::size_t const n = 67;
@@ -289,6 +292,30 @@ TEST_CASE("fixed-size binary gather and filter move whole rows of any width, sli
       }
       CHECK(devcol::to_host(devcol::filter(col, devcol::make_column<bool>(keep))) == kept_model);
     }
+  }
+  // Rows of 8 and 16 bytes borrowed one byte past an aligned address (as an Arrow producer may hand
+  // them over): the typed paths must not be taken, and the generic ones give the same rows.
+  for (std::size_t width : {8U, 16U}) {
+    CAPTURE(width);
+    std::size_t const n = 33;
+    auto const all = random_binary(n, width, static_cast<std::uint32_t>(width));
+    auto const aligned = devcol::make_fixed_size_binary_column(all, width);
+    devcol::stream s;
+    auto const bytes = std::make_shared<devcol::column<std::uint8_t>>(n * width + 1, s);
+    std::uint8_t* const shifted = bytes->data(devcol::access::write, s) + 1;
+    devcol::copy_bytes(shifted, aligned.data(devcol::access::read), n * width, s);
+    s.synchronize();
+    using buffer_type = devcol::fixed_size_binary_column<>::buffer_type;
+    devcol::fixed_size_binary_column<> const odd(width, buffer_type::borrow(shifted, n * width, bytes),
+                                                 aligned.mask_buffer().alias(), n, aligned.null_count());
+    REQUIRE(reinterpret_cast<std::uintptr_t>(odd.data(devcol::access::read)) % 2 == 1);
+    std::vector<bool> keep(n);
+    rows_of<std::string> kept_model;
+    for (std::size_t i = 0; i < n; ++i) {
+      keep[i] = i % 3 != 1;
+      if (keep[i]) { kept_model.push_back(all[i]); }
+    }
+    CHECK(devcol::to_host(devcol::filter(odd, devcol::make_column<bool>(keep))) == kept_model);
   }
   auto const empty = devcol::make_fixed_size_binary_column(rows_of<std::string>{}, 3);
   CHECK(devcol::gather(empty, devcol::make_column<std::int64_t>(std::vector<std::int64_t>{})).empty());

@@ -1,8 +1,9 @@
 /**
  * @file fixed_size_binary.hpp
- * @brief gather of fixed-size binary columns: one work item per row moves its `width()` bytes, so
- * the index is read and checked once per row rather than once per byte (a thread per byte ran at
- * 0.15x Arrow C++ per core). Users include devcol/ops/gather.hpp.
+ * @brief gather of fixed-size binary columns: rows of 1, 2, 4, 8 or 16 aligned bytes go through the
+ * fixed-width gather of an integer of that width; other rows, one work item per row moves its
+ * `width()` bytes, so the index is read and checked once per row rather than once per byte (a
+ * thread per byte ran at 0.15x Arrow C++ per core). Users include devcol/ops/gather.hpp.
  */
 #pragma once
 
@@ -28,53 +29,37 @@ DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
 /// Row `i` of a gather of fixed-size rows: the `width` bytes of source row indices[i], zeros for a
-/// null or out-of-bounds index. `W` is the width when the caller knows it is 1, 2, 4, 8 or 16 and
-/// both buffers are aligned to it, so the copy is one `W`-byte load and store; 0: any width, a
-/// `memcpy` of `width` bytes per row.
-template <class I, std::size_t W>
+/// null or out-of-bounds index.
+template <class I>
 struct gather_binary_row {
   fixed_size_binary_column_view source;
   column_view<I> indices;
   std::byte* out;
   DEVCOL_HOST_DEVICE void operator()(std::size_t i) const noexcept {
-    std::size_t const w = W != 0 ? W : source.width();
+    std::size_t const w = source.width();
     std::byte* const dst = out + i * w;
     if (!indices.is_valid(i) || !in_bounds(indices[i], source.size())) {
       ::cuda::std::memset(dst, 0, w);
       return;
     }
-    std::byte const* const src = source[static_cast<std::size_t>(indices[i])];
-    if constexpr (W != 0) {
-      // A constant size with known alignment is what lets both compilers emit a single wide move
-      // instead of a call or a byte loop.
-      ::cuda::std::memcpy(__builtin_assume_aligned(dst, W), __builtin_assume_aligned(src, W), W);
-    } else {
-      ::cuda::std::memcpy(dst, src, w);
-    }
+    ::cuda::std::memcpy(dst, source[static_cast<std::size_t>(indices[i])], w);
   }
 };
 
-/// Runs gather_binary_row<I, W> over `rows` rows, with W the width when it is a power of two up to
-/// 16 and the source and output rows are aligned to it, else 0 (the generic copy).
-template <class I>
-void gather_binary_rows(fixed_size_binary_column_view source, column_view<I> indices, std::byte* out,
-                        std::size_t rows, stream_ref stream) {
-  executor exec(stream);
-  auto const run = [&]<std::size_t W>() {
-    thrust::for_each(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(rows),
-                     gather_binary_row<I, W>{source, indices, out});
-  };
-  std::size_t const w = source.width();
-  bool const aligned = ((reinterpret_cast<std::uintptr_t>(source.data()) | reinterpret_cast<std::uintptr_t>(out)) % w) == 0;
-  switch (aligned ? w : 0) {
-    case 1: return run.template operator()<1>();
-    case 2: return run.template operator()<2>();
-    case 4: return run.template operator()<4>();
-    case 8: return run.template operator()<8>();
-    case 16: return run.template operator()<16>();
-    default: return run.template operator()<0>();
-  }
+/// Row `indices[i]` of `col` through the fixed-width gather of `U` (whose width is the column's and
+/// to whose alignment its rows are aligned): the column's buffers are aliased as a `column<U>`, and
+/// the result's buffers adopted back, so values and validity take the fixed-width path's one pass.
+template <class U, class Policy, class I, class IndexPolicy>
+[[nodiscard]] fixed_size_binary_column<Policy> gather_as_words(fixed_size_binary_column<Policy> const& col,
+                                                               column<I, IndexPolicy> const& indices,
+                                                               stream_ref stream, out_of_bounds policy) {
+  column<U, Policy> const words(col.data_buffer().alias(), col.mask_buffer().alias(), col.size(), col.null_count(),
+                                col.offset());
+  column<U, Policy> const rows = devcol::gather(words, indices, stream, policy);
+  return fixed_size_binary_column<Policy>(sizeof(U), rows.data_buffer().alias(), rows.mask_buffer().alias(),
+                                          rows.size(), rows.null_count(), rows.offset());
 }
+
 /// Row `i` of a gather of fixed-size rows is valid: its index and the source row are.
 template <class I>
 struct gather_binary_valid {
@@ -88,8 +73,10 @@ struct gather_binary_valid {
 }  // namespace detail
 
 /**
- * @brief Row `indices[i]` of `col` for each `i` (Arrow's `take`): one pass over the result's rows,
- * each moving `width()` bytes, into a new column from `col`'s resource. A null index gives a null row (zero bytes). With
+ * @brief Row `indices[i]` of `col` for each `i` (Arrow's `take`), into a new column from `col`'s
+ * resource. Rows of 1, 2, 4, 8 or 16 bytes aligned to their width cost what gather(column) of an
+ * integer of that width costs; other rows: one pass over the result's rows, each moving `width()`
+ * bytes. A null index gives a null row (zero bytes). With
  * `throw_error` the indices are checked first (one pass; synchronises `stream`). Nulls in the result
  * are written to a mask and counted (synchronises `stream`).
  * @tparam Policy the buffer policy of the input and of the result
@@ -106,10 +93,25 @@ template <class Policy, std::integral I, class IndexPolicy>
                                                       column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                       out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (col.size() != 0) {
+    std::size_t const w = col.width();
+    bool const aligned = reinterpret_cast<std::uintptr_t>(col.view().data()) % (w != 0 ? w : 1) == 0;
+    switch (aligned ? w : 0) {
+      case 1: return detail::gather_as_words<std::uint8_t>(col, indices, stream, policy);
+      case 2: return detail::gather_as_words<std::uint16_t>(col, indices, stream, policy);
+      case 4: return detail::gather_as_words<std::uint32_t>(col, indices, stream, policy);
+      case 8: return detail::gather_as_words<std::uint64_t>(col, indices, stream, policy);
+      case 16: return detail::gather_as_words<int128_t>(col, indices, stream, policy);
+      default: break;
+    }
+  }
   if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
   fixed_size_binary_column<Policy> out(col.width(), indices.size(), stream, mask_state::unallocated, col.resource());
   if (col.width() != 0 && indices.size() != 0) {
-    detail::gather_binary_rows(col.view(), indices.view(), out.data(access::write, stream), indices.size(), stream);
+    detail::executor exec(stream);
+    thrust::for_each(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                     thrust::counting_iterator<std::size_t>(indices.size()),
+                     detail::gather_binary_row<I>{col.view(), indices.view(), out.data(access::write, stream)});
   }
   if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
     detail::set_validity(out, detail::gather_binary_valid<I>{col.view(), indices.view()}, stream);

@@ -142,7 +142,8 @@ void check_indices(column_view<I> indices, std::size_t size, char const* op, str
  * The host fast path of gather (see host/gather.hpp) into `out` (made for the indices' rows):
  * values and bounds in one pass, and where nulls are possible (in `col`, in the indices, or from
  * out-of-bounds indices under `nullify`) the mask in that pass too. Returns false, having written
- * only `out`'s values, where it does not apply (an empty source, a non-arithmetic element type) or
+ * only `out`'s values, where it does not apply (an empty source, an element type neither arithmetic
+ * nor int128_t, which the fixed-size binary gather of 16-byte rows runs as) or
  * where `throw_error` meets an index out of bounds: the caller then runs the Thrust path, which
  * checks and throws naming the first. With `throw_error`, `col` must have no nulls (a null row
  * would not tell a null source row from a bad index).
@@ -150,7 +151,7 @@ void check_indices(column_view<I> indices, std::size_t size, char const* op, str
 template <class T, class Policy, class I, class IndexPolicy>
 bool host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& indices, column<T, Policy>& out,
                  out_of_bounds policy, stream_ref stream) {
-  if constexpr (!std::is_arithmetic_v<T>) {
+  if constexpr (!std::is_arithmetic_v<T> && !std::is_same_v<T, int128_t>) {
     return false;
   } else {
     if (col.size() == 0) { return false; }
