@@ -24,6 +24,7 @@
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/detail/gather/fixed_width.hpp>
 
+#include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
@@ -75,6 +76,24 @@ struct list_child_row {
   DEVCOL_HOST_DEVICE std::int64_t operator()(std::size_t e) const noexcept { return static_cast<std::int64_t>(source(e)); }
 };
 
+#if DEVCOL_BACKEND_HOST
+/// Output row `r`'s child rows, consecutive input child rows from its list's start (the host
+/// backend's strategy, as copy_row is for strings: a run per row, spread over threads by row).
+template <arrow_offset O, class I>
+struct list_child_rows_of_row {
+  std::int64_t* map;
+  O const* out_offsets;
+  list_gathered_start<O, I> start;
+  void operator()(std::size_t r) const noexcept {
+    auto const n = static_cast<std::size_t>(out_offsets[r + 1] - out_offsets[r]);
+    if (n == 0) { return; }
+    std::int64_t* const out = map + (out_offsets[r] - out_offsets[0]);
+    std::int64_t const first = start(r);
+    for (std::size_t j = 0; j < n; ++j) { out[j] = first + static_cast<std::int64_t>(j); }
+  }
+};
+#endif
+
 /**
  * The offsets of a gather of `lists` by `indices` (n + 1 of them, from 0) in a new buffer from
  * `resource`, and the total child rows: scan_lengths (one exclusive scan of the
@@ -92,8 +111,10 @@ std::pair<buffer<Policy>, std::size_t> gather_offsets(list_column_view<O> lists,
   return {std::move(offsets), total};
 }
 
-/// The child row map of that gather (child_source over the new offsets): `total` int64 rows of
-/// the input child, from `resource`. One pass.
+/// The child row map of that gather: `total` int64 rows of the input child, from `resource`. One
+/// pass, one strategy per backend as copy_rows has: on the host a run of rows per output list,
+/// spread over threads by list (a binary search per element ran list gather at 0.32x Arrow C++ per
+/// core); on CUDA a thread per element finding its list by binary search (child_source).
 template <arrow_offset O, class Policy, class I>
 column<std::int64_t, Policy> child_row_map(list_column_view<O> lists, column_view<I> indices, O const* out_offsets,
                                            std::size_t total, typename buffer<Policy>::resource_type resource,
@@ -101,9 +122,17 @@ column<std::int64_t, Policy> child_row_map(list_column_view<O> lists, column_vie
   column<std::int64_t, Policy> map(total, stream, mask_state::unallocated, std::move(resource));
   executor exec(stream);
   index_rows<I> const row{indices, lists.size()};
+  if (total == 0) { return map; }
+#if DEVCOL_BACKEND_HOST
+  thrust::for_each(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                   thrust::counting_iterator<std::size_t>(indices.size()),
+                   list_child_rows_of_row<O, I>{map.data(access::write, stream), out_offsets,
+                                                list_gathered_start<O, I>{lists, row}});
+#else
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                     thrust::counting_iterator<std::size_t>(total), map.data(access::write, stream),
                     list_child_row<O, I>{{out_offsets, indices.size(), list_gathered_start<O, I>{lists, row}}});
+#endif
   return map;
 }
 
