@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -122,6 +123,22 @@ TEST_CASE("string view: rows inline and out of line, slices at odd offsets, the 
   CHECK(devcol::type_name(devcol::any_column<>(bin)) == "binary_view");
   auto const values = devcol::to_host_values(devcol::any_column<>(col));
   REQUIRE(values.size() == 24);
+  std::ostringstream printed;
+  printed << make(rows_t{"ab", std::nullopt}) << ' ' << make<bvc>(rows_t{std::string("\x01\xff", 2)});
+  CHECK(printed.str() == "string_view[\"ab\", null] binary_view[0x01ff]");
+}
+
+TEST_CASE("string view: length reads the views, nulls kept", "[binary_view][ops]") {
+  devcol_test::leak_check leaks;
+  auto const rows = model(40);
+  auto const col = make(rows, 64).slice(13, 37);
+  auto const lengths = devcol::to_host(devcol::length(col));
+  STATIC_REQUIRE(std::is_same_v<decltype(devcol::length(col)), devcol::column<std::int32_t>>);
+  REQUIRE(lengths.size() == 24);
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    auto const& want = rows[13 + i];
+    CHECK(lengths[i] == (want ? std::optional<std::int32_t>(static_cast<std::int32_t>(want->size())) : std::nullopt));
+  }
 }
 
 TEST_CASE("string view: gather, filter and concatenate keep the view layout and share the data buffers",
