@@ -39,6 +39,7 @@
 #include <devcol/buffer/policy.hpp>
 
 #include <devcol/column/any_column.hpp>
+#include <devcol/column/binary_view_column.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>

@@ -87,6 +87,7 @@ struct inputs {
   devcol::decimal_column<devcol::int256_t, spilling> wide;   ///< decimal256, sliced
   devcol::fixed_size_list_column<spilling> pairs;               ///< lists of 2 strings, sliced
   devcol::null_column<spilling> nothing;                        ///< no memory at all
+  devcol::basic_string_view_column<spilling> views;  ///< string view: inline and out of line over 3 data buffers, sliced
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -173,13 +174,17 @@ struct inputs {
                 2, any(devcol::make_strings_column<std::int32_t, spilling>(elements)), std::vector<bool>(rows + 1, true))
                 .slice(0, rows);
     nothing = devcol::null_column<spilling>(rows);
+    std::vector<std::optional<std::string>> viewed{"sliced off"};
+    for (std::size_t i = 0; i < rows; ++i) { viewed.push_back(text[i] ? *text[i] + (i % 2 == 0 ? "" : " and out of line") : text[i]); }
+    views = devcol::make_binary_view_column<spilling>(viewed, {}, 1024).slice(1, rows + 1);
   }
 
   /// Every kind, for the operations that take any kind.
   [[nodiscard]] std::vector<any> all() const {
     return {any(a),      any(f),       any(s),     any(lists),  any(structs), any(dict),
             any(dec),    any(bin),     any(days),  any(clock),  any(halves),  any(spans),
-            any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing)};
+            any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing),
+            any(views)};
   }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).
@@ -198,6 +203,7 @@ struct inputs {
     ok = ok && (bin.spill() > 0 || bin.is_spilled());
     ok = ok && (bytes.spill() > 0 || bytes.is_spilled());
     ok = ok && (wide.spill() > 0 || wide.is_spilled());
+    ok = ok && (views.spill() > 0 || views.is_spilled());
     return ok;
   }
 };

@@ -6,6 +6,7 @@
 
 #include <devcol/buffer/access.hpp>
 #include <devcol/buffer/policy.hpp>
+#include <devcol/column/binary_view_column.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/decimal_column.hpp>
@@ -20,7 +21,9 @@
 #include <thrust/fill.h>
 #include <thrust/sequence.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -397,6 +400,64 @@ template <buffer_policy Policy = default_policy>
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   // Through a vector: clang 14 cannot form libstdc++ 12's ref_view over this initializer_list.
   return make_fixed_size_binary_column<Policy>(std::vector<std::optional<std::string_view>>(values), width, stream);
+}
+
+/**
+ * @brief A string view (`E = encoding::utf8`) or binary view (`encoding::binary`) column holding the
+ * byte strings of a host range: of anything a `std::string_view` is made from, or of
+ * `std::optional`s of it (an empty optional is a null row, an empty inline view; a mask only if
+ * some row is null). Rows of up to 12 bytes are held in their views; longer ones go to data buffers
+ * of at most `block_bytes` bytes each (a longer row gets a buffer of its own), so a small
+ * `block_bytes` gives many data buffers. Stages the views and bytes in host memory and copies them
+ * in order on `stream`, which it then synchronises.
+ * @tparam Policy the buffer policy of the result
+ * @tparam E what the bytes are: `encoding::utf8` (string view) or `encoding::binary` (binary view)
+ * @tparam Range a host input range of values a `std::string_view` is made from, or of
+ *         `std::optional`s of them
+ * @param values the rows, first to last
+ * @param stream the stream the copies run on and that is synchronised before returning
+ * @param block_bytes the most bytes a data buffer holds (Arrow C++ uses 32 KiB), at least 1
+ * @throws devcol::logic_error when a row or a buffer is longer than an int32 names; what allocation
+ * and copying throw
+ */
+template <buffer_policy Policy = default_policy, encoding E = encoding::utf8, std::ranges::input_range Range>
+  requires std::convertible_to<std::ranges::range_value_t<Range>, std::string_view> ||
+           detail::is_optional_string<std::ranges::range_value_t<Range>>
+[[nodiscard]] basic_binary_view_column<Policy, E> make_binary_view_column(Range const& values, stream_ref stream = {},
+                                                                          std::size_t block_bytes = 32 * 1024) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  using buffer_type = typename basic_binary_view_column<Policy, E>::buffer_type;
+  std::vector<binary_view_row> views;
+  std::vector<std::string> blocks;
+  auto [valid, nulls, row] = detail::stage_string_rows(
+      values,
+      [&](std::size_t at, std::string_view s) {
+        DEVCOL_EXPECTS(s.size() <= INT32_MAX, "make_binary_view_column: row ", at, " has ", s.size(),
+                       " bytes, more than a view's int32 length");
+        binary_view_row v{};
+        v.size = static_cast<std::int32_t>(s.size());
+        if (v.is_inline()) {
+          std::memcpy(reinterpret_cast<char*>(&v) + 4, s.data(), s.size());  // the 12 bytes from prefix on
+        } else {
+          std::memcpy(v.prefix, s.data(), 4);
+          if (blocks.empty() || blocks.back().size() + s.size() > std::max<std::size_t>(block_bytes, 1)) {
+            blocks.emplace_back();
+          }
+          DEVCOL_EXPECTS(blocks.back().size() <= INT32_MAX, "make_binary_view_column: a data buffer outgrows int32 offsets");
+          v.buffer_index = static_cast<std::int32_t>(blocks.size() - 1);
+          v.offset = static_cast<std::int32_t>(blocks.back().size());
+          blocks.back().append(s);
+        }
+        views.push_back(v);
+      },
+      [&](std::size_t) { views.push_back(binary_view_row{}); });
+  std::vector<buffer_type> data;
+  for (auto const& b : blocks) { data.push_back(detail::upload_bytes<buffer_type>(b.data(), b.size(), stream)); }
+  buffer_type view_buffer =
+      views.empty() ? buffer_type{} : detail::upload_bytes<buffer_type>(views.data(), views.size() * sizeof(binary_view_row), stream);
+  buffer_type mask = nulls != 0 ? detail::upload_mask<buffer_type>(valid, row, stream) : buffer_type{};
+  stream.synchronize();
+  return basic_binary_view_column<Policy, E>(std::move(view_buffer), std::move(data), std::move(mask), row, nulls);
 }
 
 DEVCOL_NAMESPACE_END

@@ -200,7 +200,8 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
     for (std::size_t i = 0; i < n; ++i) {
       if (values[i]) { rows[i] = host_value(format_decimal(*values[i], col.scale())); }
     }
-  } else if constexpr (k == kind::fixed_width || k == kind::strings || k == kind::binary || k == kind::fixed_size_binary) {
+  } else if constexpr (k == kind::fixed_width || k == kind::strings || k == kind::binary || k == kind::fixed_size_binary ||
+                       k == kind::string_view || k == kind::binary_view) {
     auto const values = to_host(col, stream);
     for (std::size_t i = 0; i < n; ++i) {
       if (values[i]) { rows[i] = widen(*values[i]); }

@@ -26,6 +26,7 @@
 DEVCOL_NAMESPACE_BEGIN
 
 class fixed_size_binary_column_view;
+class binary_view_column_view;
 template <arrow_offset O>
 class strings_column_view;
 template <arrow_offset O>
@@ -43,6 +44,8 @@ enum class kind : std::uint8_t {
   dictionary,         ///< `dictionary_column`: integer indices (8 to 64 bits) into a values column
   null,               ///< `null_column`: every row null, no buffers (Arrow's null type)
   fixed_size_list,    ///< `fixed_size_list_column`: lists of one size over one child column, no offsets
+  string_view,        ///< `string_view_column`: 16-byte views over UTF-8 bytes, inline or in N data buffers
+  binary_view,        ///< `binary_view_column`: the string view layout over bytes that need not be UTF-8
 };
 
 /**
@@ -70,6 +73,8 @@ namespace detail {
     case kind::dictionary: return "dictionary";
     case kind::null: return "null";
     case kind::fixed_size_list: return "fixed_size_list";
+    case kind::string_view: return "string_view";
+    case kind::binary_view: return "binary_view";
     case kind::fixed_width: break;
   }
   return "fixed_width";
@@ -109,6 +114,9 @@ template <class Policy>
 struct kind_traits<null_column<Policy>> : detail::kind_entry<kind::null, void> {};
 template <class Policy>
 struct kind_traits<fixed_size_list_column<Policy>> : detail::kind_entry<kind::fixed_size_list, void> {};
+template <class Policy, encoding E>
+struct kind_traits<basic_binary_view_column<Policy, E>>
+    : detail::kind_entry<E == encoding::utf8 ? kind::string_view : kind::binary_view, binary_view_column_view> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

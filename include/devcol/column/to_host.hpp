@@ -5,6 +5,7 @@
 #pragma once
 
 #include <devcol/buffer/access.hpp>
+#include <devcol/column/binary_view_column.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/decimal_column.hpp>
@@ -153,6 +154,45 @@ template <class Policy>
   validity_view const valid(size, mask.empty() ? nullptr : mask.data(), col.offset() % bits_per_word, 0);
   for (std::size_t i = 0; i < size; ++i) {
     if (valid.is_valid(i)) { rows[i] = bytes.substr(i * width, width); }
+  }
+  return rows;
+}
+
+/**
+ * @brief The string view or binary view column's rows on the host, an empty optional for each null
+ * row. Copies the rows' views, every data buffer whole and the mask's words in order on `stream`,
+ * synchronises it, then reads each row on the host.
+ * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @tparam E what the bytes are
+ * @param col the column to read
+ * @param stream a stream of the column's device that the copies are ordered on; synchronised
+ * @returns one element per row, in row order; a null row is empty, not an empty string
+ * @throws devcol::cuda_error if a copy fails; std::bad_alloc if the host has no room
+ */
+template <class Policy, encoding E>
+[[nodiscard]] std::vector<std::optional<std::string>> to_host(basic_binary_view_column<Policy, E> const& col,
+                                                              stream_ref stream = {}) {
+  scoped_device const on_device(col.views_buffer().device());
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  std::size_t const size = col.size();
+  std::vector<std::optional<std::string>> rows(size);
+  if (size == 0) { return rows; }
+  std::vector<binary_view_row> views(size);
+  copy_bytes(views.data(), col.views(access::read) + col.offset(), size * sizeof(binary_view_row), stream);
+  std::vector<std::string> data(col.num_data_buffers());
+  for (std::size_t b = 0; b < data.size(); ++b) {
+    data[b].resize(col.data_buffer(b).size());
+    if (!data[b].empty()) { copy_bytes(data[b].data(), col.data_buffer(b).data(access::read), data[b].size(), stream); }
+  }
+  auto const mask = detail::mask_words_to_host(col.null_mask(access::read), col.offset(), size, stream);
+  stream.synchronize();
+  validity_view const valid(size, mask.empty() ? nullptr : mask.data(), col.offset() % bits_per_word, 0);
+  for (std::size_t i = 0; i < size; ++i) {
+    if (!valid.is_valid(i)) { continue; }
+    auto const& v = views[i];
+    auto const n = static_cast<std::size_t>(v.size);
+    rows[i] = v.is_inline() ? std::string(v.inline_data(), n)
+                            : data[static_cast<std::size_t>(v.buffer_index)].substr(static_cast<std::size_t>(v.offset), n);
   }
   return rows;
 }
@@ -312,6 +352,26 @@ std::ostream& operator<<(std::ostream& out, decimal_column<Rep, Policy> const& c
 template <class Policy>
 std::ostream& operator<<(std::ostream& out, fixed_size_binary_column<Policy> const& col) {
   return detail::print_head(out, col.type_name(), col, [&](std::string const& v) { detail::print_hex(out, v); });
+}
+
+/**
+ * @brief Prints `string_view["a", null]` (binary view: `binary_view[0x6162, null]`, bytes in hex),
+ * the first 20 rows then `…` and the row count. Copies to the host on the default stream and
+ * synchronises it.
+ * @tparam Policy the column's buffer policy (any; reading never copies or exposes the buffers)
+ * @tparam E what the bytes are: text goes out unescaped in quotes, binary in hex
+ * @param out the stream written to
+ * @param col the column to print
+ * @returns `out`
+ * @throws what to_host() throws, and what `out` throws if its exceptions are enabled
+ */
+template <class Policy, encoding E>
+std::ostream& operator<<(std::ostream& out, basic_binary_view_column<Policy, E> const& col) {
+  if constexpr (E == encoding::binary) {
+    return detail::print_head(out, col.type_name(), col, [&](std::string const& v) { detail::print_hex(out, v); });
+  } else {
+    return detail::print_head(out, col.type_name(), col, [&](std::string const& v) { out << '"' << v << '"'; });
+  }
 }
 
 DEVCOL_NAMESPACE_END

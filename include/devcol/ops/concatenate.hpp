@@ -15,6 +15,7 @@
 #include <devcol/column/any_column.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/concatenate/binary_view.hpp>
 #include <devcol/ops/detail/concatenate/decimal.hpp>
 #include <devcol/ops/detail/concatenate/fixed_size_binary.hpp>
 #include <devcol/ops/detail/concatenate/fixed_width.hpp>

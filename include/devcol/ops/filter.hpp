@@ -13,6 +13,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/filter/binary_view.hpp>
 #include <devcol/ops/detail/filter/decimal.hpp>
 #include <devcol/ops/detail/filter/fixed_size_binary.hpp>
 #include <devcol/ops/detail/filter/fixed_width.hpp>

@@ -15,6 +15,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/gather/binary_view.hpp>
 #include <devcol/ops/detail/gather/decimal.hpp>
 #include <devcol/ops/detail/gather/fixed_size_binary.hpp>
 #include <devcol/ops/detail/gather/fixed_width.hpp>

@@ -1,17 +1,24 @@
 /**
  * @file strings.hpp
- * @brief The ops only strings and binary columns have: `length` (in bytes) and `hash` (xxHash64).
+ * @brief The ops only strings and binary columns have: `length` (in bytes) and `hash` (xxHash64);
+ * string view and binary view columns have `length`.
  * The ops they share with other kinds (gather, filter, concatenate, compare, sort, is_null, fill_null...) are in the
  * header named after the op (devcol/ops/gather.hpp...).
  */
 #pragma once
 
 #include <devcol/buffer/access.hpp>
+#include <devcol/column/binary_view_column.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/rows.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/strings_rows.hpp>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +32,14 @@ struct string_length {
   strings_column_view<O> view;
   DEVCOL_HOST_DEVICE O operator()(std::size_t i) const noexcept {
     return view.is_valid(i) ? view.offsets()[i + 1] - view.offsets()[i] : 0;
+  }
+};
+
+/// Row `i`'s length in bytes, read from its view (0 for a null row).
+struct view_length {
+  binary_view_column_view view;
+  DEVCOL_HOST_DEVICE std::int32_t operator()(std::size_t i) const noexcept {
+    return view.is_valid(i) ? view.row(i).size : 0;
   }
 };
 
@@ -111,6 +126,31 @@ template <arrow_offset O, class Policy, encoding E>
 [[nodiscard]] column<O, Policy> length(basic_strings_column<O, Policy, E> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::rows_to<O>(col, detail::string_length<O>{col.view()}, true, stream);
+}
+
+/**
+ * @brief Each row's length in bytes of a string view or binary view column, as Arrow's
+ * `binary_length` gives it (`column<int32_t>`), from `col`'s resource, null where `col` is null:
+ * one pass over the views (no data buffer is read), the mask bits copied (no recount); in order on
+ * `stream`, no synchronisation.
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam E what the bytes are (utf8 or binary: lengths are in bytes either way)
+ * @param col the input column
+ * @param stream the stream the work is ordered on
+ */
+template <class Policy, encoding E>
+[[nodiscard]] column<std::int32_t, Policy> length(basic_binary_view_column<Policy, E> const& col, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  column<std::int32_t, Policy> out(col.size(), stream, mask_state::unallocated, col.resource());
+  detail::executor exec(stream);
+  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
+                    detail::view_length{col.view()});
+  if (col.has_nulls()) {
+    out.replace_null_mask(detail::copy_mask_bits(col.mask_buffer(), col.offset(), col.offset() + col.size(), stream),
+                          col.null_count());
+  }
+  return out;
 }
 
 /**

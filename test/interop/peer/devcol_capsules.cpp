@@ -49,6 +49,14 @@ devcol::table lone_columns() {
   devcol::table t;
   t.add("d256", devcol::make_decimal_column<int256_t>(d256, 76, 2).slice(1, 6));
   t.add("null", devcol::null_column<>(9).slice(2, 7));
+  // string view and binary view: inline and out-of-line rows over several data buffers, at offset 1
+  std::vector<std::optional<std::string>> const text{"skip", "inline", std::nullopt, "a string longer than twelve",
+                                                     "", "another long one, past 12 bytes"};
+  t.add("sv", devcol::make_binary_view_column(text, {}, 40).slice(1, 6));
+  std::vector<std::optional<std::string>> const bytes{"skip", std::string("\0\xff", 2), std::nullopt,
+                                                      std::string("\xc3\x28 not UTF-8 \0 past twelve", 26), "",
+                                                      "\x80 more than twelve bytes"};
+  t.add("bv", devcol::make_binary_view_column<devcol::default_policy, devcol::encoding::binary>(bytes, {}, 16).slice(1, 6));
   return t;
 }
 

@@ -39,6 +39,9 @@ LONE = {
     "d256": (pa.decimal256(76, 2), [decimal.Decimal(f"{2**128}e-2"), decimal.Decimal("-123.45"), None,
                                     decimal.Decimal(f"{2**252}e-2"), decimal.Decimal("0.00")]),
     "null": (pa.null(), [None] * 5),
+    "sv": (pa.string_view(), ["inline", None, "a string longer than twelve", "", "another long one, past 12 bytes"]),
+    "bv": (pa.binary_view(), [b"\x00\xff", None, b"\xc3\x28 not UTF-8 \x00 past twelve", b"",
+                            b"\x80 more than twelve bytes"]),
 }
 
 EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32())),

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <devcol/buffer/policy.hpp>
+#include <devcol/column/binary_view_column.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/decimal_column.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
@@ -63,7 +64,8 @@ using any_column =
                  basic_list_column<std::int32_t, Policy>, basic_list_column<std::int64_t, Policy>,
                  struct_column<Policy>, dictionary_column<Policy>, basic_binary_column<std::int32_t, Policy>,
                  basic_binary_column<std::int64_t, Policy>, decimal_column<int256_t, Policy>,
-                 null_column<Policy>, fixed_size_list_column<Policy>>;
+                 null_column<Policy>, fixed_size_list_column<Policy>,
+                 basic_binary_view_column<Policy, encoding::utf8>, basic_binary_view_column<Policy, encoding::binary>>;
 
 
 /**

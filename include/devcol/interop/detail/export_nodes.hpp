@@ -134,6 +134,7 @@ struct array_node {
   std::int64_t null_count = 0;
   std::int64_t offset = 0;
   std::array<void const*, 3> buffers{};  // validity and values; variable-width: validity, offsets, data
+  std::vector<void const*> variadic_buffers;  // when not empty, every buffer instead (a view array's N + 3)
   std::int64_t n_buffers = 0;
   export_children<ArrowArray> children;
   std::unique_ptr<export_children<ArrowArray>> dictionary;  // a dictionary array's values, or none
@@ -187,7 +188,7 @@ inline void publish(std::unique_ptr<array_node> node, ArrowArray* out) noexcept 
   out->offset = node->offset;
   out->n_buffers = node->n_buffers;
   out->n_children = static_cast<std::int64_t>(node->children.size());
-  out->buffers = node->buffers.data();
+  out->buffers = node->variadic_buffers.empty() ? node->buffers.data() : node->variadic_buffers.data();
   out->children = node->children.pointers();
   out->dictionary = node->dictionary != nullptr ? (*node->dictionary)[0] : nullptr;
   out->release = &release_array_node;

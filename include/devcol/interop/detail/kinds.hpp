@@ -21,6 +21,7 @@
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/detail/export_nodes.hpp>
 #include <devcol/interop/detail/import_guard.hpp>
+#include <devcol/interop/detail/kinds/binary_view.hpp>
 #include <devcol/interop/detail/kinds/decimal.hpp>
 #include <devcol/interop/detail/kinds/dictionary.hpp>
 #include <devcol/interop/detail/kinds/fixed_size_binary.hpp>
@@ -170,6 +171,8 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
   }
   if (field.format.starts_with("w:")) { return check_fixed_size_binary(array, field, path); }
   if (field.format == "n") { return check_null(array, field, path); }
+  if (field.format == "vu") { return check_binary_view<encoding::utf8>(array, field, path); }
+  if (field.format == "vz") { return check_binary_view<encoding::binary>(array, field, path); }
   visit_format(field.format, path, [&]<class T>(std::type_identity<T>) { check_fixed_width<T>(array, field, path); });
 }
 
@@ -189,7 +192,7 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
     return;
   }
   if (field.format == "u" || field.format == "U" || field.format == "z" || field.format == "Z" ||
-      field.format == "n" || field.format.starts_with("w:")) {
+      field.format == "n" || field.format.starts_with("w:") || field.format == "vu" || field.format == "vz") {
     return;
   }
   if (field.format.starts_with("d:")) {
@@ -230,6 +233,8 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
   }
   if (field.format.starts_with("w:")) { return import_fixed_size_binary<Policy>(array, field, keep, stream); }
   if (field.format == "n") { return import_null<Policy>(array); }
+  if (field.format == "vu") { return import_binary_view<Policy, encoding::utf8>(array, field, keep, stream, path); }
+  if (field.format == "vz") { return import_binary_view<Policy, encoding::binary>(array, field, keep, stream, path); }
   any_column<Policy> out;
   visit_format(field.format, path, [&]<class T>(std::type_identity<T>) {
     out = import_column<T, Policy>(array, static_cast<std::size_t>(array.offset), static_cast<std::size_t>(array.length),
@@ -267,6 +272,8 @@ struct arrow_importer<K> {
       check_fixed_size_binary(array, field, path);
     } else if constexpr (kind_of<K> == kind::null) {
       check_null(array, field, path);
+    } else if constexpr (kind_of<K> == kind::string_view || kind_of<K> == kind::binary_view) {
+      check_binary_view<K::bytes_encoding>(array, field, path);
     } else {
       if constexpr (kind_of<K> == kind::list) {
         expect_list_format<typename K::offset_type>(field, path);
@@ -292,6 +299,8 @@ struct arrow_importer<K> {
       return import_fixed_size_binary<Policy>(array, field, keep, stream);
     } else if constexpr (kind_of<K> == kind::null) {
       return import_null<Policy>(array);
+    } else if constexpr (kind_of<K> == kind::string_view || kind_of<K> == kind::binary_view) {
+      return import_binary_view<Policy, K::bytes_encoding>(array, field, keep, stream);
     } else if constexpr (kind_of<K> == kind::list) {
       return import_list<typename K::offset_type, Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::fixed_size_list) {

@@ -1,0 +1,234 @@
+/**
+ * @file binary_view.hpp
+ * @brief Arrow for string view ("vu") and binary view ("vz") columns: the schema and the
+ * zero-copy array node, the structure checks (no buffer read) and the import (the buffer sizes and
+ * the views checked, then everything borrowed).
+ *
+ * The C Data Interface gives a view array N + 3 buffers: validity, views, the N data buffers, and a
+ * last buffer of N int64 data-buffer sizes. The C Device Data Interface says nothing special of
+ * that last buffer, so devcol treats it as every other buffer of the array: in the array's device
+ * memory (on CUDA it is copied to the host on import, and exported in device memory), as Arrow C++
+ * and nanoarrow place it when they move a view array to a device.
+ */
+#pragma once
+
+#include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
+#include <devcol/buffer/policy.hpp>
+#include <devcol/column/binary_view_column.hpp>
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/core/check.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
+#include <devcol/core/stream_ref.hpp>
+#include <devcol/interop/arrow_abi.hpp>
+#include <devcol/interop/detail/device.hpp>
+#include <devcol/interop/detail/export_nodes.hpp>
+#include <devcol/interop/detail/import_buffers.hpp>
+#include <devcol/interop/detail/import_guard.hpp>
+
+#include <thrust/find.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// The Arrow format of a view column with bytes `E`: "vu" or "vz".
+template <encoding E>
+inline constexpr std::string_view view_format_v = E == encoding::utf8 ? "vu" : "vz";
+/// The pyarrow name of a view column with bytes `E`: "string_view" or "binary_view".
+template <encoding E>
+inline constexpr std::string_view view_type_name_v = E == encoding::utf8 ? "string_view" : "binary_view";
+
+// ---- export ----------------------------------------------------------------------------------
+
+/// The schema node of a view column: format "vu" or "vz", the name, no children.
+template <buffer_policy Policy, encoding E>
+std::unique_ptr<schema_node> schema_of(basic_binary_view_column<Policy, E> const& /*col*/, std::string name) {
+  return std::make_unique<schema_node>(std::string(view_format_v<E>), std::move(name), 0);
+}
+
+/**
+ * @brief The array node of a view column: validity, views (at the column's offset), every data
+ * buffer, and the buffer sizes, zero-copy but for the sizes: N int64 in a buffer from the column's
+ * resource (at least 64 bytes, zeroed past the sizes), copied from the host in order on `stream`,
+ * which is then synchronised. An empty views or data buffer is pointed at that buffer too, so no
+ * buffer is NULL. The node holds a handle on the column (a later write through the column copies
+ * first, rule 3); an exposed column or one under a policy without copy-on-write is exported as a
+ * snapshot (deep_copy), since Arrow requires the memory not to change.
+ * @throws what allocation and copying throw
+ */
+template <buffer_policy Policy, encoding E>
+std::unique_ptr<array_node> export_node(basic_binary_view_column<Policy, E> const& col, stream_ref stream) {
+  using column_type = basic_binary_view_column<Policy, E>;
+  column_type kept = export_handle(col, stream);
+  std::size_t const n = kept.num_data_buffers();
+  buffer<Policy> sizes = zeroed_export_buffer<Policy>(std::max<std::size_t>(64, n * sizeof(std::int64_t)),
+                                                      kept.resource(), stream);
+  if (n != 0) {
+    std::vector<std::int64_t> host(n);
+    for (std::size_t i = 0; i < n; ++i) { host[i] = static_cast<std::int64_t>(kept.data_buffer(i).size()); }
+    copy_bytes(sizes.data(access::write, stream), host.data(), n * sizeof(std::int64_t), stream);
+    stream.synchronize();  // the host sizes go when this returns
+  }
+  auto node = std::make_unique<holding_array_node<exported<column_type>>>(0, exported<column_type>{std::move(kept), std::move(sizes)});
+  auto const& held = node->kept;
+  void const* const made = held.made.data(access::read);
+  describe_rows(*node, held.col, held.col.views_buffer().empty() ? 0 : held.col.offset(),
+                held.col.mask_buffer().data(access::read), static_cast<std::int64_t>(n + 3));
+  node->variadic_buffers.reserve(n + 3);
+  node->variadic_buffers.push_back(node->buffers[0]);
+  node->variadic_buffers.push_back(held.col.views_buffer().empty() ? made : held.col.views_buffer().data(access::read));
+  for (std::size_t i = 0; i < n; ++i) {
+    auto const& d = held.col.data_buffer(i);
+    node->variadic_buffers.push_back(d.empty() ? made : d.data(access::read));
+  }
+  node->variadic_buffers.push_back(made);
+  return node;
+}
+
+/// Where a view column's memory lives: its views' (the current device when it has none).
+template <buffer_policy Policy, encoding E>
+arrow_device device_of(basic_binary_view_column<Policy, E> const& col) {
+  return device_of(col.views_buffer().data(access::read));
+}
+
+// ---- structure checks and import ---------------------------------------------------------------
+
+/**
+ * @brief Checks that an array (its tree's structure already checked) is a string view (binary view
+ * with `E = encoding::binary`) array devcol can import: the format, no dictionary or children, at
+ * least 3 buffers (validity, views, sizes: the last one, which Arrow requires even without data
+ * buffers), a validity buffer if there are nulls, views unless there are no rows, a sizes buffer
+ * when there are data buffers, no size overflow. Reads no buffer.
+ * @throws devcol::arrow_error naming the field and the value
+ */
+template <encoding E>
+void check_binary_view(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+  constexpr std::string_view type = view_type_name_v<E>;
+  DEVCOL_ARROW_EXPECTS((field.format == view_format_v<E>), path, ".format '", field.format, "' is not ", type, " ('",
+                       view_format_v<E>, "')");
+  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type, " is not supported (decode it first)");
+  DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(), ", a ", type,
+                       " array has none");
+  DEVCOL_ARROW_EXPECTS(array.n_buffers >= 3, path, ".n_buffers is ", array.n_buffers, ", a ", type,
+                       " array has at least 3 (validity, views, the data buffers, then their sizes): the buffer sizes "
+                       "are missing");
+  DEVCOL_ARROW_EXPECTS(array.n_buffers - 3 <= INT32_MAX, path, ".n_buffers is ", array.n_buffers,
+                       ", more data buffers than a view's int32 index names");
+  DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,
+                       " without a validity buffer");
+  std::uint64_t const rows = static_cast<std::uint64_t>(array.offset) + static_cast<std::uint64_t>(array.length);
+  DEVCOL_ARROW_EXPECTS(rows < SIZE_MAX / sizeof(binary_view_row), path, ": the ", rows, " views of 16 bytes overflow");
+  DEVCOL_ARROW_EXPECTS(array.length == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (views) is NULL for ",
+                       array.length, " rows");
+  DEVCOL_ARROW_EXPECTS(array.n_buffers == 3 || array.buffers[array.n_buffers - 1] != nullptr, path, ".buffers[",
+                       array.n_buffers - 1, "] (the sizes of ", array.n_buffers - 3, " data buffers) is NULL");
+}
+
+/// Whether a view is not one that `n` data buffers of `sizes` bytes hold: a negative length, or out
+/// of line with a buffer index outside [0, n) or bytes past its buffer's end.
+struct bad_view {
+  binary_view_row const* views;
+  std::int64_t const* sizes;
+  std::int64_t n;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
+    binary_view_row const v = views[i];
+    if (v.size < 0) { return true; }
+    if (v.is_inline()) { return false; }
+    if (v.buffer_index < 0 || v.buffer_index >= n || v.offset < 0) { return true; }
+    return static_cast<std::int64_t>(v.offset) + v.size > sizes[v.buffer_index];
+  }
+};
+
+/**
+ * @brief Rows [offset, offset + length) of a checked view array as a column over its memory: the
+ * views and data buffers borrowed (kept alive by `keep`), the validity as import_bits takes it.
+ * The sizes buffer is read to the host (one copy; synchronises `stream`): every size not negative,
+ * a data buffer NULL only when empty. Then every row's view is checked (one search over the rows,
+ * synchronising `stream`, over a device copy of the sizes; null rows too): length not negative,
+ * and an out-of-line view naming one of the data buffers and bytes within it. Views misaligned for
+ * their 4-byte fields are first copied (only the rows'; the validity bits are then shifted to
+ * match). `null_count` -1 is counted (one pass; synchronises).
+ * @throws devcol::arrow_error naming the field and value, what allocation throws
+ */
+template <buffer_policy Policy, encoding E>
+basic_binary_view_column<Policy, E> import_binary_view(ArrowArray const& array, arrow_field const& /*field*/,
+                                                       std::shared_ptr<void const> const& keep, stream_ref stream,
+                                                       std::string const& path = "array") {
+  using buffer_type = buffer<Policy>;
+  auto const first = static_cast<std::size_t>(array.offset);
+  auto const rows = static_cast<std::size_t>(array.length);
+  auto const n = static_cast<std::size_t>(array.n_buffers - 3);
+  std::vector<std::int64_t> sizes(n);
+  if (n != 0) {
+    copy_bytes(sizes.data(), array.buffers[array.n_buffers - 1], n * sizeof(std::int64_t), stream);
+    stream.synchronize();
+  }
+  std::vector<buffer_type> data;
+  data.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    DEVCOL_ARROW_EXPECTS(sizes[i] >= 0, path, ".buffers[", array.n_buffers - 1, "][", i, "] (the size of data buffer ",
+                         i, ") is ", sizes[i]);
+    DEVCOL_ARROW_EXPECTS(sizes[i] == 0 || array.buffers[i + 2] != nullptr, path, ".buffers[", i + 2,
+                         "] (data buffer ", i, ") is NULL for ", sizes[i], " bytes");
+    data.push_back(sizes[i] == 0 ? buffer_type{}
+                                 : buffer_type::borrow(array.buffers[i + 2], static_cast<std::size_t>(sizes[i]), keep,
+                                                       stream));
+  }
+  if (rows == 0) {
+    return basic_binary_view_column<Policy, E>(buffer_type{}, std::move(data), buffer_type{}, 0, 0, 0);
+  }
+  auto const* views = static_cast<binary_view_row const*>(array.buffers[1]);
+  // Realigned before anything reads them, as the strings importer does with its offsets: the
+  // check's kernel must not read an int32 at a misaligned address (a fault on a GPU).
+  bool const shift = reinterpret_cast<std::uintptr_t>(views) % alignof(binary_view_row) != 0;
+  buffer_type views_buffer;
+  if (shift) {
+    views_buffer = buffer_type(rows * sizeof(binary_view_row), stream);
+    copy_bytes(views_buffer.data(access::write, stream), static_cast<std::byte const*>(array.buffers[1]) +
+                                                              first * sizeof(binary_view_row),
+               rows * sizeof(binary_view_row), stream);
+  } else {
+    views_buffer = buffer_type::borrow(views, (first + rows) * sizeof(binary_view_row), keep, stream);
+  }
+  auto const* row_views = static_cast<binary_view_row const*>(views_buffer.data(access::read)) + (shift ? 0 : first);
+  buffer_type device_sizes;
+  if (n != 0) {
+    device_sizes = buffer_type(n * sizeof(std::int64_t), stream);
+    copy_bytes(device_sizes.data(access::write, stream), sizes.data(), n * sizeof(std::int64_t), stream);
+  }
+  executor exec(stream);
+  bad_view const bad{row_views, static_cast<std::int64_t const*>(device_sizes.data(access::read)),
+                     static_cast<std::int64_t>(n)};
+  auto const found = thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
+                                     thrust::counting_iterator<std::size_t>(rows), bad);
+  auto const bad_row = static_cast<std::size_t>(*found);  // `rows` when every view is good
+  if (bad_row != rows) {
+    binary_view_row v{};
+    copy_bytes(&v, row_views + bad_row, sizeof(v), stream);
+    stream.synchronize();
+    std::string const where = path + ".buffers[1][" + std::to_string(first + bad_row) + "] (the view of row " +
+                              std::to_string(bad_row) + ")";
+    DEVCOL_ARROW_EXPECTS(v.size >= 0, where, " has length ", v.size);
+    DEVCOL_ARROW_EXPECTS(v.buffer_index >= 0 && static_cast<std::size_t>(v.buffer_index) < n, where,
+                         " names data buffer ", v.buffer_index, " of ", n);
+    DEVCOL_ARROW_EXPECTS(false, where, " reaches bytes [", v.offset, ", ", static_cast<std::int64_t>(v.offset) + v.size,
+                         ") of data buffer ", v.buffer_index, ", which has ", sizes[static_cast<std::size_t>(v.buffer_index)]);
+  }
+  auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
+  return basic_binary_view_column<Policy, E>(std::move(views_buffer), std::move(data), std::move(mask), rows, nulls,
+                                             shift ? 0 : first);
+}
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END
