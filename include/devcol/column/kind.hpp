@@ -43,6 +43,7 @@ enum class kind : std::uint8_t {
   dictionary,         ///< `dictionary_column`: integer indices (8 to 64 bits) into a values column
   null,               ///< `null_column`: every row null, no buffers (Arrow's null type)
   fixed_size_list,    ///< `fixed_size_list_column`: lists of one size over one child column, no offsets
+  run_end_encoded,    ///< `run_end_encoded_column`: run ends (int16/32/64) and one value per run
 };
 
 /**
@@ -50,7 +51,8 @@ enum class kind : std::uint8_t {
  * `type_name()` begins: "int64", "string", "large_list", "decimal"…), `nested` (whether it has
  * child columns) and
  * `view_type` (its non-owning view; `void` for struct and dictionary, which are viewed through
- * their children, for a fixed-size list, whose rows its mask and list size describe, and for null,
+ * their children, for a fixed-size list, whose rows its mask and list size describe, for run-end encoded, whose rows
+ * its runs describe, and for null,
  * which has nothing to view). Defined for every alternative of `any_column` and for nothing else.
  * @tparam C a column type
  */
@@ -70,6 +72,7 @@ namespace detail {
     case kind::dictionary: return "dictionary";
     case kind::null: return "null";
     case kind::fixed_size_list: return "fixed_size_list";
+    case kind::run_end_encoded: return "run_end_encoded";
     case kind::fixed_width: break;
   }
   return "fixed_width";
@@ -82,7 +85,8 @@ struct kind_entry {
   static constexpr kind value = K;
   static constexpr std::string_view name = kind_family_name(K, OffsetBytes == 8);
   static constexpr bool nested =
-      K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary;
+      K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary ||
+      K == kind::run_end_encoded;
   using view_type = View;
 };
 }  // namespace detail
@@ -109,6 +113,8 @@ template <class Policy>
 struct kind_traits<null_column<Policy>> : detail::kind_entry<kind::null, void> {};
 template <class Policy>
 struct kind_traits<fixed_size_list_column<Policy>> : detail::kind_entry<kind::fixed_size_list, void> {};
+template <class Policy>
+struct kind_traits<run_end_encoded_column<Policy>> : detail::kind_entry<kind::run_end_encoded, void> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

@@ -17,6 +17,7 @@
 #include <devcol/ops/detail/masks.hpp>
 #include <devcol/ops/detail/null_mask/decimal.hpp>
 #include <devcol/ops/detail/null_mask/fixed_width.hpp>
+#include <devcol/ops/detail/null_mask/run_end_encoded.hpp>
 #include <devcol/ops/detail/null_mask/strings.hpp>
 
 #include <variant>

@@ -13,6 +13,7 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/gather/nested.hpp>
+#include <devcol/ops/detail/gather/run_end_encoded.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/copy.h>
