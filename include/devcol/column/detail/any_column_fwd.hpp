@@ -31,7 +31,9 @@ template <buffer_policy Policy = default_policy>
 class dictionary_column;
 template <buffer_policy Policy = default_policy>
 class fixed_size_list_column;
-template <buffer_policy Policy = default_policy>
+// Its default policy is on its definition (detail/run_end_encoded_column.hpp): nvcc's front end
+// would otherwise repeat this default there, which the host compiler rejects.
+template <buffer_policy Policy>
 class run_end_encoded_column;
 
 /**

@@ -111,6 +111,17 @@ template <class I, class Policy>
                                   summarise_run_end<I>{ends.data(access::read), ends.size()}, zero,
                                   combine_run_ends{});
 }
+
+/// A run end moved to a slice's first row (`offset`) and cut at its `size` rows: deep_copy()'s.
+template <class I>
+struct rebase_run_end {
+  std::int64_t offset;
+  std::int64_t size;
+  DEVCOL_HOST_DEVICE I operator()(I end) const noexcept {
+    std::int64_t const e = static_cast<std::int64_t>(end) - offset;
+    return static_cast<I>(e < size ? e : size);
+  }
+};
 }  // namespace detail
 
 /**
@@ -126,7 +137,7 @@ template <class I, class Policy>
  *
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
-template <buffer_policy Policy>
+template <buffer_policy Policy = default_policy>
 class run_end_encoded_column : public detail::column_rows<run_end_encoded_column<Policy>, Policy> {
   using rows_base = detail::column_rows<run_end_encoded_column, Policy>;
   friend rows_base;
@@ -278,23 +289,13 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
             detail::executor exec(stream);
             I const* const src = ends.data(access::read) + first;
             thrust::transform(exec.policy(), src, src + (last - first), rebased.data(access::write, stream),
-                              rebase_run_end<I>{static_cast<std::int64_t>(offset_), static_cast<std::int64_t>(size_)});
+                              detail::rebase_run_end<I>{static_cast<std::int64_t>(offset_), static_cast<std::int64_t>(size_)});
           }
           return run_ends_type(std::move(rebased));
         },
         run_ends_);
     *out.values_ = devcol::deep_copy(devcol::slice(*values_, first, last, stream), stream);
   }
-  // A run end moved to a slice's first row and cut at its size.
-  template <class I>
-  struct rebase_run_end {
-    std::int64_t offset;
-    std::int64_t size;
-    DEVCOL_HOST_DEVICE I operator()(I end) const noexcept {
-      std::int64_t const e = static_cast<std::int64_t>(end) - offset;
-      return static_cast<I>(e < size ? e : size);
-    }
-  };
   // No mask to write: nothing to unshare (the children are never written in place).
   void unshare(stream_ref) noexcept {}
 
