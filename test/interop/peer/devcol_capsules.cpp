@@ -49,6 +49,11 @@ devcol::table lone_columns() {
   devcol::table t;
   t.add("d256", devcol::make_decimal_column<int256_t>(d256, 76, 2).slice(1, 6));
   t.add("null", devcol::null_column<>(9).slice(2, 7));
+  // rows 5, 5, null, -1, -1, -1, 9 in four runs, sliced to [1, 6): a logical offset inside a run
+  t.add("ree", devcol::make_run_end_encoded_column(
+                   devcol::run_ends_column<>(devcol::make_column<std::int32_t>({2, 3, 6, 7})),
+                   devcol::any_column<>(devcol::make_column<std::int16_t>({5, std::nullopt, -1, 9})))
+                   .slice(1, 6));
   return t;
 }
 

@@ -39,6 +39,7 @@ LONE = {
     "d256": (pa.decimal256(76, 2), [decimal.Decimal(f"{2**128}e-2"), decimal.Decimal("-123.45"), None,
                                     decimal.Decimal(f"{2**252}e-2"), decimal.Decimal("0.00")]),
     "null": (pa.null(), [None] * 5),
+    "ree": (pa.run_end_encoded(pa.int32(), pa.int16()), [5, None, -1, -1, -1]),
 }
 
 EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32())),
