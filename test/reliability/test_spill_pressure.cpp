@@ -87,6 +87,7 @@ struct inputs {
   devcol::decimal_column<devcol::int256_t, spilling> wide;   ///< decimal256, sliced
   devcol::fixed_size_list_column<spilling> pairs;               ///< lists of 2 strings, sliced
   devcol::null_column<spilling> nothing;                        ///< no memory at all
+  devcol::run_end_encoded_column<spilling> runs;                ///< int16 run ends over strings, sliced
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -173,13 +174,24 @@ struct inputs {
                 2, any(devcol::make_strings_column<std::int32_t, spilling>(elements)), std::vector<bool>(rows + 1, true))
                 .slice(0, rows);
     nothing = devcol::null_column<spilling>(rows);
+    std::vector<std::int16_t> run_ends;
+    std::vector<std::optional<std::string>> run_values;
+    for (std::size_t end = 3; end < rows + 6; end += 3) {
+      run_ends.push_back(static_cast<std::int16_t>(end));
+      run_values.push_back(text[run_ends.size() % rows]);
+    }
+    runs = devcol::make_run_end_encoded_column<spilling>(
+               devcol::run_ends_column<spilling>(devcol::make_column<std::int16_t, spilling>(run_ends)),
+               any(devcol::make_strings_column<std::int32_t, spilling>(run_values)))
+               .slice(2, rows + 2);
   }
 
   /// Every kind, for the operations that take any kind.
   [[nodiscard]] std::vector<any> all() const {
     return {any(a),      any(f),       any(s),     any(lists),  any(structs), any(dict),
             any(dec),    any(bin),     any(days),  any(clock),  any(halves),  any(spans),
-            any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing)};
+            any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing),
+            any(runs)};
   }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).
