@@ -79,7 +79,8 @@ namespace detail {
 }
 
 /// One kind's entry in the registry, the base of its `kind_traits`: a kind has children when it
-/// is a list (fixed-size or not), a struct or a dictionary. `OffsetBytes` is 8 for the large variants.
+/// is a list (fixed-size or not), a struct, a dictionary or run-end encoded. `OffsetBytes` is 8 for
+/// the large variants.
 template <kind K, class View, std::size_t OffsetBytes = 4>
 struct kind_entry {
   static constexpr kind value = K;
