@@ -54,6 +54,7 @@
 #include <devcol/column/list_column.hpp>
 #include <devcol/column/nested_factories.hpp>
 #include <devcol/column/null_column.hpp>
+#include <devcol/column/run_end_encoded_column.hpp>
 #include <devcol/column/string_view.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/struct_column.hpp>

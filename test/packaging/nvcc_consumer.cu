@@ -144,7 +144,9 @@ void other_kinds(devcol::stream_ref s) {
     (void)devcol::any_from_arrow(&schema, &array, s, &info);
   }
 
-  std::vector<devcol::any_column<>> const kinds{str, list, structs, dict, dec, dec128, bin, half, small_dict};
+  auto runs = devcol::make_run_end_encoded_column(devcol::run_ends_column<>(devcol::make_column<std::int32_t>({1, 4}, s)),
+                                                  devcol::any_column<>(str.slice(0, 2, s)), s);
+  std::vector<devcol::any_column<>> const kinds{str, list, structs, dict, dec, dec128, bin, half, small_dict, runs};
   for (auto const& c : kinds) {
     (void)devcol::gather(c, idx, s);
     (void)devcol::filter(c, keep, s);

@@ -88,6 +88,7 @@ struct inputs {
   devcol::fixed_size_list_column<spilling> pairs;               ///< lists of 2 strings, sliced
   devcol::null_column<spilling> nothing;                        ///< no memory at all
   devcol::basic_string_view_column<spilling> views;  ///< string view: inline and out of line over 3 data buffers, sliced
+  devcol::run_end_encoded_column<spilling> runs;                ///< int16 run ends over strings, sliced
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -177,6 +178,16 @@ struct inputs {
     std::vector<std::optional<std::string>> viewed{"sliced off"};
     for (std::size_t i = 0; i < rows; ++i) { viewed.push_back(text[i] ? *text[i] + (i % 2 == 0 ? "" : " and out of line") : text[i]); }
     views = devcol::make_binary_view_column<spilling>(viewed, {}, 1024).slice(1, rows + 1);
+    std::vector<std::int16_t> run_ends;
+    std::vector<std::optional<std::string>> run_values;
+    for (std::size_t end = 3; end < rows + 6; end += 3) {
+      run_ends.push_back(static_cast<std::int16_t>(end));
+      run_values.push_back(text[run_ends.size() % rows]);
+    }
+    runs = devcol::make_run_end_encoded_column<spilling>(
+               devcol::run_ends_column<spilling>(devcol::make_column<std::int16_t, spilling>(run_ends)),
+               any(devcol::make_strings_column<std::int32_t, spilling>(run_values)))
+               .slice(2, rows + 2);
   }
 
   /// Every kind, for the operations that take any kind.
@@ -184,7 +195,7 @@ struct inputs {
     return {any(a),      any(f),       any(s),     any(lists),  any(structs), any(dict),
             any(dec),    any(bin),     any(days),  any(clock),  any(halves),  any(spans),
             any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing),
-            any(views)};
+            any(views), any(runs)};
   }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).

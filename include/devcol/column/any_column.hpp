@@ -16,6 +16,7 @@
 #include <devcol/column/detail/dictionary_column.hpp>
 #include <devcol/column/detail/fixed_size_list_column.hpp>
 #include <devcol/column/detail/list_column.hpp>
+#include <devcol/column/detail/run_end_encoded_column.hpp>
 #include <devcol/column/detail/struct_column.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/strings_column.hpp>
@@ -195,7 +196,7 @@ any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream) {
  * @brief The device a column's memory belongs to (DESIGN.md rule 21: its copies and host reads run
  * with that device current): its first buffer's (values, offsets or indices); for a struct, its
  * mask's, or else its first child's (a fixed-size list: its mask's, or else its child's; a view
- * column: its views'). For a
+ * column: its views'; run-end encoded: its run ends'). For a
  * column without memory (a null column), the current device. O(1) (a
  * struct without a mask: its depth); never synchronises; nothing on the host backend (device 0).
  * @tparam C a column kind, or `any_column<Policy>`
@@ -215,6 +216,8 @@ template <class C>
       return col.mask_buffer().empty() ? column_device(col.child()) : col.mask_buffer().device();
     } else if constexpr (k == kind::string_view || k == kind::binary_view) {
       return col.views_buffer().device();
+    } else if constexpr (k == kind::run_end_encoded) {
+      return col.visit_run_ends([](auto const& ends) { return ends.data_buffer().device(); });
     } else if constexpr (k == kind::null) {
       return typename C::buffer_type{}.device();  // no memory: the current device
     } else if constexpr (k == kind::structure) {

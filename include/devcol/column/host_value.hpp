@@ -231,6 +231,17 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
       auto const b = child.begin() + static_cast<std::ptrdiff_t>(i) * k_size;
       rows[i] = host_value(host_value::list(b, b + k_size));
     }
+  } else if constexpr (k == kind::run_end_encoded) {
+    auto const [first, last] = col.run_range(stream);
+    auto const values = to_host_values(devcol::slice(col.values(), first, last, stream), stream);
+    col.visit_run_ends([&](auto const& ends) {
+      auto const host_ends = to_host(ends.slice(first, last, stream), stream);
+      std::size_t run = 0;  // on the host: the runs' ends rise with the rows
+      for (std::size_t i = 0; i < n; ++i) {
+        while (static_cast<std::size_t>(*host_ends[run]) <= col.offset() + i) { ++run; }
+        rows[i] = values[run];
+      }
+    });
   } else if constexpr (k == kind::null) {
     return rows;  // every row null, as host_value is by default
   } else if constexpr (k == kind::structure) {

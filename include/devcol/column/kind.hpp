@@ -46,6 +46,7 @@ enum class kind : std::uint8_t {
   fixed_size_list,    ///< `fixed_size_list_column`: lists of one size over one child column, no offsets
   string_view,        ///< `string_view_column`: 16-byte views over UTF-8 bytes, inline or in N data buffers
   binary_view,        ///< `binary_view_column`: the string view layout over bytes that need not be UTF-8
+  run_end_encoded,    ///< `run_end_encoded_column`: run ends (int16/32/64) and one value per run
 };
 
 /**
@@ -53,7 +54,8 @@ enum class kind : std::uint8_t {
  * `type_name()` begins: "int64", "string", "large_list", "decimal"…), `nested` (whether it has
  * child columns) and
  * `view_type` (its non-owning view; `void` for struct and dictionary, which are viewed through
- * their children, for a fixed-size list, whose rows its mask and list size describe, and for null,
+ * their children, for a fixed-size list, whose rows its mask and list size describe, for run-end encoded, whose rows
+ * its runs describe, and for null,
  * which has nothing to view). Defined for every alternative of `any_column` and for nothing else.
  * @tparam C a column type
  */
@@ -75,19 +77,22 @@ namespace detail {
     case kind::fixed_size_list: return "fixed_size_list";
     case kind::string_view: return "string_view";
     case kind::binary_view: return "binary_view";
+    case kind::run_end_encoded: return "run_end_encoded";
     case kind::fixed_width: break;
   }
   return "fixed_width";
 }
 
 /// One kind's entry in the registry, the base of its `kind_traits`: a kind has children when it
-/// is a list (fixed-size or not), a struct or a dictionary. `OffsetBytes` is 8 for the large variants.
+/// is a list (fixed-size or not), a struct, a dictionary or run-end encoded. `OffsetBytes` is 8 for
+/// the large variants.
 template <kind K, class View, std::size_t OffsetBytes = 4>
 struct kind_entry {
   static constexpr kind value = K;
   static constexpr std::string_view name = kind_family_name(K, OffsetBytes == 8);
   static constexpr bool nested =
-      K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary;
+      K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary ||
+      K == kind::run_end_encoded;
   using view_type = View;
 };
 }  // namespace detail
@@ -117,6 +122,8 @@ struct kind_traits<fixed_size_list_column<Policy>> : detail::kind_entry<kind::fi
 template <class Policy, encoding E>
 struct kind_traits<basic_binary_view_column<Policy, E>>
     : detail::kind_entry<E == encoding::utf8 ? kind::string_view : kind::binary_view, binary_view_column_view> {};
+template <class Policy>
+struct kind_traits<run_end_encoded_column<Policy>> : detail::kind_entry<kind::run_end_encoded, void> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

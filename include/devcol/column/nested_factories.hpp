@@ -1,7 +1,7 @@
 /**
  * @file nested_factories.hpp
  * @brief Making nested columns from their children: `make_list_column`,
- * `make_fixed_size_list_column`, `make_struct_column`, `make_dictionary_column`, with offsets and
+ * `make_fixed_size_list_column`, `make_run_end_encoded_column`, `make_struct_column`, `make_dictionary_column`, with offsets and
  * validity given on the host.
  */
 #pragma once
@@ -220,6 +220,30 @@ template <buffer_policy Policy = default_policy>
       detail::mask_from_host<Policy>(valid, staged, detail::policy_resource<typename Policy::resource>(), stream);
   stream.synchronize();
   return fixed_size_list_column<Policy>(list_size, std::move(child), std::move(mask), rows, nulls);
+}
+
+/**
+ * @brief A run-end encoded column of `run_ends.back()` rows (0 without runs): run `r` covers the
+ * rows from the previous run end to `run_ends[r]` and holds `values[r]`. Both are adopted (shared,
+ * O(1)); the run ends are checked in one pass whose result is read back (synchronises `stream`).
+ * @tparam Policy the buffer policy of the result and of the adopted children
+ * @param run_ends int16, int32 or int64 run ends: no nulls, positive, strictly increasing
+ * @param values one value per run, of any kind (its nulls are the rows' nulls)
+ * @param stream the stream the check is ordered on and that is synchronised before returning
+ * @throws devcol::logic_error naming the first bad run end, or the counts when the values are fewer
+ * than the runs or the run ends have nulls
+ */
+template <buffer_policy Policy = default_policy>
+[[nodiscard]] run_end_encoded_column<Policy> make_run_end_encoded_column(run_ends_column<Policy> run_ends,
+                                                                         std::type_identity_t<any_column<Policy>> values,
+                                                                         stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  auto const s = std::visit([&](auto const& e) { return detail::summarise_run_ends(e, stream); }, run_ends);
+  DEVCOL_EXPECTS(s.first > 0 || std::visit([](auto const& e) { return e.empty(); }, run_ends),
+                 "make_run_end_encoded_column: the first run end is ", s.first, ", not positive");
+  DEVCOL_EXPECTS(s.bad == detail::run_ends_summary::none, "make_run_end_encoded_column: run end ", s.bad, " is ",
+                 s.here, ", not below run end ", s.bad + 1, " (", s.next, ")");
+  return run_end_encoded_column<Policy>(std::move(run_ends), std::move(values), static_cast<std::size_t>(s.last));
 }
 
 /**

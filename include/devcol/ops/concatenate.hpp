@@ -20,6 +20,7 @@
 #include <devcol/ops/detail/concatenate/fixed_size_binary.hpp>
 #include <devcol/ops/detail/concatenate/fixed_width.hpp>
 #include <devcol/ops/detail/concatenate/nested.hpp>
+#include <devcol/ops/detail/concatenate/run_end_encoded.hpp>
 #include <devcol/ops/detail/concatenate/strings.hpp>
 #include <devcol/ops/detail/kinds.hpp>
 #include <devcol/ops/detail/null_kind.hpp>

@@ -20,6 +20,7 @@
 #include <devcol/ops/detail/gather/fixed_size_binary.hpp>
 #include <devcol/ops/detail/gather/fixed_width.hpp>
 #include <devcol/ops/detail/gather/nested.hpp>
+#include <devcol/ops/detail/gather/run_end_encoded.hpp>
 #include <devcol/ops/detail/gather/strings.hpp>
 #include <devcol/ops/detail/kinds.hpp>
 #include <devcol/ops/detail/null_kind.hpp>

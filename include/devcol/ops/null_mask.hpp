@@ -1,7 +1,8 @@
 /**
  * @file null_mask.hpp
  * @brief Null-mask ops: `is_null` and `is_valid` of every column kind (one body, over the mask
- * bits: detail::mask_flags), `fill_null` of fixed-width, strings and decimal columns, and
+ * bits: detail::mask_flags; run-end encoded columns read their values' flags through the runs,
+ * ops/detail/null_mask/run_end_encoded.hpp), `fill_null` of fixed-width, strings and decimal columns, and
  * `set_null_mask` and `drop_null_mask` of fixed-width columns.
  *
  * Each kind's fill_null is in ops/detail/null_mask/<kind>.hpp. fill_null of a kind without one is a
@@ -17,6 +18,7 @@
 #include <devcol/ops/detail/masks.hpp>
 #include <devcol/ops/detail/null_mask/decimal.hpp>
 #include <devcol/ops/detail/null_mask/fixed_width.hpp>
+#include <devcol/ops/detail/null_mask/run_end_encoded.hpp>
 #include <devcol/ops/detail/null_mask/strings.hpp>
 
 #include <variant>
@@ -26,7 +28,8 @@ DEVCOL_NAMESPACE_BEGIN
 /**
  * @brief A bool column, true where a row of `col` is null; no mask. One pass over the mask bits, in
  * order on `stream`, no synchronisation; the result comes from `col`'s resource.
- * @tparam C any column kind (fixed width, strings, decimal, fixed-size binary, list, struct, dictionary)
+ * @tparam C any column kind (fixed width, strings, decimal, fixed-size binary, list, struct, dictionary,
+ * run-end encoded: there one pass over the values' flags, then one over the rows)
  * @param col the column whose rows are tested
  * @param stream the stream the work is ordered on
  */
@@ -40,7 +43,8 @@ template <class C>
 /**
  * @brief A bool column, true where a row of `col` is valid; no mask. One pass over the mask bits,
  * in order on `stream`, no synchronisation; the result comes from `col`'s resource.
- * @tparam C any column kind (fixed width, strings, decimal, fixed-size binary, list, struct, dictionary)
+ * @tparam C any column kind (fixed width, strings, decimal, fixed-size binary, list, struct, dictionary,
+ * run-end encoded: there one pass over the values' flags, then one over the rows)
  * @param col the column whose rows are tested
  * @param stream the stream the work is ordered on
  */

@@ -57,6 +57,11 @@ devcol::table lone_columns() {
                                                       std::string("\xc3\x28 not UTF-8 \0 past twelve", 26), "",
                                                       "\x80 more than twelve bytes"};
   t.add("bv", devcol::make_binary_view_column<devcol::default_policy, devcol::encoding::binary>(bytes, {}, 16).slice(1, 6));
+  // rows 5, 5, null, -1, -1, -1, 9 in four runs, sliced to [1, 6): a logical offset inside a run
+  t.add("ree", devcol::make_run_end_encoded_column(
+                   devcol::run_ends_column<>(devcol::make_column<std::int32_t>({2, 3, 6, 7})),
+                   devcol::any_column<>(devcol::make_column<std::int16_t>({5, std::nullopt, -1, 9})))
+                   .slice(1, 6));
   return t;
 }
 

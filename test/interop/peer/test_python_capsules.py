@@ -42,6 +42,7 @@ LONE = {
     "sv": (pa.string_view(), ["inline", None, "a string longer than twelve", "", "another long one, past 12 bytes"]),
     "bv": (pa.binary_view(), [b"\x00\xff", None, b"\xc3\x28 not UTF-8 \x00 past twelve", b"",
                             b"\x80 more than twelve bytes"]),
+    "ree": (pa.run_end_encoded(pa.int32(), pa.int16()), [5, None, -1, -1, -1]),
 }
 
 EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32())),

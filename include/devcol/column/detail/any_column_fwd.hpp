@@ -32,6 +32,10 @@ template <buffer_policy Policy = default_policy>
 class dictionary_column;
 template <buffer_policy Policy = default_policy>
 class fixed_size_list_column;
+// Its default policy is on its definition (detail/run_end_encoded_column.hpp): nvcc's front end
+// would otherwise repeat this default there, which the host compiler rejects.
+template <buffer_policy Policy>
+class run_end_encoded_column;
 
 /**
  * @brief Any column of one policy: every kind devcol has (the conventions' table), as a
@@ -65,7 +69,8 @@ using any_column =
                  struct_column<Policy>, dictionary_column<Policy>, basic_binary_column<std::int32_t, Policy>,
                  basic_binary_column<std::int64_t, Policy>, decimal_column<int256_t, Policy>,
                  null_column<Policy>, fixed_size_list_column<Policy>,
-                 basic_binary_view_column<Policy, encoding::utf8>, basic_binary_view_column<Policy, encoding::binary>>;
+                 basic_binary_view_column<Policy, encoding::utf8>, basic_binary_view_column<Policy, encoding::binary>,
+                 run_end_encoded_column<Policy>>;
 
 
 /**

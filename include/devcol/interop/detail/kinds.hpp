@@ -29,6 +29,7 @@
 #include <devcol/interop/detail/kinds/fixed_width.hpp>
 #include <devcol/interop/detail/kinds/list.hpp>
 #include <devcol/interop/detail/kinds/null.hpp>
+#include <devcol/interop/detail/kinds/run_end_encoded.hpp>
 #include <devcol/interop/detail/kinds/strings.hpp>
 #include <devcol/interop/detail/kinds/struct.hpp>
 #include <devcol/interop/detail/kinds_fwd.hpp>
@@ -160,6 +161,7 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
   if (field.format == "+l" || field.format == "+L") { return check_list(array, field, path); }
   if (field.format == "+s") { return check_struct_array(array, field, path); }
   if (field.format.starts_with("+w:")) { return check_fixed_size_list(array, field, path); }
+  if (field.format == "+r") { return check_run_end_encoded(array, field, path); }
   if (field.format == "u") { return check_strings<std::int32_t>(array, field, path); }
   if (field.format == "U") { return check_strings<std::int64_t>(array, field, path); }
   if (field.format == "z") { return check_strings<std::int32_t, encoding::binary>(array, field, path); }
@@ -183,9 +185,14 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
     return check_schema_any(field.dictionary.front(), path + ".dictionary");
   }
   if (field.format.starts_with("+w:")) { (void)parse_fixed_size_list_format(field.format, path); }
-  if (field.format == "+l" || field.format == "+L" || field.format == "+s" || field.format.starts_with("+w:")) {
-    DEVCOL_ARROW_EXPECTS(field.format == "+s" || field.children.size() == 1, path, ".n_children is ",
-                         field.children.size(), ", a list has 1");
+  if (field.format == "+r") {
+    DEVCOL_ARROW_EXPECTS(field.children.size() == 2, path, ".n_children is ", field.children.size(),
+                         ", a run-end encoded type has 2 (run_ends, values)");
+  }
+  if (field.format == "+l" || field.format == "+L" || field.format == "+s" || field.format.starts_with("+w:") ||
+      field.format == "+r") {
+    DEVCOL_ARROW_EXPECTS(field.format == "+s" || field.format == "+r" || field.children.size() == 1, path,
+                         ".n_children is ", field.children.size(), ", a list has 1");
     for (std::size_t i = 0; i < field.children.size(); ++i) {
       check_schema_any(field.children[i], path + ".children[" + std::to_string(i) + "]");
     }
@@ -218,6 +225,7 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
   if (field.format == "+L") { return import_list<std::int64_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "+s") { return import_struct_column<Policy>(array, field, keep, stream, path); }
   if (field.format.starts_with("+w:")) { return import_fixed_size_list<Policy>(array, field, keep, stream, path); }
+  if (field.format == "+r") { return import_run_end_encoded<Policy>(array, field, keep, stream, path); }
   if (field.format == "u") { return import_strings<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "U") { return import_strings<std::int64_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "z") {
@@ -279,6 +287,9 @@ struct arrow_importer<K> {
         expect_list_format<typename K::offset_type>(field, path);
       } else if constexpr (kind_of<K> == kind::fixed_size_list) {
         (void)parse_fixed_size_list_format(field.format, path);
+      } else if constexpr (kind_of<K> == kind::run_end_encoded) {
+        DEVCOL_ARROW_EXPECTS(field.dictionary.empty() && field.format == "+r", path, ".format '", field.format,
+                             "' is not run-end encoded ('+r')");
       } else if constexpr (kind_of<K> == kind::structure) {
         expect_struct_format(field, path);
       } else {
@@ -305,6 +316,8 @@ struct arrow_importer<K> {
       return import_list<typename K::offset_type, Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::fixed_size_list) {
       return import_fixed_size_list<Policy>(array, field, keep, stream, "array");
+    } else if constexpr (kind_of<K> == kind::run_end_encoded) {
+      return import_run_end_encoded<Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::structure) {
       return import_struct_column<Policy>(array, field, keep, stream, "array");
     } else {

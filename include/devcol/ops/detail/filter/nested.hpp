@@ -1,7 +1,7 @@
 /**
  * @file nested.hpp
- * @brief filter of list, struct and dictionary columns: the kept row positions, then their
- * gather. Users include devcol/ops/filter.hpp.
+ * @brief filter of list, struct, dictionary and run-end encoded columns: the kept row positions,
+ * then their gather. Users include devcol/ops/filter.hpp.
  */
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/gather/nested.hpp>
+#include <devcol/ops/detail/gather/run_end_encoded.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/copy.h>
@@ -55,7 +56,7 @@ column<std::int64_t, Policy> kept_positions(column<bool, KeepPolicy> const& keep
 }  // namespace detail
 
 /**
- * @brief The rows of a list, struct or dictionary column where `keep` is true (a null flag drops
+ * @brief The rows of a list, struct, dictionary or run-end encoded column where `keep` is true (a null flag drops
  * the row), in order: the kept positions (a count, which synchronises `stream`, and one
  * compaction into int64 scratch from `col`'s resource), then gather() by them.
  * @tparam C the column kind
