@@ -156,7 +156,7 @@ void export_kind(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, str
  */
 inline void check_any(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   if (!field.dictionary.empty()) { return check_dictionary(array, field, path); }
-  if (field.format == "+l" || field.format == "+L") { return check_list(array, field, path); }
+  if (field.format == "+l" || field.format == "+L" || field.format == "+m") { return check_list(array, field, path); }
   if (field.format == "+s") { return check_struct_array(array, field, path); }
   if (field.format.starts_with("+w:")) { return check_fixed_size_list(array, field, path); }
   if (field.format == "u") { return check_strings<std::int32_t>(array, field, path); }
@@ -180,9 +180,11 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
     return check_schema_any(field.dictionary.front(), path + ".dictionary");
   }
   if (field.format.starts_with("+w:")) { (void)parse_fixed_size_list_format(field.format, path); }
-  if (field.format == "+l" || field.format == "+L" || field.format == "+s" || field.format.starts_with("+w:")) {
+  if (field.format == "+l" || field.format == "+L" || field.format == "+s" || field.format.starts_with("+w:") ||
+      field.format == "+m") {
     DEVCOL_ARROW_EXPECTS(field.format == "+s" || field.children.size() == 1, path, ".n_children is ",
                          field.children.size(), ", a list has 1");
+    if (field.format == "+m") { expect_map_entries(field.children[0], path + ".children[0]"); }
     for (std::size_t i = 0; i < field.children.size(); ++i) {
       check_schema_any(field.children[i], path + ".children[" + std::to_string(i) + "]");
     }
@@ -213,6 +215,7 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
   if (!field.dictionary.empty()) { return import_dictionary<Policy>(array, field, keep, stream, path); }
   if (field.format == "+l") { return import_list<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "+L") { return import_list<std::int64_t, Policy>(array, field, keep, stream, path); }
+  if (field.format == "+m") { return import_list<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "+s") { return import_struct_column<Policy>(array, field, keep, stream, path); }
   if (field.format.starts_with("+w:")) { return import_fixed_size_list<Policy>(array, field, keep, stream, path); }
   if (field.format == "u") { return import_strings<std::int32_t, Policy>(array, field, keep, stream, path); }

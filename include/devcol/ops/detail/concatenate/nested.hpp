@@ -100,13 +100,18 @@ struct moved_index {
  * @tparam Policy the buffer policy of the input and of the result
  * @param cols the inputs, in order
  * @param stream the stream the work is ordered on
- * @throws devcol::logic_error naming both types when the children's types differ
+ * @throws devcol::logic_error naming both types when the children's types differ, or a map meets a
+ * list (a map's result is a map)
  */
 template <arrow_offset O, class Policy>
 [[nodiscard]] basic_list_column<O, Policy> concatenate(std::span<basic_list_column<O, Policy> const> cols,
                                                        stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return {}; }
+  for (auto const& c : cols) {  // a map and a list of the same structs are two types
+    DEVCOL_EXPECTS(c.is_map() == cols.front().is_map(), "concatenate: a ", c.type_name(), " column after a ",
+                   cols.front().type_name(), " column");
+  }
   auto const [inputs, rows, nulls] = detail::rows_to_concatenate(cols);
   std::vector<any_column<Policy>> children;
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
@@ -135,7 +140,8 @@ template <arrow_offset O, class Policy>
     base += ranges[k].second - ranges[k].first;
   }
   auto mask = detail::concatenate_masks<Policy>(inputs, rows, nulls, resource, stream);
-  return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask), rows, nulls);
+  return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask), rows, nulls)
+      .as_map(cols.front().is_map());
 }
 
 /**

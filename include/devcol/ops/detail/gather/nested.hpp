@@ -50,7 +50,7 @@ std::pair<buffer<typename C::policy>, std::size_t> gathered_row_mask(C const& co
  * exclusive scan of the gathered lengths (reading the total back: synchronises `stream`), an int64
  * row map of the child rows (one pass, scratch from `col`'s resource) that gathers the child with
  * its own kind's gather (recursively), and with nulls a new mask and its count (synchronises). A
- * null index gives a null row, as does an out-of-bounds one with `nullify`.
+ * null index gives a null row, as does an out-of-bounds one with `nullify`. A map gives a map.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam I the integral type of the indices
@@ -74,7 +74,8 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
   auto child = devcol::gather(col.child(), map, stream, out_of_bounds::throw_error);
   auto mask = detail::gathered_row_mask(col, indices, policy, stream);
   return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask.first), indices.size(),
-                                      mask.second);
+                                      mask.second)
+      .as_map(col.is_map());  // a gathered map stays a map
 }
 
 namespace detail {
