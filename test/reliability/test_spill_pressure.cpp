@@ -87,6 +87,7 @@ struct inputs {
   devcol::decimal_column<devcol::int256_t, spilling> wide;   ///< decimal256, sliced
   devcol::fixed_size_list_column<spilling> pairs;               ///< lists of 2 strings, sliced
   devcol::null_column<spilling> nothing;                        ///< no memory at all
+  devcol::basic_list_column<std::int32_t, spilling> maps;       ///< map<int32, int64>, sliced
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -173,13 +174,26 @@ struct inputs {
                 2, any(devcol::make_strings_column<std::int32_t, spilling>(elements)), std::vector<bool>(rows + 1, true))
                 .slice(0, rows);
     nothing = devcol::null_column<spilling>(rows);
+    std::vector<std::int32_t> map_offsets{0, 0, 0};  // three empty maps, sliced off
+    map_offsets.insert(map_offsets.end(), offsets.begin(), offsets.end());
+    std::vector<bool> map_valid{true, true, true};
+    map_valid.insert(map_valid.end(), valid.begin(), valid.end());
+    auto const entries = static_cast<std::size_t>(offsets.back());
+    maps = devcol::make_list_column<std::int32_t, spilling>(
+               map_offsets,
+               any(devcol::make_struct_column<spilling>({{"key", any(devcol::sequence<std::int32_t, spilling>(entries, 0, 1))},
+                                                         {"value", any(child)}})),
+               map_valid)
+               .as_map()
+               .slice(3, rows + 3);
   }
 
   /// Every kind, for the operations that take any kind.
   [[nodiscard]] std::vector<any> all() const {
     return {any(a),      any(f),       any(s),     any(lists),  any(structs), any(dict),
             any(dec),    any(bin),     any(days),  any(clock),  any(halves),  any(spans),
-            any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing)};
+            any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing),
+            any(maps)};
   }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).

@@ -39,6 +39,7 @@ LONE = {
     "d256": (pa.decimal256(76, 2), [decimal.Decimal(f"{2**128}e-2"), decimal.Decimal("-123.45"), None,
                                     decimal.Decimal(f"{2**252}e-2"), decimal.Decimal("0.00")]),
     "null": (pa.null(), [None] * 5),
+    "map": (pa.map_(pa.string(), pa.int32()), [[("b", None), ("c", 3)], None, [("d", 4)], [("e", 5), ("f", 6)], []]),
 }
 
 EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32())),

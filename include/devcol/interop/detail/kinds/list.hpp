@@ -105,7 +105,8 @@ inline void check_list(ArrowArray const& array, arrow_field const& field, std::s
 // ---- import ----------------------------------------------------------------------------------
 
 /// A checked list array as a list column over the producer's offsets (copied only when
-/// misaligned), its child imported whole; the offsets content-checked first.
+/// misaligned), its child imported whole; the offsets content-checked first; a map's keys checked
+/// for nulls (their count is known: no read).
 template <arrow_offset O, buffer_policy Policy>
 basic_list_column<O, Policy> import_list(ArrowArray const& array, arrow_field const& field,
                                          std::shared_ptr<void const> const& keep, stream_ref stream,
@@ -114,9 +115,16 @@ basic_list_column<O, Policy> import_list(ArrowArray const& array, arrow_field co
   auto const rows = static_cast<std::size_t>(array.length);
   ArrowArray const& child_array = *array.children[0];
   auto child = import_any<Policy>(child_array, field.children[0], keep, stream, path + ".children[0]");
+  bool const map = field.format == "+m";
+  if (map) {  // the entries are a struct of two fields (check_list); its first, the keys, never null
+    auto const& keys = std::get<struct_column<Policy>>(child).child(0);
+    DEVCOL_ARROW_EXPECTS(devcol::null_count(keys) == 0, path, ".children[0].children[0] (the keys) holds ",
+                         devcol::null_count(keys), " null rows of ", devcol::size(keys),
+                         ": a map's keys are never null");
+  }
   if (first + rows == 0 && array.buffers[1] == nullptr) {
     return basic_list_column<O, Policy>(buffer<Policy>{}, std::move(child), buffer<Policy>{}, 0, 0)
-        .as_map(field.format == "+m");
+        .as_map(map);
   }
   std::size_t const bytes = (first + rows + 1) * sizeof(O);
   buffer<Policy> offsets;
@@ -129,12 +137,8 @@ basic_list_column<O, Policy> import_list(ArrowArray const& array, arrow_field co
   (void)check_offsets(static_cast<O const*>(offsets.data(access::read)) + first, rows + 1, first,
                       std::optional<std::size_t>(static_cast<std::size_t>(child_array.length)), path, stream);
   auto [mask, nulls] = import_validity<Policy>(array, keep, stream);
-  basic_list_column<O, Policy> out(std::move(offsets), std::move(child), std::move(mask), rows, nulls, first);
-  if (field.format != "+m") { return out; }
-  auto const& keys = std::get<struct_column<Policy>>(out.child()).child(0);
-  DEVCOL_ARROW_EXPECTS(devcol::null_count(keys) == 0, path, ".children[0].children[0] (the keys) holds ",
-                       devcol::null_count(keys), " null rows of ", devcol::size(keys), ": a map's keys are never null");
-  return std::move(out).as_map();
+  return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask), rows, nulls, first)
+      .as_map(map);
 }
 
 /// What from_arrow<list_column> and large lists check before check_any: the format is the list's
