@@ -51,6 +51,7 @@
 #include <devcol/column/host_value.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/list_column.hpp>
+#include <devcol/column/list_view_column.hpp>
 #include <devcol/column/nested_factories.hpp>
 #include <devcol/column/null_column.hpp>
 #include <devcol/column/string_view.hpp>

@@ -88,6 +88,7 @@ struct inputs {
   devcol::fixed_size_list_column<spilling> pairs;               ///< lists of 2 strings, sliced
   devcol::null_column<spilling> nothing;                        ///< no memory at all
   devcol::basic_list_column<std::int32_t, spilling> maps;       ///< map<int32, int64>, sliced
+  devcol::basic_list_view_column<std::int64_t, spilling> views;  ///< large list view, out of order, sliced
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -186,6 +187,15 @@ struct inputs {
                map_valid)
                .as_map()
                .slice(3, rows + 3);
+    std::vector<std::int64_t> view_offsets(rows + 3), view_sizes(rows + 3);
+    std::vector<bool> view_valid(rows + 3);
+    for (std::size_t i = 0; i < rows + 3; ++i) {
+      view_offsets[i] = static_cast<std::int64_t>((i * 37) % 200);
+      view_sizes[i] = static_cast<std::int64_t>(i % 5);
+      view_valid[i] = i % 8 != 6;
+    }
+    views = devcol::make_list_view_column<std::int64_t, spilling>(view_offsets, view_sizes, any(s), view_valid)
+                .slice(3, rows + 3);
   }
 
   /// Every kind, for the operations that take any kind.
@@ -193,7 +203,7 @@ struct inputs {
     return {any(a),      any(f),       any(s),     any(lists),  any(structs), any(dict),
             any(dec),    any(bin),     any(days),  any(clock),  any(halves),  any(spans),
             any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing),
-            any(maps)};
+            any(maps),   any(views)};
   }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).

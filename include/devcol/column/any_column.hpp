@@ -16,6 +16,7 @@
 #include <devcol/column/detail/dictionary_column.hpp>
 #include <devcol/column/detail/fixed_size_list_column.hpp>
 #include <devcol/column/detail/list_column.hpp>
+#include <devcol/column/detail/list_view_column.hpp>
 #include <devcol/column/detail/struct_column.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/strings_column.hpp>
@@ -212,6 +213,8 @@ template <class C>
       return col.visit_indices([](auto const& indices) { return indices.data_buffer().device(); });
     } else if constexpr (k == kind::fixed_size_list) {
       return col.mask_buffer().empty() ? column_device(col.child()) : col.mask_buffer().device();
+    } else if constexpr (k == kind::list_view) {
+      return col.offsets_buffer().empty() ? column_device(col.child()) : col.offsets_buffer().device();
     } else if constexpr (k == kind::null) {
       return typename C::buffer_type{}.device();  // no memory: the current device
     } else if constexpr (k == kind::structure) {

@@ -43,6 +43,7 @@ enum class kind : std::uint8_t {
   dictionary,         ///< `dictionary_column`: integer indices (8 to 64 bits) into a values column
   null,               ///< `null_column`: every row null, no buffers (Arrow's null type)
   fixed_size_list,    ///< `fixed_size_list_column`: lists of one size over one child column, no offsets
+  list_view,          ///< `list_view_column` / `large_list_view_column`: an offset and a size per row into one child
 };
 
 /**
@@ -70,6 +71,7 @@ namespace detail {
     case kind::dictionary: return "dictionary";
     case kind::null: return "null";
     case kind::fixed_size_list: return "fixed_size_list";
+    case kind::list_view: return large ? "large_list_view" : "list_view";
     case kind::fixed_width: break;
   }
   return "fixed_width";
@@ -82,7 +84,8 @@ struct kind_entry {
   static constexpr kind value = K;
   static constexpr std::string_view name = kind_family_name(K, OffsetBytes == 8);
   static constexpr bool nested =
-      K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary;
+      K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary ||
+      K == kind::list_view;
   using view_type = View;
 };
 }  // namespace detail
@@ -109,6 +112,8 @@ template <class Policy>
 struct kind_traits<null_column<Policy>> : detail::kind_entry<kind::null, void> {};
 template <class Policy>
 struct kind_traits<fixed_size_list_column<Policy>> : detail::kind_entry<kind::fixed_size_list, void> {};
+template <arrow_offset O, class Policy>
+struct kind_traits<basic_list_view_column<O, Policy>> : detail::kind_entry<kind::list_view, void, sizeof(O)> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

@@ -31,6 +31,8 @@ template <buffer_policy Policy = default_policy>
 class dictionary_column;
 template <buffer_policy Policy = default_policy>
 class fixed_size_list_column;
+template <arrow_offset O, buffer_policy Policy = default_policy>
+class basic_list_view_column;
 
 /**
  * @brief Any column of one policy: every kind devcol has (the conventions' table), as a
@@ -63,7 +65,8 @@ using any_column =
                  basic_list_column<std::int32_t, Policy>, basic_list_column<std::int64_t, Policy>,
                  struct_column<Policy>, dictionary_column<Policy>, basic_binary_column<std::int32_t, Policy>,
                  basic_binary_column<std::int64_t, Policy>, decimal_column<int256_t, Policy>,
-                 null_column<Policy>, fixed_size_list_column<Policy>>;
+                 null_column<Policy>, fixed_size_list_column<Policy>,
+                 basic_list_view_column<std::int32_t, Policy>, basic_list_view_column<std::int64_t, Policy>>;
 
 
 /**

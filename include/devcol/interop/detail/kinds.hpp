@@ -27,6 +27,7 @@
 #include <devcol/interop/detail/kinds/fixed_size_list.hpp>
 #include <devcol/interop/detail/kinds/fixed_width.hpp>
 #include <devcol/interop/detail/kinds/list.hpp>
+#include <devcol/interop/detail/kinds/list_view.hpp>
 #include <devcol/interop/detail/kinds/null.hpp>
 #include <devcol/interop/detail/kinds/strings.hpp>
 #include <devcol/interop/detail/kinds/struct.hpp>
@@ -159,6 +160,7 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
   if (field.format == "+l" || field.format == "+L" || field.format == "+m") { return check_list(array, field, path); }
   if (field.format == "+s") { return check_struct_array(array, field, path); }
   if (field.format.starts_with("+w:")) { return check_fixed_size_list(array, field, path); }
+  if (field.format == "+vl" || field.format == "+vL") { return check_list_view(array, field, path); }
   if (field.format == "u") { return check_strings<std::int32_t>(array, field, path); }
   if (field.format == "U") { return check_strings<std::int64_t>(array, field, path); }
   if (field.format == "z") { return check_strings<std::int32_t, encoding::binary>(array, field, path); }
@@ -181,7 +183,7 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
   }
   if (field.format.starts_with("+w:")) { (void)parse_fixed_size_list_format(field.format, path); }
   if (field.format == "+l" || field.format == "+L" || field.format == "+s" || field.format.starts_with("+w:") ||
-      field.format == "+m") {
+      field.format == "+m" || field.format == "+vl" || field.format == "+vL") {
     DEVCOL_ARROW_EXPECTS(field.format == "+s" || field.children.size() == 1, path, ".n_children is ",
                          field.children.size(), ", a list has 1");
     if (field.format == "+m") { expect_map_entries(field.children[0], path + ".children[0]"); }
@@ -218,6 +220,8 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
   if (field.format == "+m") { return import_list<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "+s") { return import_struct_column<Policy>(array, field, keep, stream, path); }
   if (field.format.starts_with("+w:")) { return import_fixed_size_list<Policy>(array, field, keep, stream, path); }
+  if (field.format == "+vl") { return import_list_view<std::int32_t, Policy>(array, field, keep, stream, path); }
+  if (field.format == "+vL") { return import_list_view<std::int64_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "u") { return import_strings<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "U") { return import_strings<std::int64_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "z") {
@@ -275,6 +279,8 @@ struct arrow_importer<K> {
         expect_list_format<typename K::offset_type>(field, path);
       } else if constexpr (kind_of<K> == kind::fixed_size_list) {
         (void)parse_fixed_size_list_format(field.format, path);
+      } else if constexpr (kind_of<K> == kind::list_view) {
+        expect_list_view_format<typename K::offset_type>(field, path);
       } else if constexpr (kind_of<K> == kind::structure) {
         expect_struct_format(field, path);
       } else {
@@ -299,6 +305,8 @@ struct arrow_importer<K> {
       return import_list<typename K::offset_type, Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::fixed_size_list) {
       return import_fixed_size_list<Policy>(array, field, keep, stream, "array");
+    } else if constexpr (kind_of<K> == kind::list_view) {
+      return import_list_view<typename K::offset_type, Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::structure) {
       return import_struct_column<Policy>(array, field, keep, stream, "array");
     } else {
