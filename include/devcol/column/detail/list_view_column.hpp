@@ -20,6 +20,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <cstddef>
@@ -199,6 +200,8 @@ class basic_list_view_column : public detail::column_rows<basic_list_view_column
   // deep_copy()'s part: the rows' offsets and sizes, and a deep copy of the whole child (the rows
   // may name any of it: finding the span they use would cost a reduction for no layout change).
   void copy_own_rows(basic_list_view_column& out, stream_ref stream) const {
+    // rule 21: copied on, and allocated on, its device
+    scoped_device const on_device(offsets_.empty() ? current_device() : offsets_.device());
     *out.child_ = devcol::deep_copy(*child_, stream);
     if (offsets_.empty()) { return; }
     for (auto [from, to] : {std::pair{&offsets_, &out.offsets_}, std::pair{&sizes_, &out.sizes_}}) {
