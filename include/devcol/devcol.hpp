@@ -52,6 +52,7 @@
 #include <devcol/column/host_value.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/list_column.hpp>
+#include <devcol/column/list_view_column.hpp>
 #include <devcol/column/nested_factories.hpp>
 #include <devcol/column/null_column.hpp>
 #include <devcol/column/run_end_encoded_column.hpp>

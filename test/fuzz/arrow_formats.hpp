@@ -39,6 +39,8 @@ enum class kind {
   offsets64,      ///< as offsets32 with int64 offsets
   list32,         ///< validity, int32 offsets; one child
   list64,         ///< validity, int64 offsets; one child
+  list_view32,    ///< validity, int32 offsets and int32 sizes (length each); one child
+  list_view64,    ///< validity, int64 offsets and int64 sizes (length each); one child
   validity_only,  ///< validity; children (struct, fixed-size list)
 };
 
@@ -88,6 +90,8 @@ inline layout layout_of(std::string_view f) {
   if (f == "U" || f == "Z") { return {kind::offsets64, 0, 3}; }
   if (f == "+l" || f == "+m") { return {kind::list32, 0, 2}; }
   if (f == "+L") { return {kind::list64, 0, 2}; }
+  if (f == "+vl") { return {kind::list_view32, 0, 3}; }
+  if (f == "+vL") { return {kind::list_view64, 0, 3}; }
   if (f == "+s" || number_after(f, "+w:")) { return {kind::validity_only, 0, 1}; }
   return {};
 }

@@ -269,6 +269,8 @@ class tree_reader {
       case kind::list64:
         if (i == 1) { return (rows + 1) * 8; }
         return last_offset(ap, rows, 8);
+      case kind::list_view32: return rows * 4;  // offsets, then sizes
+      case kind::list_view64: return rows * 8;
       default: return 0;
     }
   }

@@ -89,6 +89,8 @@ struct inputs {
   devcol::null_column<spilling> nothing;                        ///< no memory at all
   devcol::basic_string_view_column<spilling> views;  ///< string view: inline and out of line over 3 data buffers, sliced
   devcol::run_end_encoded_column<spilling> runs;                ///< int16 run ends over strings, sliced
+  devcol::basic_list_column<std::int32_t, spilling> maps;       ///< map<int32, int64>, sliced
+  devcol::basic_list_view_column<std::int64_t, spilling> list_views;  ///< large list view, out of order, sliced
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -188,6 +190,27 @@ struct inputs {
                devcol::run_ends_column<spilling>(devcol::make_column<std::int16_t, spilling>(run_ends)),
                any(devcol::make_strings_column<std::int32_t, spilling>(run_values)))
                .slice(2, rows + 2);
+    std::vector<std::int32_t> map_offsets{0, 0, 0};  // three empty maps, sliced off
+    map_offsets.insert(map_offsets.end(), offsets.begin(), offsets.end());
+    std::vector<bool> map_valid{true, true, true};
+    map_valid.insert(map_valid.end(), valid.begin(), valid.end());
+    auto const entries = static_cast<std::size_t>(offsets.back());
+    maps = devcol::make_list_column<std::int32_t, spilling>(
+               map_offsets,
+               any(devcol::make_struct_column<spilling>({{"key", any(devcol::sequence<std::int32_t, spilling>(entries, 0, 1))},
+                                                         {"value", any(child)}})),
+               map_valid)
+               .as_map()
+               .slice(3, rows + 3);
+    std::vector<std::int64_t> view_offsets(rows + 3), view_sizes(rows + 3);
+    std::vector<bool> view_valid(rows + 3);
+    for (std::size_t i = 0; i < rows + 3; ++i) {
+      view_offsets[i] = static_cast<std::int64_t>((i * 37) % 200);
+      view_sizes[i] = static_cast<std::int64_t>(i % 5);
+      view_valid[i] = i % 8 != 6;
+    }
+    list_views = devcol::make_list_view_column<std::int64_t, spilling>(view_offsets, view_sizes, any(s), view_valid)
+                .slice(3, rows + 3);
   }
 
   /// Every kind, for the operations that take any kind.
@@ -195,7 +218,7 @@ struct inputs {
     return {any(a),      any(f),       any(s),     any(lists),  any(structs), any(dict),
             any(dec),    any(bin),     any(days),  any(clock),  any(halves),  any(spans),
             any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing),
-            any(views), any(runs)};
+            any(views), any(runs), any(maps), any(list_views)};
   }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).

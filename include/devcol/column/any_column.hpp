@@ -17,6 +17,7 @@
 #include <devcol/column/detail/fixed_size_list_column.hpp>
 #include <devcol/column/detail/list_column.hpp>
 #include <devcol/column/detail/run_end_encoded_column.hpp>
+#include <devcol/column/detail/list_view_column.hpp>
 #include <devcol/column/detail/struct_column.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/strings_column.hpp>
@@ -218,6 +219,8 @@ template <class C>
       return col.views_buffer().device();
     } else if constexpr (k == kind::run_end_encoded) {
       return col.visit_run_ends([](auto const& ends) { return ends.data_buffer().device(); });
+    } else if constexpr (k == kind::list_view) {
+      return col.offsets_buffer().empty() ? column_device(col.child()) : col.offsets_buffer().device();
     } else if constexpr (k == kind::null) {
       return typename C::buffer_type{}.device();  // no memory: the current device
     } else if constexpr (k == kind::structure) {

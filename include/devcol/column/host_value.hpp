@@ -242,6 +242,20 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
         rows[i] = values[run];
       }
     });
+  } else if constexpr (k == kind::list_view) {
+    if (n == 0) { return rows; }
+    using O = typename C::offset_type;
+    std::vector<O> offsets(n), sizes(n);
+    copy_bytes(offsets.data(), col.offsets(access::read), n * sizeof(O), stream);
+    copy_bytes(sizes.data(), col.sizes(access::read), n * sizeof(O), stream);
+    auto const valid = validity_to_host(col.null_mask(access::read), col.offset(), n, stream);
+    stream.synchronize();
+    auto const child = to_host_values(col.child(), stream);  // whole: views may name any of it
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!valid[i]) { continue; }
+      auto const b = child.begin() + static_cast<std::ptrdiff_t>(offsets[i]);
+      rows[i] = host_value(host_value::list(b, b + static_cast<std::ptrdiff_t>(sizes[i])));
+    }
   } else if constexpr (k == kind::null) {
     return rows;  // every row null, as host_value is by default
   } else if constexpr (k == kind::structure) {

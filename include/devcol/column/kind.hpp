@@ -47,6 +47,7 @@ enum class kind : std::uint8_t {
   string_view,        ///< `string_view_column`: 16-byte views over UTF-8 bytes, inline or in N data buffers
   binary_view,        ///< `binary_view_column`: the string view layout over bytes that need not be UTF-8
   run_end_encoded,    ///< `run_end_encoded_column`: run ends (int16/32/64) and one value per run
+  list_view,          ///< `list_view_column` / `large_list_view_column`: an offset and a size per row into one child
 };
 
 /**
@@ -78,6 +79,7 @@ namespace detail {
     case kind::string_view: return "string_view";
     case kind::binary_view: return "binary_view";
     case kind::run_end_encoded: return "run_end_encoded";
+    case kind::list_view: return large ? "large_list_view" : "list_view";
     case kind::fixed_width: break;
   }
   return "fixed_width";
@@ -92,7 +94,7 @@ struct kind_entry {
   static constexpr std::string_view name = kind_family_name(K, OffsetBytes == 8);
   static constexpr bool nested =
       K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary ||
-      K == kind::run_end_encoded;
+      K == kind::run_end_encoded || K == kind::list_view;
   using view_type = View;
 };
 }  // namespace detail
@@ -124,6 +126,8 @@ struct kind_traits<basic_binary_view_column<Policy, E>>
     : detail::kind_entry<E == encoding::utf8 ? kind::string_view : kind::binary_view, binary_view_column_view> {};
 template <class Policy>
 struct kind_traits<run_end_encoded_column<Policy>> : detail::kind_entry<kind::run_end_encoded, void> {};
+template <arrow_offset O, class Policy>
+struct kind_traits<basic_list_view_column<O, Policy>> : detail::kind_entry<kind::list_view, void, sizeof(O)> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

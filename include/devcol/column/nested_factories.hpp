@@ -153,6 +153,54 @@ template <buffer_policy Policy = default_policy>
 }
 
 /**
+ * @brief A list view ("+vl", or "+vL" for 64-bit `O`): row `i` is child rows [offsets[i],
+ * offsets[i] + sizes[i]), in any order, overlapping or not, null where `valid[i]` is false (empty
+ * `valid`: no mask). The child is adopted (shared, O(1)); offsets, sizes and mask are checked on the
+ * host, copied in order on `stream`, which is then synchronised.
+ * @tparam O the offset and size type: `std::int32_t` (list view) or `std::int64_t` (large list view)
+ * @tparam Policy the buffer policy of the result and of the adopted child
+ * @param offsets one per row
+ * @param sizes one per row
+ * @param child the elements the rows name, of any kind; shared, not copied
+ * @param valid one flag per row, false for a null row; empty for no mask
+ * @param stream the stream the copies are ordered on and that is synchronised before returning
+ * @throws devcol::logic_error naming the row and values when the counts differ or a valid row's
+ * offset or size is negative or past the child's rows; what allocation and copying throw
+ */
+template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
+[[nodiscard]] basic_list_view_column<O, Policy> make_list_view_column(std::vector<O> const& offsets,
+                                                                      std::vector<O> const& sizes,
+                                                                      std::type_identity_t<any_column<Policy>> child,
+                                                                      std::vector<bool> const& valid = {},
+                                                                      stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  std::size_t const rows = offsets.size();
+  std::size_t const child_rows = devcol::size(child);
+  DEVCOL_EXPECTS(sizes.size() == rows, "make_list_view_column: ", sizes.size(), " sizes for ", rows, " offsets");
+  DEVCOL_EXPECTS(valid.empty() || valid.size() == rows, "make_list_view_column: ", valid.size(),
+                 " validity flags for ", rows, " rows");
+  for (std::size_t i = 0; i < rows; ++i) {
+    if (!valid.empty() && !valid[i]) { continue; }
+    DEVCOL_EXPECTS(offsets[i] >= 0 && sizes[i] >= 0 &&
+                       static_cast<std::size_t>(offsets[i]) + static_cast<std::size_t>(sizes[i]) <= child_rows,
+                   "make_list_view_column: row ", i, " (offset ", offsets[i], ", size ", sizes[i],
+                   ") is not within the child's ", child_rows, " rows");
+  }
+  auto const resource = detail::policy_resource<typename Policy::resource>();
+  buffer<Policy> offsets_buffer(rows * sizeof(O), stream, mr::default_alignment, resource);
+  buffer<Policy> sizes_buffer(rows * sizeof(O), stream, mr::default_alignment, resource);
+  if (rows != 0) {
+    copy_bytes(offsets_buffer.data(access::write, stream), offsets.data(), rows * sizeof(O), stream);
+    copy_bytes(sizes_buffer.data(access::write, stream), sizes.data(), rows * sizeof(O), stream);
+  }
+  std::vector<bitmask_word> staged;
+  auto [mask, nulls] = detail::mask_from_host<Policy>(valid, staged, resource, stream);
+  stream.synchronize();
+  return basic_list_view_column<O, Policy>(std::move(offsets_buffer), std::move(sizes_buffer), std::move(child),
+                                           std::move(mask), rows, nulls);
+}
+
+/**
  * @brief A struct column of the named `fields` (all of one size, which is the struct's), null
  * where `valid[i]` is false (empty `valid`: no mask). The children are adopted (shared, O(1));
  * the mask is copied from the host in order on `stream`, which is then synchronised. Without

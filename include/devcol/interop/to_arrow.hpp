@@ -39,7 +39,7 @@ concept arrow_exportable = detail::exportable_kind<std::remove_cvref_t<C>>();
  * must release), in the layout of its kind: fixed-width values and validity; strings (utf8 "u",
  * large utf8 "U") as validity, offsets and data; decimals ("d:P,S,32", "d:P,S,64" or "d:P,S") as
  * their unscaled values; fixed-size binary ("w:N") as validity and data; lists ("+l" / "+L", one
- * child "item"), structs ("+s", a child per field) and dictionaries (the indices' "i", the values
+ * child "item"; a map "+m", its non-nullable child "entries"), structs ("+s", a child per field) and dictionaries (the indices' "i", the values
  * as the schema's and array's dictionary) recursively; an `any_column` as the kind it holds (one
  * dispatch on its kind).
  *

@@ -39,8 +39,9 @@ devcol::table batch(int k) {
 std::vector<devcol::table> batches() { return {batch(0), batch(10)}; }
 
 /// Columns the tests read alone, beside the batches (which polars and duckdb read, and whose
-/// types they do not all take): decimal256 past 128 bits, both signs and a null, and a null
-/// column, each sliced at an odd offset.
+/// types they do not all take): decimal256 past 128 bits, both signs and a null, a null column
+/// a map<string, int32> with a null row, a null value and an empty map, and a list view of rows
+/// out of order and overlapping, each sliced at an odd offset.
 devcol::table lone_columns() {
   using devcol::int256_t;
   std::vector<std::optional<int256_t>> const d256{int256_t(1), int256_t::from_words(0, 0, 1, 0), int256_t(-12345),
@@ -62,6 +63,18 @@ devcol::table lone_columns() {
                    devcol::run_ends_column<>(devcol::make_column<std::int32_t>({2, 3, 6, 7})),
                    devcol::any_column<>(devcol::make_column<std::int16_t>({5, std::nullopt, -1, 9})))
                    .slice(1, 6));
+  auto entries = devcol::make_struct_column<>(
+      {{"key", devcol::any_column<>(devcol::make_strings_column({"a", "b", "c", "d", "e", "f"}))},
+       {"value", devcol::any_column<>(devcol::make_column<std::int32_t>({1, std::nullopt, 3, 4, 5, 6}))}});
+  t.add("map", devcol::make_list_column<std::int32_t>({0, 1, 3, 3, 4, 6, 6}, devcol::any_column<>(std::move(entries)),
+                                                       {true, true, false, true, true, true})
+                   .as_map()
+                   .slice(1, 6));
+  t.add("list_view", devcol::make_list_view_column<std::int32_t>(
+                         {9, 4, 0, 1, 3, 2, 5}, {1, 2, 3, 0, 2, 1, 9},
+                         devcol::any_column<>(devcol::make_column<std::int16_t>({0, 1, 2, std::nullopt, 4, 5, 6, 7, 8, 9})),
+                         {true, true, true, false, true, true, false})
+                         .slice(1, 6));
   return t;
 }
 

@@ -2,10 +2,10 @@
 """Arrow -> devcol -> Arrow, differentially against pyarrow: schema fidelity and the newer kinds.
 
 A record batch built here (dates, times of day, binary and large binary, decimal256, null,
-fixed-size lists, string and binary views, half floats, month_day_nano intervals, timestamps with time zones, a non-nullable
-field, field and schema metadata, a list with a named non-nullable child, a struct with metadata on
-a child, an ordered dictionary, dictionaries over every integer index type, the arrow.uuid
-extension and an unregistered one), sliced at an odd offset, with nulls, goes through
+fixed-size lists, string and binary views, maps (keys sorted or not), list views, run-end encoded, half floats,
+month_day_nano intervals, timestamps with time zones, a non-nullable field, field and schema metadata, a list with
+a named non-nullable child, a struct with metadata on a child, an ordered dictionary, dictionaries over every
+integer index type, the arrow.uuid extension and an unregistered one), sliced at an odd offset, with nulls, goes through
 devcol_peer_round_trip: devcol imports it as a table (`table_from_arrow`), runs an op on every
 column (none, gather, filter, concatenate, is_null; sort and compare on dates, times, binary and
 decimal256), and exports the result. pyarrow imports that, validates it (`validate(full=True)`),
@@ -121,6 +121,18 @@ def fields():
     yield pa.field("unregistered_extension", pa.binary(16), metadata={
         "ARROW:extension:name": "devcol.test.unknown", "ARROW:extension:metadata": "{\"v\": 1}"}), pa.array(
         uuids, pa.binary(16))
+    for keys_sorted in (False, True):  # the flag is the schema's: it must come back through every op
+        map_type = pa.map_(pa.string(), pa.int32(), keys_sorted=keys_sorted)
+        yield pa.field(f"map_sorted_{keys_sorted}", map_type), pa.array(
+            [None if null_at(k) else [(f"k{k}_{j}", None if j == 1 else k * 10 + j) for j in range(k % 4)]
+             for k in range(ROWS)], map_type)
+    # list views: rows over a shared child, out of order and overlapping (offsets not monotonic)
+    view_values = pa.array([None if k % 11 == 5 else k * 3 for k in range(60)], pa.int64())
+    starts, lengths = [(k * 37) % 50 for k in range(ROWS)], [k % 7 for k in range(ROWS)]
+    yield pa.field("list_view", pa.list_view(pa.int64())), pa.ListViewArray.from_arrays(
+        pa.array(starts, pa.int32()), pa.array(lengths, pa.int32()), view_values, mask=pa.array(mask()))
+    yield pa.field("large_list_view", pa.large_list_view(pa.int64())), pa.LargeListViewArray.from_arrays(
+        pa.array(starts, pa.int64()), pa.array(lengths, pa.int64()), view_values, mask=pa.array(mask()))
     yield from view_fields()
 
 
@@ -250,7 +262,9 @@ class RoundTrip(peer.PeerTest):
         print(f"\n{cases} differential column cases over {batch.num_columns} columns", flush=True)
 
     def test_types_devcol_does_not_import_are_refused_naming_what_it_does(self):
-        for arr in (pa.array([[1], None], pa.list_view(pa.int8())), pa.array([{1: 2}, None], pa.map_(pa.int8(), pa.int8()))):
+        for arr in (pa.UnionArray.from_sparse(pa.array([0, 1], pa.int8()), [pa.array([1, 2]), pa.array(["a", "b"])]),
+                    pa.UnionArray.from_dense(pa.array([0, 1], pa.int8()), pa.array([0, 0], pa.int32()),
+                                             [pa.array([1]), pa.array(["a"])])):
             with self.subTest(type=str(arr.type)):
                 schema, array = peer.ArrowSchema(), peer.ArrowDeviceArray()
                 batch = pa.record_batch([arr], names=["c"])

@@ -36,6 +36,8 @@ class fixed_size_list_column;
 // would otherwise repeat this default there, which the host compiler rejects.
 template <buffer_policy Policy>
 class run_end_encoded_column;
+template <arrow_offset O, buffer_policy Policy = default_policy>
+class basic_list_view_column;
 
 /**
  * @brief Any column of one policy: every kind devcol has (the conventions' table), as a
@@ -70,7 +72,8 @@ using any_column =
                  basic_binary_column<std::int64_t, Policy>, decimal_column<int256_t, Policy>,
                  null_column<Policy>, fixed_size_list_column<Policy>,
                  basic_binary_view_column<Policy, encoding::utf8>, basic_binary_view_column<Policy, encoding::binary>,
-                 run_end_encoded_column<Policy>>;
+                 run_end_encoded_column<Policy>, basic_list_view_column<std::int32_t, Policy>,
+                 basic_list_view_column<std::int64_t, Policy>>;
 
 
 /**

@@ -90,6 +90,12 @@ class list_column_view : public validity_view {
  * The offsets are trusted as given (monotonic, within the child); the Arrow importer checks a
  * producer's before adopting them. An empty column may have no offsets buffer.
  *
+ * An Arrow map ("+m") is this layout too (a list of a struct of keys and values), so it is a list
+ * column that says so (`is_map()`, set by `as_map()`): every list operation serves it, and those
+ * that make a new list of a map (gather, filter, concatenate, slice, deep copy) make a map. Whether
+ * its keys are sorted is the field's business (`field_info::keys_sorted`), as Arrow keeps it in the
+ * schema's flags.
+ *
  * @tparam O `std::int32_t` (Arrow list) or `std::int64_t` (large list)
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
@@ -144,6 +150,31 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
    */
   [[nodiscard]] std::pair<std::size_t, std::size_t> child_range(stream_ref stream = {}) const {
     return detail::offsets_span(offsets(access::read), size_, stream);
+  }
+
+  /// @brief Whether the lists are an Arrow map ("+m"): a struct child of two fields, keys (never
+  /// null) and values. O(1).
+  [[nodiscard]] bool is_map() const noexcept { return map_; }
+
+  /**
+   * @brief The same lists as an Arrow map ("+m") when `map`, else as a plain list: O(1), the
+   * buffers moved, nothing read but the keys' null count (always known).
+   * @param map whether the result is a map
+   * @throws devcol::logic_error naming what is wrong when `map` and the offsets are not 32-bit, the
+   * child is not a struct of exactly two fields, or its first field (the keys) holds null rows
+   */
+  [[nodiscard]] basic_list_column as_map(bool map = true) && {
+    if (map) {
+      DEVCOL_EXPECTS(sizeof(O) == 4, kind_name, ": a map has 32-bit offsets, not a large list's");
+      auto const* entries = std::get_if<struct_column<Policy>>(&*child_);
+      DEVCOL_EXPECTS(entries != nullptr && entries->num_children() == 2, kind_name,
+                     ": a map's child is a struct of 2 fields (keys and values), not ", devcol::type_name(*child_));
+      std::size_t const null_keys = devcol::null_count(entries->child(0));
+      DEVCOL_EXPECTS(null_keys == 0, kind_name, ": a map's keys are never null; ", null_keys, " of ",
+                     devcol::size(entries->child(0)), " key rows are");
+    }
+    map_ = map;
+    return std::move(*this);
   }
 
   /// @brief The child, whole: offsets are absolute rows of it (a slice keeps all of it). Never copies.
@@ -210,6 +241,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] basic_list_column alias() const {
     basic_list_column out;
+    out.map_ = map_;
     out.offsets_ = offsets_.alias();
     *out.child_ = std::visit([](auto const& c) { return child_type(c.alias()); }, *child_);
     this->alias_rows(out);
@@ -221,20 +253,26 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   [[nodiscard]] resource_type resource() const { return offsets_.resource(); }
   /// @brief The name of that resource.
   [[nodiscard]] std::string resource_name() const { return offsets_.resource_name(); }
-  /// @brief "list<child>" or "large_list<child>", as pyarrow prints them (e.g. "list<int64>").
+  /// @brief "list<child>" or "large_list<child>", as pyarrow prints them (e.g. "list<int64>"); a
+  /// map's "map<keys, values>" ("map<string, int32>").
   [[nodiscard]] std::string type_name() const {
+    if (map_) {
+      auto const& entries = std::get<struct_column<Policy>>(*child_);
+      return "map<" + devcol::type_name(entries.child(0)) + ", " + devcol::type_name(entries.child(1)) + ">";
+    }
     return std::string(sizeof(O) == 4 ? "list<" : "large_list<") + devcol::type_name(*child_) + ">";
   }
-  /// @brief The Arrow format string: "+l" or "+L".
-  [[nodiscard]] std::string arrow_format() const { return sizeof(O) == 4 ? "+l" : "+L"; }
+  /// @brief The Arrow format string: "+l" or "+L"; "+m" for a map.
+  [[nodiscard]] std::string arrow_format() const { return map_ ? "+m" : sizeof(O) == 4 ? "+l" : "+L"; }
 
  private:
-  auto own_state() noexcept { return std::tie(offsets_, child_); }
+  auto own_state() noexcept { return std::tie(offsets_, child_, map_); }
   // deep_copy()'s part: offsets rebased to start at 0 and a deep copy of the child rows they span
   // (recursively: only those), after reading the first and last offsets to the host.
   void copy_own_rows(basic_list_column& out, stream_ref stream) const {
     scoped_device const on_device(offsets_.device());  // rule 21: copied on, and allocated on, its device
     auto const [first, last] = child_range(stream);
+    out.map_ = map_;
     *out.child_ = devcol::deep_copy(devcol::slice(*child_, first, last, stream), stream);
     if (offsets_.empty()) { return; }  // 0 rows (see the constructor)
     out.offsets_ = detail::rebased_offsets<O, buffer_type>(offsets(access::read), size_, first, stream, offsets_.resource());
@@ -247,6 +285,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
 
   buffer_type offsets_;
   detail::box<child_type> child_;
+  bool map_ = false;  // an Arrow map ("+m"): see as_map()
 };
 
 /// @brief Arrow list of default-policy columns (format "+l").

@@ -28,6 +28,7 @@
 #include <devcol/interop/detail/kinds/fixed_size_list.hpp>
 #include <devcol/interop/detail/kinds/fixed_width.hpp>
 #include <devcol/interop/detail/kinds/list.hpp>
+#include <devcol/interop/detail/kinds/list_view.hpp>
 #include <devcol/interop/detail/kinds/null.hpp>
 #include <devcol/interop/detail/kinds/run_end_encoded.hpp>
 #include <devcol/interop/detail/kinds/strings.hpp>
@@ -158,10 +159,11 @@ void export_kind(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, str
  */
 inline void check_any(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   if (!field.dictionary.empty()) { return check_dictionary(array, field, path); }
-  if (field.format == "+l" || field.format == "+L") { return check_list(array, field, path); }
+  if (field.format == "+l" || field.format == "+L" || field.format == "+m") { return check_list(array, field, path); }
   if (field.format == "+s") { return check_struct_array(array, field, path); }
   if (field.format.starts_with("+w:")) { return check_fixed_size_list(array, field, path); }
   if (field.format == "+r") { return check_run_end_encoded(array, field, path); }
+  if (field.format == "+vl" || field.format == "+vL") { return check_list_view(array, field, path); }
   if (field.format == "u") { return check_strings<std::int32_t>(array, field, path); }
   if (field.format == "U") { return check_strings<std::int64_t>(array, field, path); }
   if (field.format == "z") { return check_strings<std::int32_t, encoding::binary>(array, field, path); }
@@ -190,9 +192,10 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
                          ", a run-end encoded type has 2 (run_ends, values)");
   }
   if (field.format == "+l" || field.format == "+L" || field.format == "+s" || field.format.starts_with("+w:") ||
-      field.format == "+r") {
+      field.format == "+r" || field.format == "+m" || field.format == "+vl" || field.format == "+vL") {
     DEVCOL_ARROW_EXPECTS(field.format == "+s" || field.format == "+r" || field.children.size() == 1, path,
                          ".n_children is ", field.children.size(), ", a list has 1");
+    if (field.format == "+m") { expect_map_entries(field.children[0], path + ".children[0]"); }
     for (std::size_t i = 0; i < field.children.size(); ++i) {
       check_schema_any(field.children[i], path + ".children[" + std::to_string(i) + "]");
     }
@@ -223,9 +226,12 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
   if (!field.dictionary.empty()) { return import_dictionary<Policy>(array, field, keep, stream, path); }
   if (field.format == "+l") { return import_list<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "+L") { return import_list<std::int64_t, Policy>(array, field, keep, stream, path); }
+  if (field.format == "+m") { return import_list<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "+s") { return import_struct_column<Policy>(array, field, keep, stream, path); }
   if (field.format.starts_with("+w:")) { return import_fixed_size_list<Policy>(array, field, keep, stream, path); }
   if (field.format == "+r") { return import_run_end_encoded<Policy>(array, field, keep, stream, path); }
+  if (field.format == "+vl") { return import_list_view<std::int32_t, Policy>(array, field, keep, stream, path); }
+  if (field.format == "+vL") { return import_list_view<std::int64_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "u") { return import_strings<std::int32_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "U") { return import_strings<std::int64_t, Policy>(array, field, keep, stream, path); }
   if (field.format == "z") {
@@ -290,6 +296,8 @@ struct arrow_importer<K> {
       } else if constexpr (kind_of<K> == kind::run_end_encoded) {
         DEVCOL_ARROW_EXPECTS(field.dictionary.empty() && field.format == "+r", path, ".format '", field.format,
                              "' is not run-end encoded ('+r')");
+      } else if constexpr (kind_of<K> == kind::list_view) {
+        expect_list_view_format<typename K::offset_type>(field, path);
       } else if constexpr (kind_of<K> == kind::structure) {
         expect_struct_format(field, path);
       } else {
@@ -318,6 +326,8 @@ struct arrow_importer<K> {
       return import_fixed_size_list<Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::run_end_encoded) {
       return import_run_end_encoded<Policy>(array, field, keep, stream, "array");
+    } else if constexpr (kind_of<K> == kind::list_view) {
+      return import_list_view<typename K::offset_type, Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::structure) {
       return import_struct_column<Policy>(array, field, keep, stream, "array");
     } else {

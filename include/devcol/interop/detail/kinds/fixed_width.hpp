@@ -105,9 +105,9 @@ inline constexpr char importable_formats[] =
     "zone, durations, date32, date64, time32, time64, the three intervals, decimal32/64/128/256 "
     "('d:P,S[,32|64|256]'), "
     "fixed-size binary ('w:N'), utf8 ('u'), large utf8 ('U'), binary ('z'), large binary ('Z'), list ('+l'), "
-    "large list ('+L'), fixed-size list ('+w:N'), struct ('+s'), null ('n'), string view ('vu'), binary view ('vz'), "
-    "run-end encoded ('+r') and dictionaries with integer indices over any of these; not yet: list views, map, "
-    "unions";
+    "large list ('+L'), map ('+m'), list view ('+vl'), large list view ('+vL'), fixed-size list ('+w:N'), "
+    "struct ('+s'), null ('n'), string view ('vu'), binary view ('vz'), run-end encoded ('+r') and dictionaries "
+    "with integer indices over any of these; not yet: unions";
 
 /// Calls `f(std::type_identity<T>{})` for the fixed-width type `T` that `format` denotes.
 /// @throws devcol::arrow_error naming the format when it denotes none

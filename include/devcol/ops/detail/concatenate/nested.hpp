@@ -20,6 +20,7 @@
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/fill.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform.h>
 
 #include <cstddef>
@@ -100,13 +101,18 @@ struct moved_index {
  * @tparam Policy the buffer policy of the input and of the result
  * @param cols the inputs, in order
  * @param stream the stream the work is ordered on
- * @throws devcol::logic_error naming both types when the children's types differ
+ * @throws devcol::logic_error naming both types when the children's types differ, or a map meets a
+ * list (a map's result is a map)
  */
 template <arrow_offset O, class Policy>
 [[nodiscard]] basic_list_column<O, Policy> concatenate(std::span<basic_list_column<O, Policy> const> cols,
                                                        stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return {}; }
+  for (auto const& c : cols) {  // a map and a list of the same structs are two types
+    DEVCOL_EXPECTS(c.is_map() == cols.front().is_map(), "concatenate: a ", c.type_name(), " column after a ",
+                   cols.front().type_name(), " column");
+  }
   auto const [inputs, rows, nulls] = detail::rows_to_concatenate(cols);
   std::vector<any_column<Policy>> children;
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
@@ -135,7 +141,67 @@ template <arrow_offset O, class Policy>
     base += ranges[k].second - ranges[k].first;
   }
   auto mask = detail::concatenate_masks<Policy>(inputs, rows, nulls, resource, stream);
-  return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask), rows, nulls);
+  return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask), rows, nulls)
+      .as_map(cols.front().is_map());
+}
+
+namespace detail {
+/// A list view's row `i` in a concatenation: its offset moved by `base` (the child rows of the
+/// inputs before it), or its size, where the row is valid; 0 for a null row (whose values Arrow
+/// leaves unspecified, so they are never moved).
+template <arrow_offset O>
+struct view_moved_value {
+  O const* values;
+  mask_view rows;
+  O base;
+  DEVCOL_HOST_DEVICE O operator()(std::size_t i) const noexcept { return rows.is_valid(i) ? values[i] + base : O{0}; }
+};
+}  // namespace detail
+
+/**
+ * @brief The list views of every input, one after the other: the children concatenated whole by
+ * their kind (views may name any child row), each input's offsets moved by the child rows before it
+ * and its sizes kept (a pass each per input), and with nulls the masks (see concatenate of columns).
+ * @tparam O the offset and size type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param cols the inputs, in order
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming both types when the children's types differ, or naming the
+ * count when the children's rows overflow `O`
+ */
+template <arrow_offset O, class Policy>
+[[nodiscard]] basic_list_view_column<O, Policy> concatenate(std::span<basic_list_view_column<O, Policy> const> cols,
+                                                            stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (cols.empty()) { return {}; }
+  auto const [inputs, rows, nulls] = detail::rows_to_concatenate(cols);
+  std::vector<any_column<Policy>> children;
+  for (auto const& c : cols) { children.push_back(c.child()); }
+  auto child = devcol::concatenate(std::span<any_column<Policy> const>(children), stream);
+  auto const resource = cols.front().resource();
+  buffer<Policy> offsets(rows * sizeof(O), stream, mr::default_alignment, resource);
+  buffer<Policy> sizes(rows * sizeof(O), stream, mr::default_alignment, resource);
+  detail::executor exec(stream);
+  std::size_t row = 0;
+  std::size_t base = 0;
+  for (auto const& c : cols) {
+    std::size_t const child_rows = devcol::size(c.child());
+    DEVCOL_EXPECTS(base + child_rows <= static_cast<std::size_t>(std::numeric_limits<O>::max()), "concatenate: ",
+                   base + child_rows, " child rows overflow ", sizeof(O) * 8, "-bit offsets");
+    if (c.size() != 0) {
+      auto const first = thrust::counting_iterator<std::size_t>(0);
+      auto const last = thrust::counting_iterator<std::size_t>(c.size());
+      thrust::transform(exec.policy(), first, last, static_cast<O*>(offsets.data(access::write, stream)) + row,
+                        detail::view_moved_value<O>{c.offsets(access::read), detail::mask_view_of(c), static_cast<O>(base)});
+      thrust::transform(exec.policy(), first, last, static_cast<O*>(sizes.data(access::write, stream)) + row,
+                        detail::view_moved_value<O>{c.sizes(access::read), detail::mask_view_of(c), O{0}});
+    }
+    row += c.size();
+    base += child_rows;
+  }
+  auto mask = detail::concatenate_masks<Policy>(inputs, rows, nulls, resource, stream);
+  return basic_list_view_column<O, Policy>(std::move(offsets), std::move(sizes), std::move(child), std::move(mask),
+                                           rows, nulls);
 }
 
 /**

@@ -50,7 +50,7 @@ std::pair<buffer<typename C::policy>, std::size_t> gathered_row_mask(C const& co
  * exclusive scan of the gathered lengths (reading the total back: synchronises `stream`), an int64
  * row map of the child rows (one pass, scratch from `col`'s resource) that gathers the child with
  * its own kind's gather (recursively), and with nulls a new mask and its count (synchronises). A
- * null index gives a null row, as does an out-of-bounds one with `nullify`.
+ * null index gives a null row, as does an out-of-bounds one with `nullify`. A map gives a map.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam I the integral type of the indices
@@ -74,7 +74,8 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
   auto child = devcol::gather(col.child(), map, stream, out_of_bounds::throw_error);
   auto mask = detail::gathered_row_mask(col, indices, policy, stream);
   return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask.first), indices.size(),
-                                      mask.second);
+                                      mask.second)
+      .as_map(col.is_map());  // a gathered map stays a map
 }
 
 namespace detail {
@@ -127,6 +128,57 @@ template <class Policy, std::integral I, class IndexPolicy>
   auto child = devcol::gather(col.child(), map, stream, out_of_bounds::nullify);
   auto mask = detail::gathered_row_mask(col, indices, policy, stream);
   return fixed_size_list_column<Policy>(k, std::move(child), std::move(mask.first), indices.size(), mask.second);
+}
+
+namespace detail {
+/// Result row `i`'s offset (or size) in a list view gather: the source row's where that row is
+/// valid and its index valid and in bounds, else 0 (a null row, which names no child row).
+template <arrow_offset O, class I>
+struct view_gathered_value {
+  O const* values;  // the column's offsets or sizes, from its first row
+  list_gathered_valid<mask_view, I> valid;
+  DEVCOL_HOST_DEVICE O operator()(std::size_t i) const noexcept { return valid(i) ? values[valid.row(i)] : O{0}; }
+};
+}  // namespace detail
+
+/**
+ * @brief Row `indices[i]` of a list view column for each `i`, a list view of the same child: the
+ * rows' offsets and sizes gathered (two passes into memory from `col`'s resource), the child
+ * shared whole, never copied (a gathered view stays a view), and with nulls a new mask and its count
+ * (synchronises `stream`). A null index gives a null row (offset and size 0), as does an
+ * out-of-bounds one with `nullify`.
+ * @tparam O the offset and size type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam I the integral type of the indices
+ * @tparam IndexPolicy the buffer policy of `indices` (any)
+ * @param col the input column
+ * @param indices the source row of each result row; a null index gives a null row
+ * @param stream the stream the work is ordered on
+ * @param policy what an index outside [0, size) does: throw, or give a null row
+ * @throws devcol::logic_error naming the first out-of-bounds index, with out_of_bounds::throw_error
+ */
+template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
+[[nodiscard]] basic_list_view_column<O, Policy> gather(basic_list_view_column<O, Policy> const& col,
+                                                       column<I, IndexPolicy> const& indices, stream_ref stream = {},
+                                                       out_of_bounds policy = out_of_bounds::throw_error) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  std::size_t const n = indices.size();
+  buffer<Policy> offsets(n * sizeof(O), stream, mr::default_alignment, col.resource());
+  buffer<Policy> sizes(n * sizeof(O), stream, mr::default_alignment, col.resource());
+  if (n != 0) {
+    detail::executor exec(stream);
+    detail::list_gathered_valid<detail::mask_view, I> const valid{detail::mask_view_of(col), {indices.view(), col.size()}};
+    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                      static_cast<O*>(offsets.data(access::write, stream)),
+                      detail::view_gathered_value<O, I>{col.offsets(access::read), valid});
+    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                      static_cast<O*>(sizes.data(access::write, stream)),
+                      detail::view_gathered_value<O, I>{col.sizes(access::read), valid});
+  }
+  auto mask = detail::gathered_row_mask(col, indices, policy, stream);
+  return basic_list_view_column<O, Policy>(std::move(offsets), std::move(sizes), col.child(), std::move(mask.first), n,
+                                           mask.second);
 }
 
 /**
