@@ -3,6 +3,8 @@
 
 #include "../support.hpp"
 
+#include <devcol/column/any_column.hpp>
+#include <devcol/column/host_value.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/from_arrow.hpp>
 #include <devcol/interop/to_arrow.hpp>
@@ -10,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -23,6 +26,20 @@
       devcol::timestamp_ns, devcol::duration_s, devcol::duration_ms, devcol::duration_us, devcol::duration_ns
 
 namespace devcol_test::interop {
+
+/// The host rows of any column kind, as text (null rows "null"): how the newer kinds' tests compare
+/// a result with what its rows should read.
+/// @tparam C a column type that any_column holds
+template <class C>
+std::vector<std::string> host_text(C const& col) {
+  std::vector<std::string> out;
+  for (auto const& row : devcol::to_host_values(devcol::any_column<>(col))) {
+    std::ostringstream s;
+    s << row;
+    out.push_back(s.str());
+  }
+  return out;
+}
 
 /// A value of `T` for row `i`, varied enough that a shifted or misread row shows.
 template <class T>

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -34,21 +33,10 @@ inline fsl triples(std::size_t rows) {
   return devcol::make_fixed_size_list_column(3, devcol::any_column<>(devcol::make_column<std::int64_t>(elements)), valid);
 }
 
-/// The host rows of any column, as text (null rows "null").
-template <class C>
-std::vector<std::string> text_of(C const& col) {
-  std::vector<std::string> out;
-  for (auto const& row : devcol::to_host_values(devcol::any_column<>(col))) {
-    std::ostringstream s;
-    s << row;
-    out.push_back(s.str());
-  }
-  return out;
-}
-
 }  // namespace devcol_test::fixed_size_list
 
 using namespace devcol_test::fixed_size_list;  // NOLINT: test brevity
+using devcol_test::interop::host_text;
 
 TEST_CASE("fixed-size list: rows of one size, slices at odd offsets, the kind in the registry", "[fixed_size_list]") {
   devcol_test::leak_check leaks;
@@ -60,7 +48,7 @@ TEST_CASE("fixed-size list: rows of one size, slices at odd offsets, the kind in
   auto const col = whole.slice(3, 17);
   CHECK(col.offset() == 3);
   CHECK(col.child_range() == std::pair<std::size_t, std::size_t>{9, 51});
-  auto const rows = text_of(col);
+  auto const rows = host_text(col);
   REQUIRE(rows.size() == 14);
   CHECK(rows[0] == "null");                // row 3
   CHECK(rows[1] == "[40, 41, 42]");        // row 4
@@ -68,7 +56,7 @@ TEST_CASE("fixed-size list: rows of one size, slices at odd offsets, the kind in
   auto const copy = col.deep_copy();
   CHECK(copy.offset() == 0);
   CHECK(devcol::size(copy.child()) == 42);
-  CHECK(text_of(copy) == rows);
+  CHECK(host_text(copy) == rows);
   CHECK_THROWS_WITH(devcol::make_fixed_size_list_column(4, devcol::any_column<>(devcol::make_column<std::int8_t>({1, 2, 3}))),
                     Catch::Contains("a child of 3 rows is not a whole number of lists of 4"));
   CHECK_THROWS_WITH(fsl(3, devcol::any_column<>(devcol::make_column<std::int8_t>({1, 2, 3})), {}, 2, 0),
@@ -79,13 +67,13 @@ TEST_CASE("fixed-size list: gather, filter, concatenate and null masks keep the 
           "[fixed_size_list][ops]") {
   devcol_test::leak_check leaks;
   auto const col = triples(20).slice(3, 17);
-  auto const rows = text_of(col);
+  auto const rows = host_text(col);
   auto const g = devcol::gather(col, devcol::make_column<std::int32_t>({13, std::nullopt, 1, 0, 3}));
   STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(g)>, fsl>);
   CHECK(g.list_size() == 3);
-  CHECK(text_of(g) == std::vector<std::string>{rows[13], "null", rows[1], "null", rows[3]});
+  CHECK(host_text(g) == std::vector<std::string>{rows[13], "null", rows[1], "null", rows[3]});
   CHECK_THROWS_WITH(devcol::gather(col, devcol::make_column<std::int32_t>({14})), Catch::Contains("index 14 at row 0"));
-  CHECK(text_of(devcol::gather(col, devcol::make_column<std::int32_t>({14}), {}, devcol::out_of_bounds::nullify)) ==
+  CHECK(host_text(devcol::gather(col, devcol::make_column<std::int32_t>({14}), {}, devcol::out_of_bounds::nullify)) ==
         std::vector<std::string>{"null"});
 
   std::vector<std::optional<bool>> keep;
@@ -96,13 +84,13 @@ TEST_CASE("fixed-size list: gather, filter, concatenate and null masks keep the 
   }
   auto const f = devcol::filter(col, devcol::make_column<bool>(keep));
   STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(f)>, fsl>);
-  CHECK(text_of(f) == kept);
+  CHECK(host_text(f) == kept);
 
   auto const c = devcol::concatenate(std::vector<fsl>{col.slice(1, 4), col.slice(9, 14)});
   STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(c)>, fsl>);
   std::vector<std::string> both(rows.begin() + 1, rows.begin() + 4);
   both.insert(both.end(), rows.begin() + 9, rows.end());
-  CHECK(text_of(c) == both);
+  CHECK(host_text(c) == both);
   auto const other = devcol::make_fixed_size_list_column(2, devcol::any_column<>(devcol::make_column<std::int64_t>({1, 2})));
   CHECK_THROWS_WITH(devcol::concatenate(std::vector<fsl>{col, other}),
                     Catch::Contains("fixed_size_list<int64>[2]") && Catch::Contains("fixed_size_list<int64>[3]"));
@@ -128,14 +116,14 @@ TEST_CASE("arrow fixed-size list: devcol -> Arrow -> devcol at an odd offset, ze
     auto const back = devcol::from_arrow<fsl>(&e.schema, &e.array);
     CHECK(back.offset() == 3);
     CHECK(back.is_borrowed());
-    CHECK(text_of(back) == text_of(col));
+    CHECK(host_text(back) == host_text(col));
   }
   {
     exported e;
     devcol::to_arrow(devcol::any_column<>(col), &e.schema, &e.array);
     auto const any = devcol::any_from_arrow(&e.schema, &e.array);
     REQUIRE(std::holds_alternative<fsl>(any));
-    CHECK(text_of(std::get<fsl>(any)) == text_of(col));
+    CHECK(host_text(std::get<fsl>(any)) == host_text(col));
   }
   {  // a child too short for the lists the offset and length name
     exported e;

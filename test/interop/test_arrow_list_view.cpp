@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -35,18 +34,6 @@ devcol::basic_list_view_column<O> views(std::size_t rows) {
                                           valid);
 }
 
-/// The host rows of any column, as text (null rows "null").
-template <class C>
-std::vector<std::string> view_text(C const& col) {
-  std::vector<std::string> out;
-  for (auto const& row : devcol::to_host_values(devcol::any_column<>(col))) {
-    std::ostringstream s;
-    s << row;
-    out.push_back(s.str());
-  }
-  return out;
-}
-
 /// The address of a view's child values (the child is an int64 column).
 template <class C>
 void const* child_data(C const& col) {
@@ -56,6 +43,7 @@ void const* child_data(C const& col) {
 }  // namespace devcol_test::list_view
 
 using namespace devcol_test::list_view;  // NOLINT: test brevity
+using devcol_test::interop::host_text;
 
 TEMPLATE_TEST_CASE("list view: rows in any order and overlapping, sliced at odd offsets, the kind in the registry",
                    "[list_view]", std::int32_t, std::int64_t) {
@@ -68,7 +56,7 @@ TEMPLATE_TEST_CASE("list view: rows in any order and overlapping, sliced at odd 
   CHECK(whole.arrow_format() == (sizeof(TestType) == 4 ? "+vl" : "+vL"));
   auto const col = whole.slice(13, 33);
   CHECK(col.offset() == 13);
-  auto const rows = view_text(col);
+  auto const rows = host_text(col);
   REQUIRE(rows.size() == 20);
   CHECK(rows[0] == "null");               // row 13
   CHECK(rows[1] == "[80, 90]");           // row 14: start 8, 2 elements
@@ -78,7 +66,7 @@ TEMPLATE_TEST_CASE("list view: rows in any order and overlapping, sliced at odd 
   CHECK(rows[4] == "[90]");               // row 17: start 9, 1 element
   auto const copy = col.deep_copy();
   CHECK(copy.offset() == 0);
-  CHECK(view_text(copy) == rows);
+  CHECK(host_text(copy) == rows);
   CHECK_THROWS_WITH(devcol::make_list_view_column<TestType>({0, 4}, {1, 7},
                                                             devcol::any_column<>(devcol::make_column<std::int8_t>({1, 2}))),
                     Catch::Contains("row 1 (offset 4, size 7) is not within the child's 2 rows"));
@@ -89,10 +77,10 @@ TEMPLATE_TEST_CASE("list view: gather and filter keep the view and share the chi
   devcol_test::leak_check leaks;
   using lv = devcol::basic_list_view_column<TestType>;
   auto const col = views<TestType>(40).slice(13, 33);
-  auto const rows = view_text(col);
+  auto const rows = host_text(col);
   auto const g = devcol::gather(col, devcol::make_column<std::int32_t>({19, std::nullopt, 2, 0, 2}));
   STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(g)>, lv>);
-  CHECK(view_text(g) == std::vector<std::string>{rows[19], "null", rows[2], "null", rows[2]});
+  CHECK(host_text(g) == std::vector<std::string>{rows[19], "null", rows[2], "null", rows[2]});
   CHECK(child_data(g) == child_data(col));  // a gathered view stays a view: no child copy
   CHECK_THROWS_WITH(devcol::gather(col, devcol::make_column<std::int32_t>({20})), Catch::Contains("index 20 at row 0"));
   std::vector<std::optional<bool>> keep;
@@ -103,14 +91,14 @@ TEMPLATE_TEST_CASE("list view: gather and filter keep the view and share the chi
   }
   auto const f = devcol::filter(col, devcol::make_column<bool>(keep));
   STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(f)>, lv>);
-  CHECK(view_text(f) == kept);
+  CHECK(host_text(f) == kept);
   CHECK(child_data(f) == child_data(col));
   auto const c = devcol::concatenate(std::vector<lv>{col.slice(1, 4), g, col.slice(9, 14)});
   STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(c)>, lv>);
   std::vector<std::string> all(rows.begin() + 1, rows.begin() + 4);
-  for (auto const& r : view_text(g)) { all.push_back(r); }
+  for (auto const& r : host_text(g)) { all.push_back(r); }
   all.insert(all.end(), rows.begin() + 9, rows.begin() + 14);
-  CHECK(view_text(c) == all);
+  CHECK(host_text(c) == all);
   CHECK(devcol::size(c.child()) == 30);
   auto const nulls = devcol::to_host(devcol::is_null(col));
   for (std::size_t i = 0; i < rows.size(); ++i) { CHECK(*nulls[i] == (rows[i] == "null")); }
@@ -133,7 +121,7 @@ TEMPLATE_TEST_CASE("arrow list view: devcol -> Arrow -> devcol at an odd offset,
     auto const back = devcol::from_arrow<lv>(&e.schema, &e.array);
     CHECK(back.offset() == 13);
     CHECK(back.is_borrowed());
-    CHECK(view_text(back) == view_text(col));
+    CHECK(host_text(back) == host_text(col));
   }
   {
     exported e;

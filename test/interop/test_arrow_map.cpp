@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -36,21 +35,10 @@ inline lc maps(std::size_t rows) {
   return devcol::make_list_column(offsets, devcol::any_column<>(std::move(entries)), valid).as_map();
 }
 
-/// The host rows of any column, as text (null rows "null").
-template <class C>
-std::vector<std::string> map_text(C const& col) {
-  std::vector<std::string> out;
-  for (auto const& row : devcol::to_host_values(devcol::any_column<>(col))) {
-    std::ostringstream s;
-    s << row;
-    out.push_back(s.str());
-  }
-  return out;
-}
-
 }  // namespace devcol_test::map
 
 using namespace devcol_test::map;  // NOLINT: test brevity
+using devcol_test::interop::host_text;
 
 TEST_CASE("map: a list column of key-value structs, sliced at odd offsets, its type and format",
           "[map]") {
@@ -64,7 +52,7 @@ TEST_CASE("map: a list column of key-value structs, sliced at odd offsets, its t
   CHECK(col.is_map());
   CHECK(col.deep_copy().is_map());
   CHECK(col.alias().is_map());
-  CHECK(map_text(col.deep_copy()) == map_text(col));
+  CHECK(host_text(col.deep_copy()) == host_text(col));
   CHECK(!std::move(lc(col)).as_map(false).is_map());
   // what a map is not
   auto ints = devcol::any_column<>(devcol::make_column<std::int32_t>({1, 2}));
@@ -82,10 +70,10 @@ TEST_CASE("map: a list column of key-value structs, sliced at odd offsets, its t
 TEST_CASE("map: gather, filter, concatenate and null masks keep the map", "[map][ops]") {
   devcol_test::leak_check leaks;
   auto const col = maps(30).slice(13, 27);
-  auto const rows = map_text(col);
+  auto const rows = host_text(col);
   auto const g = devcol::gather(col, devcol::make_column<std::int32_t>({13, std::nullopt, 1, 0, 3}));
   CHECK(g.is_map());
-  CHECK(map_text(g) == std::vector<std::string>{rows[13], "null", rows[1], rows[0], rows[3]});
+  CHECK(host_text(g) == std::vector<std::string>{rows[13], "null", rows[1], rows[0], rows[3]});
   std::vector<std::optional<bool>> keep;
   std::vector<std::string> kept;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -94,12 +82,12 @@ TEST_CASE("map: gather, filter, concatenate and null masks keep the map", "[map]
   }
   auto const f = devcol::filter(col, devcol::make_column<bool>(keep));
   CHECK(f.is_map());
-  CHECK(map_text(f) == kept);
+  CHECK(host_text(f) == kept);
   auto const c = devcol::concatenate(std::vector<lc>{col.slice(1, 4), col.slice(9, 14)});
   CHECK(c.is_map());
   std::vector<std::string> both(rows.begin() + 1, rows.begin() + 4);
   both.insert(both.end(), rows.begin() + 9, rows.end());
-  CHECK(map_text(c) == both);
+  CHECK(host_text(c) == both);
   auto const plain = std::move(lc(col)).as_map(false);
   CHECK_THROWS_WITH(devcol::concatenate(std::vector<lc>{col, plain}),
                     Catch::Contains("concatenate: a list<struct<key: string, value: int32>> column after a "
@@ -130,7 +118,7 @@ TEST_CASE("arrow map: devcol -> Arrow -> devcol at an odd offset, zero-copy, key
     CHECK(back.is_map());
     CHECK(back.offset() == 13);
     CHECK(back.is_borrowed());
-    CHECK(map_text(back) == map_text(col));
+    CHECK(host_text(back) == host_text(col));
   }
   {  // through a table: the keys-sorted flag is the field's, and comes back
     exported e;

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -33,21 +32,10 @@ ree runs_of() {
                                             devcol::any_column<>(devcol::make_column<std::int64_t>(values)));
 }
 
-/// The host rows of any column, as text (null rows "null").
-template <class C>
-std::vector<std::string> text_of(C const& col) {
-  std::vector<std::string> out;
-  for (auto const& row : devcol::to_host_values(devcol::any_column<>(col))) {
-    std::ostringstream s;
-    s << row;
-    out.push_back(s.str());
-  }
-  return out;
-}
-
 }  // namespace devcol_test::run_end_encoded
 
 using namespace devcol_test::run_end_encoded;  // NOLINT: test brevity
+using devcol_test::interop::host_text;
 
 TEMPLATE_TEST_CASE("run-end encoded: logical rows, slices at odd offsets, deep copy, the kind in the registry",
                    "[run_end_encoded]", std::int16_t, std::int32_t, std::int64_t) {
@@ -60,7 +48,7 @@ TEMPLATE_TEST_CASE("run-end encoded: logical rows, slices at odd offsets, deep c
   CHECK(whole.arrow_format() == "+r");
   CHECK(whole.type_name() == "run_end_encoded<run_ends: " + std::string(devcol::type_name_v<TestType>) +
                                  ", values: int64>");
-  auto const rows = text_of(whole);
+  auto const rows = host_text(whole);
   // runs: [0,1) 0, [1,3) 10, [3,6) null, [6,10) 30, [10,11) 40, [11,13) 50, [13,16) 60, [16,20) null
   CHECK(rows[0] == "0");
   CHECK(rows[2] == "10");
@@ -70,14 +58,14 @@ TEMPLATE_TEST_CASE("run-end encoded: logical rows, slices at odd offsets, deep c
   auto const col = whole.slice(13, 37);
   CHECK(col.offset() == 13);
   CHECK(col.run_count() == whole.run_count());  // the children stay whole
-  CHECK(text_of(col) == std::vector<std::string>(rows.begin() + 13, rows.begin() + 37));
+  CHECK(host_text(col) == std::vector<std::string>(rows.begin() + 13, rows.begin() + 37));
   CHECK(col.run_range() == std::pair<std::size_t, std::size_t>{6, col.run_count()});
   auto const copy = col.deep_copy();
   CHECK(copy.offset() == 0);
   CHECK(copy.run_count() == col.run_count() - 6);
-  CHECK(text_of(copy) == text_of(col));
+  CHECK(host_text(copy) == host_text(col));
   auto const none = col.slice(4, 4);
-  CHECK(text_of(none.deep_copy()).empty());
+  CHECK(host_text(none.deep_copy()).empty());
 
   auto const ints = [](std::vector<TestType> v) { return devcol::run_ends_column<>(devcol::make_column<TestType>(v)); };
   auto const three = devcol::any_column<>(devcol::make_column<std::int8_t>({1, 2, 3}));
@@ -92,15 +80,15 @@ TEMPLATE_TEST_CASE("run-end encoded: logical rows, slices at odd offsets, deep c
 TEST_CASE("run-end encoded: gather, filter, concatenate and null masks keep the kind", "[run_end_encoded][ops]") {
   devcol_test::leak_check leaks;
   auto const col = runs_of<std::int32_t>().slice(13, 37);
-  auto const rows = text_of(col);
+  auto const rows = host_text(col);
   auto const g = devcol::gather(col, devcol::make_column<std::int32_t>({23, std::nullopt, 0, 1, 2, 2, 3, 7}));
   STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(g)>, ree>);
-  CHECK(text_of(g) == std::vector<std::string>{rows[23], "null", rows[0], rows[1], rows[2], rows[2], rows[3], rows[7]});
+  CHECK(host_text(g) == std::vector<std::string>{rows[23], "null", rows[0], rows[1], rows[2], rows[2], rows[3], rows[7]});
   CHECK(g.run_count() <= 8);
   CHECK(g.run_count() == 5);  // rows 0, 1, 2, 2 are one run of the source (run 60), row 3 starts the next
   CHECK(std::holds_alternative<devcol::column<std::int32_t>>(g.run_ends()));
   CHECK_THROWS_WITH(devcol::gather(col, devcol::make_column<std::int32_t>({24})), Catch::Contains("index 24 at row 0"));
-  CHECK(text_of(devcol::gather(col, devcol::make_column<std::int32_t>({24}), {}, devcol::out_of_bounds::nullify)) ==
+  CHECK(host_text(devcol::gather(col, devcol::make_column<std::int32_t>({24}), {}, devcol::out_of_bounds::nullify)) ==
         std::vector<std::string>{"null"});
   CHECK(devcol::gather(col, devcol::make_column<std::int32_t>(std::vector<std::int32_t>{})).size() == 0);
 
@@ -112,13 +100,13 @@ TEST_CASE("run-end encoded: gather, filter, concatenate and null masks keep the 
   }
   auto const f = devcol::filter(col, devcol::make_column<bool>(keep));
   STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(f)>, ree>);
-  CHECK(text_of(f) == kept);
+  CHECK(host_text(f) == kept);
 
   auto const c = devcol::concatenate(std::vector<ree>{col.slice(1, 4), col.slice(9, 24)});
   STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(c)>, ree>);
   std::vector<std::string> both(rows.begin() + 1, rows.begin() + 4);
   both.insert(both.end(), rows.begin() + 9, rows.end());
-  CHECK(text_of(c) == both);
+  CHECK(host_text(c) == both);
   CHECK(c.offset() == 0);
   CHECK_THROWS_WITH(devcol::concatenate(std::vector<ree>{col, runs_of<std::int16_t>()}),
                     Catch::Contains("run_ends: int16") && Catch::Contains("run_ends: int32"));
@@ -134,7 +122,7 @@ TEST_CASE("run-end encoded: gather, filter, concatenate and null masks keep the 
   CHECK(devcol::to_host(devcol::is_null(any)) == nulls);
   auto const ga = devcol::gather(any, devcol::make_column<std::int64_t>({2, 20}));
   REQUIRE(std::holds_alternative<ree>(ga));
-  CHECK(text_of(std::get<ree>(ga)) == std::vector<std::string>{rows[2], rows[20]});
+  CHECK(host_text(std::get<ree>(ga)) == std::vector<std::string>{rows[2], rows[20]});
 }
 
 TEST_CASE("arrow run-end encoded: devcol -> Arrow -> devcol at an odd offset, zero-copy", "[run_end_encoded][arrow]") {
@@ -159,14 +147,14 @@ TEST_CASE("arrow run-end encoded: devcol -> Arrow -> devcol at an odd offset, ze
     auto const back = devcol::from_arrow<ree>(&e.schema, &e.array);
     CHECK(back.offset() == 13);
     CHECK(back.is_borrowed());
-    CHECK(text_of(back) == text_of(col));
+    CHECK(host_text(back) == host_text(col));
   }
   {
     exported e;
     devcol::to_arrow(devcol::any_column<>(col), &e.schema, &e.array);
     auto const any = devcol::any_from_arrow(&e.schema, &e.array);
     REQUIRE(std::holds_alternative<ree>(any));
-    CHECK(text_of(std::get<ree>(any)) == text_of(col));
+    CHECK(host_text(std::get<ree>(any)) == host_text(col));
   }
 }
 
