@@ -232,7 +232,9 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
       rows[i] = host_value(host_value::list(b, b + k_size));
     }
   } else if constexpr (k == kind::run_end_encoded) {
-    auto const [first, last] = col.run_range(stream);
+    auto const range = col.run_range(stream);  // not a structured binding: clang 14 cannot capture one in a lambda
+    std::size_t const first = range.first;
+    std::size_t const last = range.second;
     auto const values = to_host_values(devcol::slice(col.values(), first, last, stream), stream);
     col.visit_run_ends([&](auto const& ends) {
       auto const host_ends = to_host(ends.slice(first, last, stream), stream);

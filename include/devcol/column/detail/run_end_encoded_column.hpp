@@ -281,7 +281,9 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
   // deep_copy()'s part: the runs the rows span, their ends rebased to the offset and cut at the
   // size, and a deep copy of their values (two binary searches: synchronises `stream`).
   void copy_own_rows(run_end_encoded_column& out, stream_ref stream) const {
-    auto const [first, last] = run_range(stream);
+    auto const range = run_range(stream);  // not a structured binding: clang 14 cannot capture one in a lambda
+    std::size_t const first = range.first;
+    std::size_t const last = range.second;
     out.run_ends_ = std::visit(
         [&]<class I>(column<I, Policy> const& ends) {
           column<I, Policy> rebased(last - first, stream, mask_state::unallocated, ends.resource());
