@@ -165,9 +165,7 @@ bool close_sum(std::optional<S> const& a, std::optional<S> const& b) {
 }
 
 template <class T>
-void check_reductions(sliced<T> const& in) {
-  auto const fast = fast_path::reduce(in, true);
-  auto const thrust = thrust_path::reduce(in, true);
+void check_reductions(reductions<T> const& fast, reductions<T> const& thrust) {
   CHECK(close_sum(fast.sum, thrust.sum));
   CHECK(close_sum(fast.mean, thrust.mean));
   CHECK(same(fast.min, thrust.min));
@@ -179,6 +177,19 @@ void check_reductions(sliced<T> const& in) {
   }
 }
 
+/// Runs `check` once per instruction-set build this CPU has (baseline, AVX2, AVX-512), the fast
+/// paths capped at it. The Thrust path's results do not depend on the cap: a caller computes them
+/// once, outside, and `check` compares each build's with them.
+template <class F>
+void for_each_simd_level(F&& check) {
+  for (int const level : {0, 1, 2}) {
+    simd_cap const cap{level};
+    if (!cap.runs_here()) { continue; }
+    INFO("instruction-set build " << static_cast<int>(devcol::detail::host::active_simd_level()));
+    check();
+  }
+}
+
 }  // namespace
 }  // namespace devcol_test::fast_paths
 
@@ -186,24 +197,25 @@ using namespace devcol_test::fast_paths;  // NOLINT: test brevity
 
 TEMPLATE_TEST_CASE("host fast paths: sum, mean, min, max and minmax give what the Thrust path gives",
                    "[ops][fast_paths][reduce]", std::int8_t, std::int32_t, std::int64_t, float, double) {
-  simd_cap const cap{GENERATE(0, 1, 2)};
-  if (!cap.runs_here()) { return; }
-  INFO("instruction-set build " << static_cast<int>(devcol::detail::host::active_simd_level()));
   std::uint64_t seed = 1;
   for (auto const [n, offset, nulls] : shapes({0U, 10U, 2U})) {
     INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls);
     // min and max over everything that hurts; sums over values whose sum cannot overflow
     auto const hurt = make_input<TestType>(n, offset, nulls, pool::hurt, ++seed);
-    auto const fast = fast_path::reduce(hurt, false);
     auto const thrust = thrust_path::reduce(hurt, false);
-    CHECK(same(fast.min, thrust.min));
-    CHECK(same(fast.max, thrust.max));
-    REQUIRE(fast.minmax.has_value() == thrust.minmax.has_value());
-    if (fast.minmax) {
-      CHECK(same(fast.minmax->first, thrust.minmax->first));
-      CHECK(same(fast.minmax->second, thrust.minmax->second));
-    }
-    check_reductions(make_input<TestType>(n, offset, nulls, pool::summable, ++seed));
+    auto const summable = make_input<TestType>(n, offset, nulls, pool::summable, ++seed);
+    auto const thrust_sums = thrust_path::reduce(summable, true);
+    for_each_simd_level([&] {
+      auto const fast = fast_path::reduce(hurt, false);
+      CHECK(same(fast.min, thrust.min));
+      CHECK(same(fast.max, thrust.max));
+      REQUIRE(fast.minmax.has_value() == thrust.minmax.has_value());
+      if (fast.minmax) {
+        CHECK(same(fast.minmax->first, thrust.minmax->first));
+        CHECK(same(fast.minmax->second, thrust.minmax->second));
+      }
+      check_reductions(fast_path::reduce(summable, true), thrust_sums);
+    });
   }
   if constexpr (std::is_floating_point_v<TestType>) {
     using lim = std::numeric_limits<TestType>;
@@ -211,7 +223,9 @@ TEMPLATE_TEST_CASE("host fast paths: sum, mean, min, max and minmax give what th
       for (bool const nulls : {false, true}) {
         INFO("uniform rows " << n << ", nulls " << nulls);
         for (TestType const v : {lim::quiet_NaN(), lim::infinity(), -lim::infinity(), TestType(-0.0), lim::max()}) {
-          check_reductions(uniform_input<TestType>(n, v, nulls));
+          auto const in = uniform_input<TestType>(n, v, nulls);
+          auto const thrust = thrust_path::reduce(in, true);
+          for_each_simd_level([&] { check_reductions(fast_path::reduce(in, true), thrust); });
         }
       }
     }
@@ -220,9 +234,6 @@ TEMPLATE_TEST_CASE("host fast paths: sum, mean, min, max and minmax give what th
 
 TEMPLATE_TEST_CASE("host fast paths: compare, add and cast give what the Thrust path gives",
                    "[ops][fast_paths][elementwise]", std::int8_t, std::int32_t, std::int64_t, float, double) {
-  simd_cap const cap{GENERATE(0, 1, 2)};
-  if (!cap.runs_here()) { return; }
-  INFO("instruction-set build " << static_cast<int>(devcol::detail::host::active_simd_level()));
   std::uint64_t seed = 100;
   for (auto const [n, offset, nulls] : shapes({0U, 10U})) {
     INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls);
@@ -230,26 +241,34 @@ TEMPLATE_TEST_CASE("host fast paths: compare, add and cast give what the Thrust 
     auto const b = make_input<TestType>(n, offset + 1, nulls, pool::hurt, ++seed);
     std::mt19937_64 rng(seed);
     TestType const value = value_from<TestType>(rng, pool::hurt);
-    for (int op = 0; op < 6; ++op) {
-      INFO("cmp " << op);
-      CHECK(same_rows(fast_path::compare(a, op, value), thrust_path::compare(a, op, value)));
-      CHECK(same_rows(fast_path::compare_columns(a, op, b), thrust_path::compare_columns(a, op, b)));
-    }
     // add: values whose sums do not overflow (a signed overflow is undefined)
     constexpr pool addable = std::is_floating_point_v<TestType> ? pool::hurt : pool::small;
     auto const x = make_input<TestType>(n, offset, nulls, addable, ++seed);
     auto const y = make_input<TestType>(n, offset + 3, nulls == 0 ? 3 : nulls, addable, ++seed);
-    CHECK(same_rows(fast_path::add(x, y), thrust_path::add(x, y)));
-    CHECK(same_rows(fast_path::add(x, x), thrust_path::add(x, x)));
-    CHECK(same_rows(fast_path::cast_to_double(a), thrust_path::cast_to_double(a)));
+    std::vector<rows<bool>> thrust_scalar;
+    std::vector<rows<bool>> thrust_columns;
+    for (int op = 0; op < 6; ++op) {
+      thrust_scalar.push_back(thrust_path::compare(a, op, value));
+      thrust_columns.push_back(thrust_path::compare_columns(a, op, b));
+    }
+    auto const thrust_sum = thrust_path::add(x, y);
+    auto const thrust_twice = thrust_path::add(x, x);
+    auto const thrust_cast = thrust_path::cast_to_double(a);
+    for_each_simd_level([&] {
+      for (int op = 0; op < 6; ++op) {
+        INFO("cmp " << op);
+        CHECK(same_rows(fast_path::compare(a, op, value), thrust_scalar[static_cast<std::size_t>(op)]));
+        CHECK(same_rows(fast_path::compare_columns(a, op, b), thrust_columns[static_cast<std::size_t>(op)]));
+      }
+      CHECK(same_rows(fast_path::add(x, y), thrust_sum));
+      CHECK(same_rows(fast_path::add(x, x), thrust_twice));
+      CHECK(same_rows(fast_path::cast_to_double(a), thrust_cast));
+    });
   }
 }
 
 TEMPLATE_TEST_CASE("host fast paths: gather and filter give what the Thrust path gives", "[ops][fast_paths][selection]",
                    std::int8_t, std::int32_t, std::int64_t, float, double) {
-  simd_cap const cap{GENERATE(0, 1, 2)};
-  if (!cap.runs_here()) { return; }
-  INFO("instruction-set build " << static_cast<int>(devcol::detail::host::active_simd_level()));
   std::uint64_t seed = 1000;
   for (auto const [n, offset, nulls] : shapes({0U, 10U})) {
     INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls);
@@ -264,10 +283,12 @@ TEMPLATE_TEST_CASE("host fast paths: gather and filter give what the Thrust path
       }
       for (bool const nullify : {false, true}) {
         INFO("indices " << kind << ", nullify " << nullify);
-        auto const fast = fast_path::gather(a, indices, nullify);
         auto const thrust = thrust_path::gather(a, indices, nullify);
-        CHECK(fast.threw == thrust.threw);
-        CHECK(same_rows(fast.values, thrust.values));
+        for_each_simd_level([&] {
+          auto const fast = fast_path::gather(a, indices, nullify);
+          CHECK(fast.threw == thrust.threw);
+          CHECK(same_rows(fast.values, thrust.values));
+        });
       }
     }
     for (unsigned const keep_nulls : {0U, 5U}) {
@@ -276,7 +297,8 @@ TEMPLATE_TEST_CASE("host fast paths: gather and filter give what the Thrust path
         if (keep_nulls == 0 || rng() % keep_nulls != 0) { k = rng() % 3 != 0; }
       }
       INFO("keep nulls 1 in " << keep_nulls);
-      CHECK(same_rows(fast_path::filter(a, keep), thrust_path::filter(a, keep)));
+      auto const thrust = thrust_path::filter(a, keep);
+      for_each_simd_level([&] { CHECK(same_rows(fast_path::filter(a, keep), thrust)); });
     }
   }
 }
