@@ -14,6 +14,7 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/host/filter.hpp>
 #include <devcol/ops/detail/validity.hpp>
+#include <devcol/ops/detail/width_word.hpp>
 
 #include <cuda/std/functional>
 #include <thrust/copy.h>
@@ -47,21 +48,11 @@ void compact_flagged(In in, Keep keep, std::size_t n, T* out, std::size_t kept) 
 
 }  // namespace detail
 
-/**
- * @brief The rows of `col` where `keep` is true (a null flag drops the row), in order: stream
- * compaction. One pass to count the kept rows (which synchronises `stream`, to size the result
- * exactly), one to copy values; with nulls, the kept rows' validity goes through one byte per row of
- * scratch (from `col`'s resource) and the result's nulls are counted (synchronises).
- * @tparam T the element type
- * @tparam Policy the buffer policy of the input and of the result
- * @param col the input column
- * @param keep true for each row to keep; a null flag drops the row
- * @param stream the stream the work is ordered on
- * @throws devcol::logic_error naming both sizes if they differ
- */
-template <fixed_width T, class Policy>
-[[nodiscard]] column<T, Policy> filter(column<T, Policy> const& col, column<bool, Policy> const& keep,
-                                       stream_ref stream = {}) {
+namespace detail {
+/// filter() of fixed-width rows, for the types that are their own width word.
+template <class T, class Policy>
+[[nodiscard]] column<T, Policy> filter_fixed_width(column<T, Policy> const& col, column<bool, Policy> const& keep,
+                                                   stream_ref stream) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(col.size(), keep.size(), "filter");
   detail::executor exec(stream);
@@ -109,6 +100,30 @@ template <fixed_width T, class Policy>
     detail::set_validity(out, detail::flag_set{valid.view()}, stream);
   }
   return out;
+}
+}  // namespace detail
+
+/**
+ * @brief The rows of `col` where `keep` is true (a null flag drops the row), in order: stream
+ * compaction; types of one width share one body, their unsigned word's. One pass to count the
+ * kept rows (which synchronises `stream`, to size the result exactly), one to copy values; with
+ * nulls, the kept rows' validity goes through one byte per row of scratch (from `col`'s resource)
+ * and the result's nulls are counted (synchronises).
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @param col the input column
+ * @param keep true for each row to keep; a null flag drops the row
+ * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error naming both sizes if they differ
+ */
+template <fixed_width T, class Policy>
+[[nodiscard]] column<T, Policy> filter(column<T, Policy> const& col, column<bool, Policy> const& keep,
+                                       stream_ref stream = {}) {
+  if constexpr (detail::moves_as_word<T>) {
+    return detail::from_words<T>(detail::filter_fixed_width(detail::as_words(col), keep, stream));
+  } else {
+    return detail::filter_fixed_width(col, keep, stream);
+  }
 }
 
 DEVCOL_NAMESPACE_END

@@ -17,6 +17,7 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/host/gather.hpp>
 #include <devcol/ops/detail/validity.hpp>
+#include <devcol/ops/detail/width_word.hpp>
 
 #include <thrust/fill.h>
 #include <thrust/find.h>
@@ -195,24 +196,11 @@ bool host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& ind
 
 }  // namespace detail
 
-/**
- * @brief Row `indices[i]` of `col` for each `i` (Arrow's `take`): one pass over the indices, a new
- * column from `col`'s resource. A null index gives a null row. With `throw_error` the indices are
- * checked first (one pass; synchronises `stream`). Nulls in the result (from `col`, the indices or
- * `nullify`) are written to a mask and counted (synchronises `stream`).
- * @tparam T the element type
- * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
- * @tparam IndexPolicy the buffer policy of `indices` (any)
- * @param col the input column
- * @param indices the source row of each result row; a null index gives a null row
- * @param stream the stream the work is ordered on
- * @param policy what an index outside [0, size) does: throw, or give a null row
- * @throws devcol::logic_error naming the first out-of-bounds index, with out_of_bounds::throw_error
- */
-template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
-[[nodiscard]] column<T, Policy> gather(column<T, Policy> const& col, column<I, IndexPolicy> const& indices,
-                                       stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error) {
+namespace detail {
+/// gather() of fixed-width rows, for the types that are their own width word.
+template <class T, class Policy, class I, class IndexPolicy>
+[[nodiscard]] column<T, Policy> gather_fixed_width(column<T, Policy> const& col, column<I, IndexPolicy> const& indices,
+                                                   stream_ref stream, out_of_bounds policy) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
 #if DEVCOL_HOST_FAST_PATHS
   if (policy == out_of_bounds::nullify || !col.has_nulls()) {
@@ -235,6 +223,33 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
     if (out.null_count() == 0) { out.replace_null_mask({}, 0); }
   }
   return out;
+}
+}  // namespace detail
+
+/**
+ * @brief Row `indices[i]` of `col` for each `i` (Arrow's `take`): one pass over the indices, a new
+ * column from `col`'s resource. Types of one width share one body, their unsigned word's: gather
+ * moves bytes and reads no value as a number. A null index gives a null row. With `throw_error` the
+ * indices are checked first (one pass; synchronises `stream`). Nulls in the result (from `col`, the indices or
+ * `nullify`) are written to a mask and counted (synchronises `stream`).
+ * @tparam T the element type
+ * @tparam Policy the buffer policy of the input and of the result
+ * @tparam I the integral type of the indices
+ * @tparam IndexPolicy the buffer policy of `indices` (any)
+ * @param col the input column
+ * @param indices the source row of each result row; a null index gives a null row
+ * @param stream the stream the work is ordered on
+ * @param policy what an index outside [0, size) does: throw, or give a null row
+ * @throws devcol::logic_error naming the first out-of-bounds index, with out_of_bounds::throw_error
+ */
+template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
+[[nodiscard]] column<T, Policy> gather(column<T, Policy> const& col, column<I, IndexPolicy> const& indices,
+                                       stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error) {
+  if constexpr (detail::moves_as_word<T>) {
+    return detail::from_words<T>(detail::gather_fixed_width(detail::as_words(col), indices, stream, policy));
+  } else {
+    return detail::gather_fixed_width(col, indices, stream, policy);
+  }
 }
 
 /**

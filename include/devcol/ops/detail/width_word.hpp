@@ -1,0 +1,79 @@
+/**
+ * @file width_word.hpp
+ * @brief Data movement by element width: the unsigned word that carries a fixed-width type's
+ * bytes, and a column seen as a column of that word. Gather and filter move bytes and never read
+ * values as numbers, so int64, double, timestamps, durations, date64 and time64 can share one body
+ * (the word's) instead of instantiating one each: a consumer's build pays once per width, not once
+ * per type. Users include the operations' headers.
+ */
+#pragma once
+
+#include <devcol/column/column.hpp>
+#include <devcol/column/types.hpp>
+#include <devcol/core/config.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// The word of `T`'s width, where `T` is aligned at least as the word is (so its buffers alias as
+/// words without a misaligned access); `T` itself where no such word exists (3-, 12-byte values,
+/// 8-byte structs of two int32s, 16-byte values aligned to 8).
+template <class T>
+struct width_word {
+  using type = T;
+};
+template <class T>
+  requires(sizeof(T) == 1)
+struct width_word<T> {
+  using type = std::uint8_t;
+};
+template <class T>
+  requires(sizeof(T) == 2 && alignof(T) >= 2)
+struct width_word<T> {
+  using type = std::uint16_t;
+};
+template <class T>
+  requires(sizeof(T) == 4 && alignof(T) >= 4)
+struct width_word<T> {
+  using type = std::uint32_t;
+};
+template <class T>
+  requires(sizeof(T) == 8 && alignof(T) >= 8)
+struct width_word<T> {
+  using type = std::uint64_t;
+};
+template <class T>
+  requires(sizeof(T) == 16 && alignof(T) >= alignof(int128_t))
+struct width_word<T> {
+  using type = int128_t;
+};
+template <class T>
+using width_word_t = typename width_word<T>::type;
+
+/// Whether `T`'s data movement runs as its width word's (true for every type but the words
+/// themselves and the types no word fits).
+template <class T>
+inline constexpr bool moves_as_word = !std::is_same_v<width_word_t<T>, T>;
+
+/// `col`'s buffers, rows, nulls and offset as a column of `T`'s word. O(1): shares the buffers
+/// (their copy-on-write state and spill owner included), reads no device memory.
+template <class T, class Policy>
+[[nodiscard]] column<width_word_t<T>, Policy> as_words(column<T, Policy> const& col) {
+  return column<width_word_t<T>, Policy>(col.data_buffer().alias(), col.mask_buffer().alias(), col.size(),
+                                         col.null_count(), col.offset());
+}
+
+/// A column of `T`'s word, made by an operation for its caller, as the column of `T` it holds.
+/// O(1): adopts the buffers, reads no device memory.
+template <class T, class Policy>
+[[nodiscard]] column<T, Policy> from_words(column<width_word_t<T>, Policy> const& words) {
+  return column<T, Policy>(words.data_buffer().alias(), words.mask_buffer().alias(), words.size(),
+                           words.null_count(), words.offset());
+}
+
+}  // namespace detail
+DEVCOL_NAMESPACE_END
