@@ -23,36 +23,14 @@ namespace detail {
 /// words without a misaligned access); `T` itself where no such word exists (3-, 12-byte values,
 /// 8-byte structs of two int32s, 16-byte values aligned to 8).
 template <class T>
-struct width_word {
-  using type = T;
-};
-template <class T>
-  requires(sizeof(T) == 1)
-struct width_word<T> {
-  using type = std::uint8_t;
-};
-template <class T>
-  requires(sizeof(T) == 2 && alignof(T) >= 2)
-struct width_word<T> {
-  using type = std::uint16_t;
-};
-template <class T>
-  requires(sizeof(T) == 4 && alignof(T) >= 4)
-struct width_word<T> {
-  using type = std::uint32_t;
-};
-template <class T>
-  requires(sizeof(T) == 8 && alignof(T) >= 8)
-struct width_word<T> {
-  using type = std::uint64_t;
-};
-template <class T>
-  requires(sizeof(T) == 16 && alignof(T) >= alignof(int128_t))
-struct width_word<T> {
-  using type = int128_t;
-};
-template <class T>
-using width_word_t = typename width_word<T>::type;
+using width_word_t = std::conditional_t<
+    sizeof(T) == 1, std::uint8_t,
+    std::conditional_t<
+        sizeof(T) == 2 && alignof(T) >= 2, std::uint16_t,
+        std::conditional_t<sizeof(T) == 4 && alignof(T) >= 4, std::uint32_t,
+                           std::conditional_t<sizeof(T) == 8 && alignof(T) >= 8, std::uint64_t,
+                                              std::conditional_t<sizeof(T) == 16 && alignof(T) >= alignof(int128_t),
+                                                                 int128_t, T>>>>>;
 
 /// Whether `T`'s data movement runs as its width word's (true for every type but the words
 /// themselves and the types no word fits).
