@@ -41,6 +41,39 @@ std::vector<std::string> host_text(C const& col) {
   return out;
 }
 
+/// filter() of `col` (whose rows read `rows`) by flags that drop each third row's middle one:
+/// checks that the result is of the input's type and holds the rows kept. Returns it for the
+/// caller's kind-specific checks.
+/// @tparam C a column type that any_column holds
+template <class C>
+C check_filter_of_thirds(C const& col, std::vector<std::string> const& rows) {
+  std::vector<std::optional<bool>> keep;
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    keep.emplace_back(i % 3 != 1);
+    if (i % 3 != 1) { kept.push_back(rows[i]); }
+  }
+  C out = devcol::filter(col, devcol::make_column<bool>(keep));
+  STATIC_REQUIRE(std::is_same_v<decltype(devcol::filter(col, devcol::make_column<bool>(keep))), C>);
+  CHECK(host_text(out) == kept);
+  return out;
+}
+
+/// concatenate() of two slices of `col` (whose rows read `rows`), rows [1, 4) and [9, end): checks
+/// that the result is of the input's type and holds those rows. Returns it for the caller's
+/// kind-specific checks.
+/// @tparam C a column type that any_column holds
+template <class C>
+C check_concatenate_of_slices(C const& col, std::vector<std::string> const& rows) {
+  REQUIRE(rows.size() > 9);
+  C out = devcol::concatenate(std::vector<C>{col.slice(1, 4), col.slice(9, col.size())});
+  STATIC_REQUIRE(std::is_same_v<decltype(devcol::concatenate(std::vector<C>{})), C>);
+  std::vector<std::string> both(rows.begin() + 1, rows.begin() + 4);
+  both.insert(both.end(), rows.begin() + 9, rows.end());
+  CHECK(host_text(out) == both);
+  return out;
+}
+
 /// A value of `T` for row `i`, varied enough that a shifted or misread row shows.
 template <class T>
 T value_of(std::size_t i) {

@@ -38,6 +38,8 @@ inline lc maps(std::size_t rows) {
 }  // namespace devcol_test::map
 
 using namespace devcol_test::map;  // NOLINT: test brevity
+using devcol_test::interop::check_concatenate_of_slices;
+using devcol_test::interop::check_filter_of_thirds;
 using devcol_test::interop::host_text;
 
 TEST_CASE("map: a list column of key-value structs, sliced at odd offsets, its type and format",
@@ -74,20 +76,8 @@ TEST_CASE("map: gather, filter, concatenate and null masks keep the map", "[map]
   auto const g = devcol::gather(col, devcol::make_column<std::int32_t>({13, std::nullopt, 1, 0, 3}));
   CHECK(g.is_map());
   CHECK(host_text(g) == std::vector<std::string>{rows[13], "null", rows[1], rows[0], rows[3]});
-  std::vector<std::optional<bool>> keep;
-  std::vector<std::string> kept;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    keep.emplace_back(i % 3 != 1);
-    if (i % 3 != 1) { kept.push_back(rows[i]); }
-  }
-  auto const f = devcol::filter(col, devcol::make_column<bool>(keep));
-  CHECK(f.is_map());
-  CHECK(host_text(f) == kept);
-  auto const c = devcol::concatenate(std::vector<lc>{col.slice(1, 4), col.slice(9, 14)});
-  CHECK(c.is_map());
-  std::vector<std::string> both(rows.begin() + 1, rows.begin() + 4);
-  both.insert(both.end(), rows.begin() + 9, rows.end());
-  CHECK(host_text(c) == both);
+  CHECK(check_filter_of_thirds(col, rows).is_map());
+  CHECK(check_concatenate_of_slices(col, rows).is_map());
   auto const plain = std::move(lc(col)).as_map(false);
   CHECK_THROWS_WITH(devcol::concatenate(std::vector<lc>{col, plain}),
                     Catch::Contains("concatenate: a list<struct<key: string, value: int32>> column after a "

@@ -35,6 +35,8 @@ ree runs_of() {
 }  // namespace devcol_test::run_end_encoded
 
 using namespace devcol_test::run_end_encoded;  // NOLINT: test brevity
+using devcol_test::interop::check_concatenate_of_slices;
+using devcol_test::interop::check_filter_of_thirds;
 using devcol_test::interop::host_text;
 
 TEMPLATE_TEST_CASE("run-end encoded: logical rows, slices at odd offsets, deep copy, the kind in the registry",
@@ -92,22 +94,8 @@ TEST_CASE("run-end encoded: gather, filter, concatenate and null masks keep the 
         std::vector<std::string>{"null"});
   CHECK(devcol::gather(col, devcol::make_column<std::int32_t>(std::vector<std::int32_t>{})).size() == 0);
 
-  std::vector<std::optional<bool>> keep;
-  std::vector<std::string> kept;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    keep.emplace_back(i % 3 != 1);
-    if (i % 3 != 1) { kept.push_back(rows[i]); }
-  }
-  auto const f = devcol::filter(col, devcol::make_column<bool>(keep));
-  STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(f)>, ree>);
-  CHECK(host_text(f) == kept);
-
-  auto const c = devcol::concatenate(std::vector<ree>{col.slice(1, 4), col.slice(9, 24)});
-  STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(c)>, ree>);
-  std::vector<std::string> both(rows.begin() + 1, rows.begin() + 4);
-  both.insert(both.end(), rows.begin() + 9, rows.end());
-  CHECK(host_text(c) == both);
-  CHECK(c.offset() == 0);
+  check_filter_of_thirds(col, rows);
+  CHECK(check_concatenate_of_slices(col, rows).offset() == 0);
   CHECK_THROWS_WITH(devcol::concatenate(std::vector<ree>{col, runs_of<std::int16_t>()}),
                     Catch::Contains("run_ends: int16") && Catch::Contains("run_ends: int32"));
 
