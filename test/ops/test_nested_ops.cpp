@@ -119,6 +119,28 @@ TEST_CASE("filter of nested columns keeps the flagged rows, a null flag drops", 
                                                    devcol::make_column<double>({0.5, 1.5}));
   CHECK(devcol::to_host_values(devcol::filter(dict, devcol::make_column<bool>({false, true, true}))) == values{1.5, 0.5});
   CHECK_THROWS_WITH(devcol::filter(dict, devcol::make_column<bool>({true})), Catch::Contains("inputs have 3 and 1 rows"));
+  // uint8 indices with nulls, sliced off the byte boundary, by flags with nulls: the indices'
+  // filter, the values shared
+  std::vector<std::optional<std::uint8_t>> codes;
+  for (std::size_t i = 0; i < 90; ++i) {
+    codes.emplace_back(i % 7 == 3 ? std::nullopt : std::optional<std::uint8_t>(static_cast<std::uint8_t>(i % 2)));
+  }
+  auto const coded = devcol::make_dictionary_column(devcol::make_column<std::uint8_t>(codes),
+                                                    devcol::make_column<double>({0.5, 1.5}))
+                         .slice(11, 90);
+  std::vector<std::optional<bool>> flags;
+  values expected;
+  for (std::size_t i = 11; i < 90; ++i) {
+    std::optional<bool> f = i % 3 != 0;
+    if (i % 11 == 4) { f.reset(); }
+    flags.push_back(f);
+    if (f && *f) { expected.push_back(codes[i] ? hv(*codes[i] == 0 ? 0.5 : 1.5) : hv(std::nullopt)); }
+  }
+  auto const kept = devcol::filter(coded, devcol::make_column<bool>(flags));
+  CHECK(devcol::to_host_values(kept) == expected);
+  CHECK(devcol::type_name(kept) == devcol::type_name(coded));
+  CHECK(std::get<devcol::column<double>>(kept.values()).data(devcol::access::read) ==
+        std::get<devcol::column<double>>(coded.values()).data(devcol::access::read));
 }
 
 TEST_CASE("concatenate of nested columns: slices at odd offsets, nulls, empty inputs", "[nested][ops][concatenate]") {
