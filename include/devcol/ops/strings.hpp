@@ -17,6 +17,7 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/strings_rows.hpp>
 
+#include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform.h>
 
@@ -25,15 +26,6 @@
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
-
-/// Row `i`'s length in bytes, as an offset (0 for a null row).
-template <class O>
-struct string_length {
-  strings_column_view<O> view;
-  DEVCOL_HOST_DEVICE O operator()(std::size_t i) const noexcept {
-    return view.is_valid(i) ? view.offsets()[i + 1] - view.offsets()[i] : 0;
-  }
-};
 
 /// Row `i`'s length in bytes, read from its view (0 for a null row).
 struct view_length {
@@ -113,9 +105,9 @@ struct string_hash {
 /**
  * @brief Each row's length in bytes (not characters), in the offset type as Arrow's
  * `binary_length` gives it (`column<int32_t>` for `strings_column`, `column<int64_t>` for
- * `large_strings_column`, so no length wraps), from `col`'s resource, null where `col` is null.
- * One pass over the offsets, the mask bits copied (no recount); in order on `stream`, no
- * synchronisation.
+ * `large_strings_column`, so no length wraps), from `col`'s resource, null where `col` is null
+ * (a null row's value is its offsets' difference, which devcol's own null rows make 0). One pass
+ * over the offsets, the mask bits copied (no recount); in order on `stream`, no synchronisation.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam E what the bytes are (utf8 or binary: lengths are in bytes either way)
@@ -125,7 +117,20 @@ struct string_hash {
 template <arrow_offset O, class Policy, encoding E>
 [[nodiscard]] column<O, Policy> length(basic_strings_column<O, Policy, E> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return detail::rows_to<O>(col, detail::string_length<O>{col.view()}, true, stream);
+  // Every row's offsets difference, null rows' too (their values are masked): a streaming pass
+  // with no read of the mask per row, as Arrow's binary_length does.
+  column<O, Policy> out(col.size(), stream, mask_state::unallocated, col.resource());
+  if (col.size() != 0) {
+    O const* offsets = col.view().offsets();
+    detail::executor exec(stream);
+    thrust::transform(exec.policy(), offsets + 1, offsets + 1 + col.size(), offsets, out.data(access::write, stream),
+                      ::cuda::std::minus<O>{});
+  }
+  if (col.has_nulls()) {
+    out.replace_null_mask(detail::copy_mask_bits(col.mask_buffer(), col.offset(), col.offset() + col.size(), stream),
+                          col.null_count());
+  }
+  return out;
 }
 
 /**
