@@ -48,6 +48,7 @@ enum class kind : std::uint8_t {
   binary_view,        ///< `binary_view_column`: the string view layout over bytes that need not be UTF-8
   run_end_encoded,    ///< `run_end_encoded_column`: run ends (int16/32/64) and one value per run
   list_view,          ///< `list_view_column` / `large_list_view_column`: an offset and a size per row into one child
+  union_type,         ///< `union_column`: sparse or dense, an int8 type id per row selecting one of the children
 };
 
 /**
@@ -80,6 +81,7 @@ namespace detail {
     case kind::binary_view: return "binary_view";
     case kind::run_end_encoded: return "run_end_encoded";
     case kind::list_view: return large ? "large_list_view" : "list_view";
+    case kind::union_type: return "union";
     case kind::fixed_width: break;
   }
   return "fixed_width";
@@ -94,7 +96,7 @@ struct kind_entry {
   static constexpr std::string_view name = kind_family_name(K, OffsetBytes == 8);
   static constexpr bool nested =
       K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary ||
-      K == kind::run_end_encoded || K == kind::list_view;
+      K == kind::run_end_encoded || K == kind::list_view || K == kind::union_type;
   using view_type = View;
 };
 }  // namespace detail
@@ -128,6 +130,8 @@ template <class Policy>
 struct kind_traits<run_end_encoded_column<Policy>> : detail::kind_entry<kind::run_end_encoded, void> {};
 template <arrow_offset O, class Policy>
 struct kind_traits<basic_list_view_column<O, Policy>> : detail::kind_entry<kind::list_view, void, sizeof(O)> {};
+template <class Policy>
+struct kind_traits<union_column<Policy>> : detail::kind_entry<kind::union_type, void> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

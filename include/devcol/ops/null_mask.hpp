@@ -20,6 +20,7 @@
 #include <devcol/ops/detail/null_mask/fixed_width.hpp>
 #include <devcol/ops/detail/null_mask/run_end_encoded.hpp>
 #include <devcol/ops/detail/null_mask/strings.hpp>
+#include <devcol/ops/detail/null_mask/union.hpp>
 
 #include <variant>
 

@@ -14,6 +14,7 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/gather/nested.hpp>
 #include <devcol/ops/detail/gather/run_end_encoded.hpp>
+#include <devcol/ops/detail/gather/union.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/copy.h>
