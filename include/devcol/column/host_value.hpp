@@ -319,7 +319,8 @@ void print_rows(std::ostream& out, any_column<Policy> const& col) {
 /**
  * @brief Every row of `col` on the host, as pyarrow's to_pylist gives them (null rows are null
  * host_values; a list row holds its child rows, a struct row its named fields, a dictionary row
- * its value). Copies each level's buffers in order on `stream` and synchronises it (lists: twice
+ * its value, a union row its selected child's value as a one-field struct named by the type code,
+ * "{3: 5}", or null when that value is null). Copies each level's buffers in order on `stream` and synchronises it (lists: twice
  * per level, to learn their child rows first).
  * @tparam Policy the column's buffer policy; reading never copies or exposes its buffers
  * @param col the column, of any kind; a slice gives only its own rows

@@ -57,7 +57,7 @@ enum class kind : std::uint8_t {
  * child columns) and
  * `view_type` (its non-owning view; `void` for struct and dictionary, which are viewed through
  * their children, for a fixed-size list, whose rows its mask and list size describe, for run-end encoded, whose rows
- * its runs describe, and for null,
+ * its runs describe, for a union, whose rows its type ids select from its children, and for null,
  * which has nothing to view). Defined for every alternative of `any_column` and for nothing else.
  * @tparam C a column type
  */
@@ -88,7 +88,8 @@ namespace detail {
 }
 
 /// One kind's entry in the registry, the base of its `kind_traits`: a kind has children when it
-/// is a list (fixed-size or not), a struct, a dictionary or run-end encoded. `OffsetBytes` is 8 for
+/// is a list (fixed-size or not), a struct, a dictionary, run-end encoded, a list view or a union
+/// (whose `name` is "union"; its type_name() begins "sparse_union" or "dense_union"). `OffsetBytes` is 8 for
 /// the large variants.
 template <kind K, class View, std::size_t OffsetBytes = 4>
 struct kind_entry {
