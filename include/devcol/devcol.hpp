@@ -59,6 +59,7 @@
 #include <devcol/column/string_view.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/struct_column.hpp>
+#include <devcol/column/union_column.hpp>
 #include <devcol/column/table.hpp>
 #include <devcol/column/to_host.hpp>
 #include <devcol/column/types.hpp>

@@ -42,6 +42,8 @@ enum class kind {
   list_view32,    ///< validity, int32 offsets and int32 sizes (length each); one child
   list_view64,    ///< validity, int64 offsets and int64 sizes (length each); one child
   validity_only,  ///< validity; children (struct, fixed-size list)
+  sparse_union,   ///< no validity: int8 type ids (length each); children
+  dense_union,    ///< no validity: int8 type ids, then int32 offsets (length each); children
 };
 
 struct layout {
@@ -93,6 +95,8 @@ inline layout layout_of(std::string_view f) {
   if (f == "+vl") { return {kind::list_view32, 0, 3}; }
   if (f == "+vL") { return {kind::list_view64, 0, 3}; }
   if (f == "+s" || number_after(f, "+w:")) { return {kind::validity_only, 0, 1}; }
+  if (f.starts_with("+us:")) { return {kind::sparse_union, 0, 1}; }
+  if (f.starts_with("+ud:")) { return {kind::dense_union, 0, 2}; }
   return {};
 }
 

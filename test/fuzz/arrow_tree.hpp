@@ -158,7 +158,7 @@ class tree_reader {
       std::size_t size = 0;
       if (lay.k == kind::unknown || i >= lay.buffers) {
         size = in_.u16() % (max_raw_bytes + 1);
-      } else if (i == 0 && lay.k != kind::null) {
+      } else if (i == 0 && lay.k != kind::null && !has_no_validity(lay.k)) {
         size = (rows + 7) / 8;  // validity bits
       } else {
         size = buffer_size(lay, i, rows, ap.get());
@@ -187,7 +187,9 @@ class tree_reader {
       case 3: null_count = length + 1; break;
       case 4: null_count = std::numeric_limits<std::int64_t>::min(); break;
       case 5:  // only where buffer 0 was sized as a validity bitmap
-        null_count = lay.k != kind::unknown && lay.k != kind::null ? count_nulls(ap.get(), offset, length, sane) : 0;
+        null_count = lay.k != kind::unknown && lay.k != kind::null && !has_no_validity(lay.k)
+                         ? count_nulls(ap.get(), offset, length, sane)
+                         : 0;
         break;
       default: null_count = nulls_code - 6; break;
     }
@@ -256,6 +258,8 @@ class tree_reader {
   }
 
  private:
+  // Whether the layout's buffer 0 is not a validity bitmap (unions: their type ids).
+  static bool has_no_validity(kind k) { return k == kind::sparse_union || k == kind::dense_union; }
   // Buffers after the validity bitmap, as the layout requires them for rows [0, rows).
   static std::size_t buffer_size(layout const& lay, int i, std::size_t rows, array_private const* ap) {
     switch (lay.k) {
@@ -271,6 +275,8 @@ class tree_reader {
         return last_offset(ap, rows, 8);
       case kind::list_view32: return rows * 4;  // offsets, then sizes
       case kind::list_view64: return rows * 8;
+      case kind::sparse_union:
+      case kind::dense_union: return i == 0 ? rows : rows * 4;  // type ids, then (dense) offsets
       default: return 0;
     }
   }
@@ -358,7 +364,10 @@ class tree_writer {
     auto const rows = static_cast<std::size_t>(array.offset + array.length);
     for (std::int64_t i = 0; i < array.n_buffers; ++i) {
       void const* b = array.buffers[i];
-      std::size_t size = i == 0 ? (rows + 7) / 8 : lay.k == kind::fixed ? rows * lay.bytes : (rows + 7) / 8;
+      std::size_t size = lay.k == kind::sparse_union || lay.k == kind::dense_union ? (i == 0 ? rows : rows * 4)
+                         : i == 0                 ? (rows + 7) / 8
+                         : lay.k == kind::fixed   ? rows * lay.bytes
+                                                  : (rows + 7) / 8;
       if (b == nullptr) {
         u8(buffer_null);
         continue;

@@ -111,6 +111,20 @@ int main(int argc, char** argv) {
   tree_writer t = header(2);
   encode(t, tbl);
   write(t);
+  {  // a sparse and a dense union of type codes 3 and 7 (int64 and strings with nulls), sliced, as a table
+    std::vector<std::int8_t> const ids{3, 7, 7, 3, 3, 7};
+    devcol::any_column<> const ints(devcol::make_column<std::int64_t>({1, std::nullopt, 3, 4, 5, 6}));
+    devcol::any_column<> const strs(devcol::make_strings_column({"a", "bb", std::nullopt, "", "e", "f"}));
+    devcol::table unions;
+    unions.add("sparse",
+               devcol::make_union_column(devcol::union_mode::sparse, {3, 7}, {{"i", ints}, {"s", strs}}, ids).slice(1, 6));
+    unions.add("dense", devcol::make_union_column(devcol::union_mode::dense, {3, 7}, {{"i", ints}, {"s", strs}}, ids,
+                                                  {0, 0, 1, 1, 2, 2})
+                            .slice(1, 6));
+    tree_writer u = header(2);
+    encode(u, unions);
+    write(u);
+  }
   tree_writer stream = header(3);
   stream.u8(1);  // two batches
   encode(stream, tbl);

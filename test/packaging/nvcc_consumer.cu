@@ -146,7 +146,13 @@ void other_kinds(devcol::stream_ref s) {
 
   auto runs = devcol::make_run_end_encoded_column(devcol::run_ends_column<>(devcol::make_column<std::int32_t>({1, 4}, s)),
                                                   devcol::any_column<>(str.slice(0, 2, s)), s);
-  std::vector<devcol::any_column<>> const kinds{str, list, structs, dict, dec, dec128, bin, half, small_dict, runs};
+  auto ints = devcol::any_column<>(devcol::make_column<i64>({1, 2, 3, 4}, s));
+  auto sparse_union = devcol::make_union_column(devcol::union_mode::sparse, {3, 7}, {{"s", str}, {"i", ints}},
+                                                {3, 7, 7, 3}, {}, s);
+  auto dense_union = devcol::make_union_column(devcol::union_mode::dense, {3, 7}, {{"s", str}, {"i", ints}},
+                                               {3, 7, 7, 3}, {0, 0, 3, 1}, s);
+  std::vector<devcol::any_column<>> const kinds{str,  list, structs,    dict, dec,          dec128,
+                                                bin,  half, small_dict, runs, sparse_union, dense_union};
   for (auto const& c : kinds) {
     (void)devcol::gather(c, idx, s);
     (void)devcol::filter(c, keep, s);

@@ -381,6 +381,8 @@ struct kind_inputs {
   devcol::dictionary_column<> dict; ///< int32 indices (one null) over strings
   devcol::decimal64_column dec;     ///< decimal64(12, 2) with nulls
   devcol::fixed_size_binary_column<> bin;  ///< width 3, with nulls
+  devcol::union_column<> sparse_union;     ///< codes 4 and 1 over strings and int64, sliced
+  devcol::union_column<> dense_union;      ///< codes 4 and 1 over s and dec, sliced
   devcol::column<bool> keep;        ///< nullable flags
   devcol::column<std::int32_t> idx; ///< in-bounds indices, one null
 
@@ -410,20 +412,38 @@ struct kind_inputs {
                                           devcol::make_strings_column({"red", "", "green", "blue"}));
     dec = devcol::make_decimal_column<std::int64_t>(unscaled, 12, 2);
     bin = devcol::make_fixed_size_binary_column(three, 3);
+    std::vector<std::int8_t> union_ids(rows + 2);
+    std::vector<std::int32_t> union_offsets(rows + 2);
+    std::int32_t taken[2] = {0, 0};
+    for (std::size_t i = 0; i < union_ids.size(); ++i) {
+      union_ids[i] = i % 4 == 1 ? 1 : 4;
+      union_offsets[i] = taken[i % 4 == 1 ? 1 : 0]++;
+    }
+    sparse_union = devcol::make_union_column(devcol::union_mode::sparse, {4, 1},
+                                             {{"t", devcol::any_column<>(devcol::make_strings_column(text))},
+                                              {"n", devcol::any_column<>(devcol::sequence<std::int64_t>(rows + 2, -9, 7))}},
+                                             union_ids)
+                       .slice(2, rows + 2);
+    dense_union = devcol::make_union_column(devcol::union_mode::dense, {4, 1}, {{"t", s}, {"n", dec}}, union_ids,
+                                            union_offsets)
+                      .slice(2, rows + 2);
     keep = devcol::make_column<bool>(flags);
     idx = devcol::make_column<std::int32_t>(positions);
   }
 
   [[nodiscard]] std::vector<kind_snapshot> snapshots() const {
     return {kind_snapshot::of(s),   kind_snapshot::of(s_shared), kind_snapshot::of(lists),
-            kind_snapshot::of(dict), kind_snapshot::of(dec),     kind_snapshot::of(bin)};
+            kind_snapshot::of(dict), kind_snapshot::of(dec),     kind_snapshot::of(bin),
+            kind_snapshot::of(sparse_union), kind_snapshot::of(dense_union)};
   }
   void repair() noexcept {}
   [[nodiscard]] bool intact() const noexcept { return true; }  // snapshots() read everything
   /// Every kind as any_column, for the ops that take any kind.
-  [[nodiscard]] std::vector<devcol::any_column<>> all() const { return {s, lists, dict, dec, bin}; }
+  [[nodiscard]] std::vector<devcol::any_column<>> all() const {
+    return {s, lists, dict, dec, bin, sparse_union, dense_union};
+  }
 
-  static constexpr char const* names[] = {"s", "s_shared", "lists", "dict", "dec", "bin"};
+  static constexpr char const* names[] = {"s", "s_shared", "lists", "dict", "dec", "bin", "sparse_union", "dense_union"};
 };
 
 std::vector<basic_operation<kind_inputs>> const& kind_operations() {

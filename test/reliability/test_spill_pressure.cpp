@@ -91,6 +91,8 @@ struct inputs {
   devcol::run_end_encoded_column<spilling> runs;                ///< int16 run ends over strings, sliced
   devcol::basic_list_column<std::int32_t, spilling> maps;       ///< map<int32, int64>, sliced
   devcol::basic_list_view_column<std::int64_t, spilling> list_views;  ///< large list view, out of order, sliced
+  devcol::union_column<spilling> sparse_union;  ///< codes 2 and 9 over int64 and strings, sliced
+  devcol::union_column<spilling> dense_union;   ///< codes 2 and 9 over int64 and strings, sliced
 
   inputs() {
     std::vector<std::optional<std::int64_t>> iv(rows + 5);
@@ -211,6 +213,28 @@ struct inputs {
     }
     list_views = devcol::make_list_view_column<std::int64_t, spilling>(view_offsets, view_sizes, any(s), view_valid)
                 .slice(3, rows + 3);
+    std::size_t const union_rows = rows + 3;
+    std::vector<std::int8_t> union_ids(union_rows);
+    std::vector<std::int32_t> union_offsets(union_rows);
+    std::vector<std::optional<std::int64_t>> union_ints(union_rows);
+    std::vector<std::optional<std::string>> union_texts(union_rows);
+    std::int32_t taken[2] = {0, 0};
+    for (std::size_t i = 0; i < union_rows; ++i) {
+      union_ids[i] = i % 3 == 0 ? 9 : 2;
+      union_offsets[i] = taken[i % 3 == 0 ? 1 : 0]++;
+      if (i % 7 != 4) { union_ints[i] = static_cast<std::int64_t>(i) * 11 - 500; }
+      union_texts[i] = text[i % rows];
+    }
+    sparse_union = devcol::make_union_column<spilling>(
+                       devcol::union_mode::sparse, {2, 9},
+                       {{"n", any(devcol::make_column<std::int64_t, spilling>(union_ints))},
+                        {"t", any(devcol::make_strings_column<std::int32_t, spilling>(union_texts))}},
+                       union_ids)
+                       .slice(1, rows + 1);
+    // dense: child n gets two rows in three (202 of a's 300), child t one in three (101 of s's 300)
+    dense_union = devcol::make_union_column<spilling>(devcol::union_mode::dense, {2, 9}, {{"n", any(a)}, {"t", any(s)}},
+                                                      union_ids, union_offsets)
+                      .slice(3, rows + 3);
   }
 
   /// Every kind, for the operations that take any kind.
@@ -218,7 +242,7 @@ struct inputs {
     return {any(a),      any(f),       any(s),     any(lists),  any(structs), any(dict),
             any(dec),    any(bin),     any(days),  any(clock),  any(halves),  any(spans),
             any(wide128), any(dict_wide), any(bytes), any(wide),  any(pairs),   any(nothing),
-            any(views), any(runs), any(maps), any(list_views)};
+            any(views), any(runs), any(maps), any(list_views), any(sparse_union), any(dense_union)};
   }
 
   /// What the inputs hold, read back (under a lock: reading must not pin them).

@@ -19,6 +19,7 @@
 #include <devcol/column/detail/run_end_encoded_column.hpp>
 #include <devcol/column/detail/list_view_column.hpp>
 #include <devcol/column/detail/struct_column.hpp>
+#include <devcol/column/detail/union_column.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
@@ -221,6 +222,9 @@ template <class C>
       return col.visit_run_ends([](auto const& ends) { return ends.data_buffer().device(); });
     } else if constexpr (k == kind::list_view) {
       return col.offsets_buffer().empty() ? column_device(col.child()) : col.offsets_buffer().device();
+    } else if constexpr (k == kind::union_type) {
+      if (!col.type_ids_buffer().empty() || col.num_children() == 0) { return col.type_ids_buffer().device(); }
+      return column_device(col.child(0));
     } else if constexpr (k == kind::null) {
       return typename C::buffer_type{}.device();  // no memory: the current device
     } else if constexpr (k == kind::structure) {

@@ -258,6 +258,24 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
       auto const b = child.begin() + static_cast<std::ptrdiff_t>(offsets[i]);
       rows[i] = host_value(host_value::list(b, b + static_cast<std::ptrdiff_t>(sizes[i])));
     }
+  } else if constexpr (k == kind::union_type) {
+    if (n == 0) { return rows; }
+    std::vector<std::int8_t> ids(n);
+    std::vector<std::int32_t> offsets(col.mode() == union_mode::dense ? n : 0);
+    copy_bytes(ids.data(), col.type_ids(access::read), n, stream);
+    if (!offsets.empty()) { copy_bytes(offsets.data(), col.offsets(access::read), n * sizeof(std::int32_t), stream); }
+    stream.synchronize();
+    std::vector<std::vector<host_value>> children;  // a sparse union's rows of each child; a dense one's whole
+    for (auto const& c : col.children()) {
+      children.push_back(to_host_values(
+          col.mode() == union_mode::sparse ? devcol::slice(c, col.offset(), col.offset() + n, stream) : c, stream));
+    }
+    auto const& codes = col.type_codes();
+    for (std::size_t i = 0; i < n; ++i) {
+      auto const child = static_cast<std::size_t>(std::find(codes.begin(), codes.end(), ids[i]) - codes.begin());
+      host_value const& v = children.at(child).at(offsets.empty() ? i : static_cast<std::size_t>(offsets[i]));
+      if (!v.is_null()) { rows[i] = host_value(host_value::fields{{std::to_string(ids[i]), v}}); }
+    }
   } else if constexpr (k == kind::null) {
     return rows;  // every row null, as host_value is by default
   } else if constexpr (k == kind::structure) {
@@ -301,7 +319,8 @@ void print_rows(std::ostream& out, any_column<Policy> const& col) {
 /**
  * @brief Every row of `col` on the host, as pyarrow's to_pylist gives them (null rows are null
  * host_values; a list row holds its child rows, a struct row its named fields, a dictionary row
- * its value). Copies each level's buffers in order on `stream` and synchronises it (lists: twice
+ * its value, a union row its selected child's value as a one-field struct named by the type code,
+ * "{3: 5}", or null when that value is null). Copies each level's buffers in order on `stream` and synchronises it (lists: twice
  * per level, to learn their child rows first).
  * @tparam Policy the column's buffer policy; reading never copies or exposes its buffers
  * @param col the column, of any kind; a slice gives only its own rows

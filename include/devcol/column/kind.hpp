@@ -48,6 +48,7 @@ enum class kind : std::uint8_t {
   binary_view,        ///< `binary_view_column`: the string view layout over bytes that need not be UTF-8
   run_end_encoded,    ///< `run_end_encoded_column`: run ends (int16/32/64) and one value per run
   list_view,          ///< `list_view_column` / `large_list_view_column`: an offset and a size per row into one child
+  union_type,         ///< `union_column`: sparse or dense, an int8 type id per row selecting one of the children
 };
 
 /**
@@ -56,7 +57,7 @@ enum class kind : std::uint8_t {
  * child columns) and
  * `view_type` (its non-owning view; `void` for struct and dictionary, which are viewed through
  * their children, for a fixed-size list, whose rows its mask and list size describe, for run-end encoded, whose rows
- * its runs describe, and for null,
+ * its runs describe, for a union, whose rows its type ids select from its children, and for null,
  * which has nothing to view). Defined for every alternative of `any_column` and for nothing else.
  * @tparam C a column type
  */
@@ -80,13 +81,15 @@ namespace detail {
     case kind::binary_view: return "binary_view";
     case kind::run_end_encoded: return "run_end_encoded";
     case kind::list_view: return large ? "large_list_view" : "list_view";
+    case kind::union_type: return "union";
     case kind::fixed_width: break;
   }
   return "fixed_width";
 }
 
 /// One kind's entry in the registry, the base of its `kind_traits`: a kind has children when it
-/// is a list (fixed-size or not), a struct, a dictionary or run-end encoded. `OffsetBytes` is 8 for
+/// is a list (fixed-size or not), a struct, a dictionary, run-end encoded, a list view or a union
+/// (whose `name` is "union"; its type_name() begins "sparse_union" or "dense_union"). `OffsetBytes` is 8 for
 /// the large variants.
 template <kind K, class View, std::size_t OffsetBytes = 4>
 struct kind_entry {
@@ -94,7 +97,7 @@ struct kind_entry {
   static constexpr std::string_view name = kind_family_name(K, OffsetBytes == 8);
   static constexpr bool nested =
       K == kind::list || K == kind::fixed_size_list || K == kind::structure || K == kind::dictionary ||
-      K == kind::run_end_encoded || K == kind::list_view;
+      K == kind::run_end_encoded || K == kind::list_view || K == kind::union_type;
   using view_type = View;
 };
 }  // namespace detail
@@ -128,6 +131,8 @@ template <class Policy>
 struct kind_traits<run_end_encoded_column<Policy>> : detail::kind_entry<kind::run_end_encoded, void> {};
 template <arrow_offset O, class Policy>
 struct kind_traits<basic_list_view_column<O, Policy>> : detail::kind_entry<kind::list_view, void, sizeof(O)> {};
+template <class Policy>
+struct kind_traits<union_column<Policy>> : detail::kind_entry<kind::union_type, void> {};
 
 /// @brief The kind of column type `C` (a compile error for a type that is not a column kind).
 /// @tparam C a column type (cv and reference qualifiers ignored)

@@ -1,7 +1,8 @@
 /**
  * @file nested_factories.hpp
  * @brief Making nested columns from their children: `make_list_column`,
- * `make_fixed_size_list_column`, `make_run_end_encoded_column`, `make_struct_column`, `make_dictionary_column`, with offsets and
+ * `make_fixed_size_list_column`, `make_run_end_encoded_column`, `make_struct_column`, `make_dictionary_column`,
+ * `make_union_column`, with offsets and
  * validity given on the host.
  */
 #pragma once
@@ -198,6 +199,62 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
   stream.synchronize();
   return basic_list_view_column<O, Policy>(std::move(offsets_buffer), std::move(sizes_buffer), std::move(child),
                                            std::move(mask), rows, nulls);
+}
+
+/**
+ * @brief A sparse or dense union column of `type_ids.size()` rows over the named `children`: row
+ * `i` is row `i` (sparse) or `offsets[i]` (dense) of the child whose type code is `type_ids[i]`.
+ * The children are adopted (shared, O(1)); the type ids and offsets are copied from the host
+ * (from `Policy`'s resource) and checked in one pass whose answer is read back (synchronises
+ * `stream`).
+ * @tparam Policy the buffer policy of the result and of the adopted children
+ * @param mode sparse or dense
+ * @param type_codes each child's type code: distinct, in 0..127 (need not be 0..n-1)
+ * @param children the children with their names, in order; a sparse union's each as long as
+ *        `type_ids`, a dense union's any length
+ * @param type_ids one declared type code per row
+ * @param offsets dense: one offset per row into its child; sparse: empty
+ * @param stream the stream the copies and the check are ordered on, synchronised before returning
+ * @throws devcol::logic_error naming the first row whose type id is not a declared code or whose
+ * offset is outside its child, or the counts when codes, children, ids and offsets disagree
+ */
+template <buffer_policy Policy = default_policy>
+[[nodiscard]] union_column<Policy> make_union_column(
+    union_mode mode, std::vector<std::int8_t> type_codes,
+    std::vector<std::pair<std::string, std::type_identity_t<any_column<Policy>>>> children,
+    std::vector<std::int8_t> const& type_ids, std::vector<std::int32_t> const& offsets = {}, stream_ref stream = {}) {
+  detail::operation_spill_lock<Policy> const spill_scope{stream};
+  std::size_t const rows = type_ids.size();
+  DEVCOL_EXPECTS(mode == union_mode::sparse ? offsets.empty() : offsets.size() == rows, "make_union_column: ",
+                 offsets.size(), " offsets for ", rows, mode == union_mode::sparse ? " rows of a sparse union"
+                                                                                    : " rows of a dense union");
+  std::vector<std::string> names;
+  std::vector<any_column<Policy>> kids;
+  for (auto& [name, child] : children) {
+    names.push_back(std::move(name));
+    kids.push_back(std::move(child));
+  }
+  using buffer_type = typename union_column<Policy>::buffer_type;
+  buffer_type ids;
+  buffer_type offs;
+  if (rows != 0) {
+    ids = buffer_type(rows, stream, mr::default_alignment, detail::policy_resource<typename Policy::resource>());
+    copy_bytes(ids.data(access::write, stream), type_ids.data(), rows, stream);
+    if (mode == union_mode::dense) {
+      offs = buffer_type(rows * sizeof(std::int32_t), stream, mr::default_alignment,
+                         detail::policy_resource<typename Policy::resource>());
+      copy_bytes(offs.data(access::write, stream), offsets.data(), rows * sizeof(std::int32_t), stream);
+    }
+  }
+  union_column<Policy> out(mode, std::move(type_codes), std::move(names), std::move(kids), std::move(ids),
+                           std::move(offs), rows);
+  auto const bad = detail::find_bad_union_row(out.type_ids(access::read), out.offsets(access::read), rows,
+                                              out.children_table(), stream);
+  stream.synchronize();
+  DEVCOL_EXPECTS(bad.row == rows, "make_union_column: row ", bad.row, " has type id ", static_cast<int>(bad.id),
+                 mode == union_mode::dense ? " and offset " + std::to_string(bad.offset) : std::string(),
+                 ", not a declared type code", mode == union_mode::dense ? " or not within its child" : "");
+  return out;
 }
 
 /**

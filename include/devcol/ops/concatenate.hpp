@@ -22,6 +22,7 @@
 #include <devcol/ops/detail/concatenate/nested.hpp>
 #include <devcol/ops/detail/concatenate/run_end_encoded.hpp>
 #include <devcol/ops/detail/concatenate/strings.hpp>
+#include <devcol/ops/detail/concatenate/union.hpp>
 #include <devcol/ops/detail/kinds.hpp>
 #include <devcol/ops/detail/null_kind.hpp>
 

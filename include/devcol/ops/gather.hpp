@@ -22,6 +22,7 @@
 #include <devcol/ops/detail/gather/nested.hpp>
 #include <devcol/ops/detail/gather/run_end_encoded.hpp>
 #include <devcol/ops/detail/gather/strings.hpp>
+#include <devcol/ops/detail/gather/union.hpp>
 #include <devcol/ops/detail/kinds.hpp>
 #include <devcol/ops/detail/null_kind.hpp>
 

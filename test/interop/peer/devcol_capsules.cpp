@@ -41,7 +41,7 @@ std::vector<devcol::table> batches() { return {batch(0), batch(10)}; }
 /// Columns the tests read alone, beside the batches (which polars and duckdb read, and whose
 /// types they do not all take): decimal256 past 128 bits, both signs and a null, a null column
 /// a map<string, int32> with a null row, a null value and an empty map, and a list view of rows
-/// out of order and overlapping, each sliced at an odd offset.
+/// out of order and overlapping, a sparse and a dense union, each sliced at an odd offset.
 devcol::table lone_columns() {
   using devcol::int256_t;
   std::vector<std::optional<int256_t>> const d256{int256_t(1), int256_t::from_words(0, 0, 1, 0), int256_t(-12345),
@@ -75,6 +75,19 @@ devcol::table lone_columns() {
                          devcol::any_column<>(devcol::make_column<std::int16_t>({0, 1, 2, std::nullopt, 4, 5, 6, 7, 8, 9})),
                          {true, true, true, false, true, true, false})
                          .slice(1, 6));
+  // unions of type codes 3 and 7 over int16 and string children with nulls, sliced to [1, 6)
+  auto const shorts = [](std::vector<std::optional<std::int16_t>> v) { return devcol::any_column<>(devcol::make_column<std::int16_t>(v)); };
+  auto const texts = [](std::vector<std::optional<std::string>> v) { return devcol::any_column<>(devcol::make_strings_column(v)); };
+  t.add("sparse_union", devcol::make_union_column(devcol::union_mode::sparse, {3, 7},
+                                                  {{"i", shorts({0, 1, std::nullopt, 3, 4, 5, 6})},
+                                                   {"s", texts({"a", "b", "c", std::nullopt, "e", "f", "g"})}},
+                                                  {3, 7, 3, 7, 7, 3, 3})
+                            .slice(1, 6));
+  t.add("dense_union", devcol::make_union_column(devcol::union_mode::dense, {3, 7},
+                                                 {{"i", shorts({10, std::nullopt, 30, 40})},
+                                                  {"s", texts({"x", "y", std::nullopt})}},
+                                                 {3, 7, 3, 7, 7, 3, 3}, {0, 0, 1, 1, 2, 2, 3})
+                           .slice(1, 6));
   return t;
 }
 

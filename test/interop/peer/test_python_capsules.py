@@ -46,6 +46,10 @@ LONE = {
     "ree": (pa.run_end_encoded(pa.int32(), pa.int16()), [5, None, -1, -1, -1]),
     "map": (pa.map_(pa.string(), pa.int32()), [[("b", None), ("c", 3)], None, [("d", 4)], [("e", 5), ("f", 6)], []]),
     "list_view": (pa.list_view(pa.int16()), [[4, 5], [0, 1, 2], None, [None, 4], [2]]),
+    "sparse_union": (pa.sparse_union([pa.field("i", pa.int16()), pa.field("s", pa.string())], [3, 7]),
+                     ["b", None, None, "e", 5]),
+    "dense_union": (pa.dense_union([pa.field("i", pa.int16()), pa.field("s", pa.string())], [3, 7]),
+                    ["x", None, "y", None, 30]),
 }
 
 EXPECTED_SCHEMA = pa.schema([("a", pa.int64()), ("f", pa.float64()), ("s", pa.string()), ("l", pa.list_(pa.int32())),

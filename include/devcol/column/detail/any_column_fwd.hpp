@@ -38,6 +38,9 @@ template <buffer_policy Policy>
 class run_end_encoded_column;
 template <arrow_offset O, buffer_policy Policy = default_policy>
 class basic_list_view_column;
+// Its default policy is on its definition (detail/union_column.hpp), as run_end_encoded_column's.
+template <buffer_policy Policy>
+class union_column;
 
 /**
  * @brief Any column of one policy: every kind devcol has (the conventions' table), as a
@@ -73,7 +76,7 @@ using any_column =
                  null_column<Policy>, fixed_size_list_column<Policy>,
                  basic_binary_view_column<Policy, encoding::utf8>, basic_binary_view_column<Policy, encoding::binary>,
                  run_end_encoded_column<Policy>, basic_list_view_column<std::int32_t, Policy>,
-                 basic_list_view_column<std::int64_t, Policy>>;
+                 basic_list_view_column<std::int64_t, Policy>, union_column<Policy>>;
 
 
 /**

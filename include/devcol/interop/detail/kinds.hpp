@@ -33,6 +33,7 @@
 #include <devcol/interop/detail/kinds/run_end_encoded.hpp>
 #include <devcol/interop/detail/kinds/strings.hpp>
 #include <devcol/interop/detail/kinds/struct.hpp>
+#include <devcol/interop/detail/kinds/union.hpp>
 #include <devcol/interop/detail/kinds_fwd.hpp>
 
 #include <cstdint>
@@ -177,6 +178,7 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
   if (field.format == "n") { return check_null(array, field, path); }
   if (field.format == "vu") { return check_binary_view<encoding::utf8>(array, field, path); }
   if (field.format == "vz") { return check_binary_view<encoding::binary>(array, field, path); }
+  if (is_union_format(field.format)) { return check_union(array, field, path); }
   visit_format(field.format, path, [&]<class T>(std::type_identity<T>) { check_fixed_width<T>(array, field, path); });
 }
 
@@ -187,6 +189,15 @@ inline void check_schema_any(arrow_field const& field, std::string const& path) 
     return check_schema_any(field.dictionary.front(), path + ".dictionary");
   }
   if (field.format.starts_with("+w:")) { (void)parse_fixed_size_list_format(field.format, path); }
+  if (is_union_format(field.format)) {
+    auto const codes = parse_union_format(field.format, path).second;
+    DEVCOL_ARROW_EXPECTS(field.children.size() == codes.size(), path, ".n_children is ", field.children.size(),
+                         ", the union '", field.format, "' declares ", codes.size(), " type codes");
+    for (std::size_t i = 0; i < field.children.size(); ++i) {
+      check_schema_any(field.children[i], path + ".children[" + std::to_string(i) + "]");
+    }
+    return;
+  }
   if (field.format == "+r") {
     DEVCOL_ARROW_EXPECTS(field.children.size() == 2, path, ".n_children is ", field.children.size(),
                          ", a run-end encoded type has 2 (run_ends, values)");
@@ -249,6 +260,7 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
   if (field.format == "n") { return import_null<Policy>(array); }
   if (field.format == "vu") { return import_binary_view<Policy, encoding::utf8>(array, field, keep, stream, path); }
   if (field.format == "vz") { return import_binary_view<Policy, encoding::binary>(array, field, keep, stream, path); }
+  if (is_union_format(field.format)) { return import_union<Policy>(array, field, keep, stream, path); }
   any_column<Policy> out;
   visit_format(field.format, path, [&]<class T>(std::type_identity<T>) {
     out = import_column<T, Policy>(array, static_cast<std::size_t>(array.offset), static_cast<std::size_t>(array.length),
@@ -298,6 +310,9 @@ struct arrow_importer<K> {
                              "' is not run-end encoded ('+r')");
       } else if constexpr (kind_of<K> == kind::list_view) {
         expect_list_view_format<typename K::offset_type>(field, path);
+      } else if constexpr (kind_of<K> == kind::union_type) {
+        DEVCOL_ARROW_EXPECTS(field.dictionary.empty() && is_union_format(field.format), path, ".format '", field.format,
+                             "' is not a union ('+us:' or '+ud:')");
       } else if constexpr (kind_of<K> == kind::structure) {
         expect_struct_format(field, path);
       } else {
@@ -328,6 +343,8 @@ struct arrow_importer<K> {
       return import_run_end_encoded<Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::list_view) {
       return import_list_view<typename K::offset_type, Policy>(array, field, keep, stream, "array");
+    } else if constexpr (kind_of<K> == kind::union_type) {
+      return import_union<Policy>(array, field, keep, stream, "array");
     } else if constexpr (kind_of<K> == kind::structure) {
       return import_struct_column<Policy>(array, field, keep, stream, "array");
     } else {

@@ -106,8 +106,8 @@ inline constexpr char importable_formats[] =
     "('d:P,S[,32|64|256]'), "
     "fixed-size binary ('w:N'), utf8 ('u'), large utf8 ('U'), binary ('z'), large binary ('Z'), list ('+l'), "
     "large list ('+L'), map ('+m'), list view ('+vl'), large list view ('+vL'), fixed-size list ('+w:N'), "
-    "struct ('+s'), null ('n'), string view ('vu'), binary view ('vz'), run-end encoded ('+r') and dictionaries "
-    "with integer indices over any of these; not yet: unions";
+    "struct ('+s'), null ('n'), string view ('vu'), binary view ('vz'), run-end encoded ('+r'), sparse and dense "
+    "unions ('+us:<type codes>', '+ud:<type codes>') and dictionaries with integer indices over any of these";
 
 /// Calls `f(std::type_identity<T>{})` for the fixed-width type `T` that `format` denotes.
 /// @throws devcol::arrow_error naming the format when it denotes none

@@ -1,6 +1,6 @@
 /**
  * @file nested.hpp
- * @brief filter of list, struct, dictionary and run-end encoded columns: the kept row positions,
+ * @brief filter of list, struct, dictionary, run-end encoded and union columns: the kept row positions,
  * then their gather. Users include devcol/ops/filter.hpp.
  */
 #pragma once
@@ -15,6 +15,7 @@
 #include <devcol/ops/detail/filter/fixed_width.hpp>
 #include <devcol/ops/detail/gather/nested.hpp>
 #include <devcol/ops/detail/gather/run_end_encoded.hpp>
+#include <devcol/ops/detail/gather/union.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/copy.h>
@@ -63,7 +64,7 @@ column<std::int64_t, Policy> kept_positions(column<bool, KeepPolicy> const& keep
 }  // namespace detail
 
 /**
- * @brief The rows of a list, struct, dictionary or run-end encoded column where `keep` is true (a null flag drops
+ * @brief The rows of a list, struct, dictionary, run-end encoded or union column where `keep` is true (a null flag drops
  * the row), in order: the kept positions (a count, which synchronises `stream`, and one
  * compaction into int64 scratch from `col`'s resource), then gather() by them.
  * @tparam C the column kind
