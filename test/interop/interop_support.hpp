@@ -74,6 +74,27 @@ C check_concatenate_of_slices(C const& col, std::vector<std::string> const& rows
   return out;
 }
 
+/// is_null and is_valid of `col` (whose rows read `rows`), directly and through any_column, against
+/// the rows that read "null"; and a gather through any_column (rows 2 and 20) that keeps the kind.
+/// @tparam C a column type that any_column holds
+template <class C>
+void check_null_masks_and_any_column(C const& col, std::vector<std::string> const& rows) {
+  REQUIRE(rows.size() > 20);
+  auto const nulls = devcol::to_host(devcol::is_null(col));
+  auto const valid = devcol::to_host(devcol::is_valid(col));
+  REQUIRE(nulls.size() == rows.size());
+  REQUIRE(valid.size() == rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CHECK(*nulls[i] == (rows[i] == "null"));
+    CHECK(*valid[i] == (rows[i] != "null"));
+  }
+  devcol::any_column<> const any(col);
+  CHECK(devcol::to_host(devcol::is_null(any)) == nulls);
+  auto const gathered = devcol::gather(any, devcol::make_column<std::int64_t>({2, 20}));
+  REQUIRE(std::holds_alternative<C>(gathered));
+  CHECK(host_text(std::get<C>(gathered)) == std::vector<std::string>{rows[2], rows[20]});
+}
+
 /// A value of `T` for row `i`, varied enough that a shifted or misread row shows.
 template <class T>
 T value_of(std::size_t i) {

@@ -37,6 +37,7 @@ ree runs_of() {
 using namespace devcol_test::run_end_encoded;  // NOLINT: test brevity
 using devcol_test::interop::check_concatenate_of_slices;
 using devcol_test::interop::check_filter_of_thirds;
+using devcol_test::interop::check_null_masks_and_any_column;
 using devcol_test::interop::host_text;
 
 TEMPLATE_TEST_CASE("run-end encoded: logical rows, slices at odd offsets, deep copy, the kind in the registry",
@@ -99,18 +100,7 @@ TEST_CASE("run-end encoded: gather, filter, concatenate and null masks keep the 
   CHECK_THROWS_WITH(devcol::concatenate(std::vector<ree>{col, runs_of<std::int16_t>()}),
                     Catch::Contains("run_ends: int16") && Catch::Contains("run_ends: int32"));
 
-  auto const nulls = devcol::to_host(devcol::is_null(col));
-  auto const valid = devcol::to_host(devcol::is_valid(col));
-  REQUIRE(nulls.size() == rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    CHECK(*nulls[i] == (rows[i] == "null"));
-    CHECK(*valid[i] == (rows[i] != "null"));
-  }
-  devcol::any_column<> const any(col);
-  CHECK(devcol::to_host(devcol::is_null(any)) == nulls);
-  auto const ga = devcol::gather(any, devcol::make_column<std::int64_t>({2, 20}));
-  REQUIRE(std::holds_alternative<ree>(ga));
-  CHECK(host_text(std::get<ree>(ga)) == std::vector<std::string>{rows[2], rows[20]});
+  check_null_masks_and_any_column(col, rows);
 }
 
 TEST_CASE("arrow run-end encoded: devcol -> Arrow -> devcol at an odd offset, zero-copy", "[run_end_encoded][arrow]") {

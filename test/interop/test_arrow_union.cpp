@@ -61,6 +61,8 @@ inline std::vector<std::string> texts(std::size_t begin, std::size_t end) {
 }  // namespace devcol_test::unions
 
 using namespace devcol_test::unions;  // NOLINT: test brevity
+using devcol_test::interop::check_filter_of_thirds;
+using devcol_test::interop::check_null_masks_and_any_column;
 using devcol_test::interop::host_text;
 
 TEST_CASE("unions: rows, slices at odd offsets, deep copy, the kind in the registry", "[union]") {
@@ -119,15 +121,7 @@ TEST_CASE("unions: gather, filter, concatenate and is_null keep the union type",
           std::vector<std::string>{"null"});
     CHECK(devcol::gather(col, devcol::make_column<std::int32_t>(std::vector<std::int32_t>{})).size() == 0);
 
-    std::vector<std::optional<bool>> keep;
-    std::vector<std::string> kept;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      keep.emplace_back(i % 3 != 1);
-      if (i % 3 != 1) { kept.push_back(rows[i]); }
-    }
-    auto const f = devcol::filter(col, devcol::make_column<bool>(keep));
-    STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(f)>, union_col>);
-    CHECK(host_text(f) == kept);
+    CHECK(check_filter_of_thirds(col, rows).mode() == mode);
 
     auto const c = devcol::concatenate(std::vector<union_col>{col.slice(1, 4), col.slice(9, 24), col.slice(2, 3)});
     std::vector<std::string> all(rows.begin() + 1, rows.begin() + 4);
@@ -136,18 +130,7 @@ TEST_CASE("unions: gather, filter, concatenate and is_null keep the union type",
     CHECK(host_text(c) == all);
     CHECK(c.offset() == 0);
 
-    auto const nulls = devcol::to_host(devcol::is_null(col));
-    auto const valid = devcol::to_host(devcol::is_valid(col));
-    REQUIRE(nulls.size() == rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      CHECK(*nulls[i] == (rows[i] == "null"));
-      CHECK(*valid[i] == (rows[i] != "null"));
-    }
-    devcol::any_column<> const any(col);
-    CHECK(devcol::to_host(devcol::is_null(any)) == nulls);
-    auto const ga = devcol::gather(any, devcol::make_column<std::int64_t>({2, 20}));
-    REQUIRE(std::holds_alternative<union_col>(ga));
-    CHECK(host_text(std::get<union_col>(ga)) == std::vector<std::string>{rows[2], rows[20]});
+    check_null_masks_and_any_column(col, rows);
   }
   CHECK_THROWS_WITH(devcol::concatenate(std::vector<union_col>{union_of(devcol::union_mode::sparse),
                                                                union_of(devcol::union_mode::dense)}),
