@@ -383,6 +383,11 @@ struct kind_inputs {
   devcol::fixed_size_binary_column<> bin;  ///< width 3, with nulls
   devcol::union_column<> sparse_union;     ///< codes 4 and 1 over strings and int64, sliced
   devcol::union_column<> dense_union;      ///< codes 4 and 1 over s and dec, sliced
+  devcol::string_view_column view;         ///< 0-16 bytes (inline and out of line), 40-byte data buffers, nulls
+  devcol::fixed_size_list_column<> triples;  ///< lists of 3 int64, nulls, sliced
+  devcol::list_column map;                 ///< map<string, int64> (values with nulls), null maps, sliced
+  devcol::list_view_column list_view;      ///< views out of order and overlapping over one child, nulls
+  devcol::run_end_encoded_column<> runs;   ///< int32 run ends over strings with nulls, sliced inside a run
   devcol::column<bool> keep;        ///< nullable flags
   devcol::column<std::int32_t> idx; ///< in-bounds indices, one null
 
@@ -427,6 +432,48 @@ struct kind_inputs {
     dense_union = devcol::make_union_column(devcol::union_mode::dense, {4, 1}, {{"t", s}, {"n", dec}}, union_ids,
                                             union_offsets)
                       .slice(2, rows + 2);
+    std::vector<std::optional<std::string>> longer(rows + 3);
+    std::vector<bool> valid(rows + 3);
+    for (std::size_t i = 0; i < longer.size(); ++i) {
+      if (i % 6 != 4) { longer[i] = std::string(i % 17, static_cast<char>('a' + i % 26)); }
+      valid[i] = i % 8 != 6;
+    }
+    view = devcol::make_binary_view_column(longer, {}, 40).slice(3, rows + 3);
+    triples = devcol::make_fixed_size_list_column(
+                  3, devcol::any_column<>(devcol::sequence<std::int64_t>(3 * (rows + 3), -50, 3)), valid)
+                  .slice(3, rows + 3);
+    std::vector<std::int32_t> entry_offsets{0};
+    std::vector<std::optional<std::string>> keys;
+    std::vector<std::optional<std::int64_t>> values;
+    for (std::size_t r = 0; r < rows + 3; ++r) {
+      for (std::size_t j = 0; j < r % 3; ++j) {
+        keys.emplace_back("k" + std::to_string(r) + "_" + std::to_string(j));
+        values.emplace_back(j == 1 ? std::nullopt : std::optional<std::int64_t>(static_cast<std::int64_t>(r)));
+      }
+      entry_offsets.push_back(static_cast<std::int32_t>(keys.size()));
+    }
+    map = devcol::make_list_column(entry_offsets,
+                                   devcol::any_column<>(devcol::make_struct_column<>(
+                                       {{"key", devcol::any_column<>(devcol::make_strings_column(keys))},
+                                        {"value", devcol::any_column<>(devcol::make_column<std::int64_t>(values))}})),
+                                   valid)
+              .as_map()
+              .slice(3, rows + 3);
+    std::vector<std::int32_t> view_offsets(rows);
+    std::vector<std::int32_t> view_sizes(rows);
+    for (std::size_t i = 0; i < rows; ++i) {
+      view_offsets[i] = static_cast<std::int32_t>(i * 7 % 40);
+      view_sizes[i] = static_cast<std::int32_t>(i % 5);
+    }
+    list_view = devcol::make_list_view_column<std::int32_t>(view_offsets, view_sizes,
+                                                            devcol::any_column<>(devcol::sequence<std::int64_t>(50)),
+                                                            std::vector<bool>(valid.begin(), valid.begin() + rows));
+    std::vector<std::int32_t> ends;
+    for (std::int32_t end = 0; end < static_cast<std::int32_t>(rows) + 5;) { ends.push_back(end += 1 + end % 4); }
+    std::vector<std::optional<std::string>> run_values(longer.begin(), longer.begin() + ends.size());
+    runs = devcol::make_run_end_encoded_column(devcol::run_ends_column<>(devcol::make_column<std::int32_t>(ends)),
+                                               devcol::any_column<>(devcol::make_strings_column(run_values)))
+               .slice(2, rows + 2);
     keep = devcol::make_column<bool>(flags);
     idx = devcol::make_column<std::int32_t>(positions);
   }
@@ -434,16 +481,19 @@ struct kind_inputs {
   [[nodiscard]] std::vector<kind_snapshot> snapshots() const {
     return {kind_snapshot::of(s),   kind_snapshot::of(s_shared), kind_snapshot::of(lists),
             kind_snapshot::of(dict), kind_snapshot::of(dec),     kind_snapshot::of(bin),
-            kind_snapshot::of(sparse_union), kind_snapshot::of(dense_union)};
+            kind_snapshot::of(sparse_union), kind_snapshot::of(dense_union), kind_snapshot::of(view),
+            kind_snapshot::of(triples), kind_snapshot::of(map), kind_snapshot::of(list_view),
+            kind_snapshot::of(runs)};
   }
   void repair() noexcept {}
   [[nodiscard]] bool intact() const noexcept { return true; }  // snapshots() read everything
   /// Every kind as any_column, for the ops that take any kind.
   [[nodiscard]] std::vector<devcol::any_column<>> all() const {
-    return {s, lists, dict, dec, bin, sparse_union, dense_union};
+    return {s, lists, dict, dec, bin, sparse_union, dense_union, view, triples, map, list_view, runs};
   }
 
-  static constexpr char const* names[] = {"s", "s_shared", "lists", "dict", "dec", "bin", "sparse_union", "dense_union"};
+  static constexpr char const* names[] = {"s",           "s_shared", "lists", "dict", "dec", "bin", "sparse_union",
+                                          "dense_union", "view",     "triples", "map", "list_view", "runs"};
 };
 
 std::vector<basic_operation<kind_inputs>> const& kind_operations() {
@@ -497,7 +547,8 @@ std::vector<basic_operation<kind_inputs>> const& kind_operations() {
   return ops;
 }
 
-TEST_CASE("allocation-failure sweep over strings, lists, structs, dictionaries, decimals and fixed-size binary",
+TEST_CASE("allocation-failure sweep over strings, lists, structs, dictionaries, decimals, fixed-size binary, unions, "
+          "views, fixed-size lists, maps, list views and run-end encoded",
           "[reliability][allocation_failure]") {
   auto const [cases, failures] = sweep(kind_operations());
   std::cout << "allocation-failure sweep (variable-width and nested kinds): " << cases << " (operation, k) cases over "
