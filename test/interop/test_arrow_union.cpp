@@ -205,6 +205,9 @@ TEST_CASE("arrow unions: malformed arrays are refused naming the value", "[union
              Catch::Contains("type code 3 is declared twice"));
   CHECK_THAT(refused(sparse, [](exported& e) { e.schema.format = "+us:3,128"; }),
              Catch::Contains("type code '128' is not a number in 0..127"));
+  // a long code is refused before its digits could overflow (the fuzzer's find, under UBSan)
+  CHECK_THAT(refused(sparse, [](exported& e) { e.schema.format = "+us:3,7999999999999"; }),
+             Catch::Contains("type code '7999999999999' is not a number in 0..127"));
   CHECK_THAT(refused(sparse, [](exported& e) { e.array.array.n_buffers = 2; }),
              Catch::Contains("array.n_buffers is 2, a sparse union array has 1 (type ids)"));
   CHECK_THAT(refused(sparse, [](exported& e) { e.schema.format = "+ud:3,7"; }),

@@ -51,10 +51,10 @@ namespace detail {
     std::size_t const comma = rest.find(',');
     std::string_view const code = rest.substr(0, comma);
     int value = 0;
-    bool ok = !code.empty() && code.size() <= 3;
-    for (char const ch : code) {
-      ok = ok && ch >= '0' && ch <= '9';
-      value = value * 10 + (ch - '0');
+    bool ok = !code.empty() && code.size() <= 3;  // so the value cannot overflow
+    for (std::size_t c = 0; ok && c < code.size(); ++c) {
+      ok = code[c] >= '0' && code[c] <= '9';
+      value = value * 10 + (code[c] - '0');
     }
     DEVCOL_ARROW_EXPECTS(ok && value <= 127, path, ".format '", format, "': type code '", code,
                          "' is not a number in 0..127");
