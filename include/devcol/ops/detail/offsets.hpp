@@ -65,6 +65,16 @@ struct narrow_offset {
 };
 
 /**
+ * @brief Throws unless a result of `rows` rows holding `total` elements fits offsets of type `O`.
+ * @throws devcol::logic_error naming the rows and the limit, and the 64-bit kind to use instead
+ */
+template <class O>
+void expect_offsets_fit(bool fits, std::size_t rows, char const* op) {
+  DEVCOL_EXPECTS(fits, op, ": the result's ", rows, " rows hold more than ", std::numeric_limits<O>::max(),
+                 " elements, past ", sizeof(O) * 8, "-bit offsets (use 64-bit offsets: large_strings_column)");
+}
+
+/**
  * @brief Writes the `rows + 1` offsets of a variable-width result into `out` (device memory) from
  * its rows' lengths, by one exclusive scan (totals kept in 64 bits), and returns the last — the
  * child's size. `length(i)` is row `i`'s length, a device functor of `std::size_t`; a null or
@@ -86,8 +96,7 @@ template <class O, class Length>
   O last{};
   copy_bytes(&last, out + rows, sizeof(O), stream);
   stream.synchronize();
-  DEVCOL_EXPECTS(last >= 0, op, ": the result's ", rows, " rows hold more than ", std::numeric_limits<O>::max(),
-                 " elements, past ", sizeof(O) * 8, "-bit offsets (use 64-bit offsets: large_strings_column)");
+  expect_offsets_fit<O>(last >= 0, rows, op);
   return static_cast<std::size_t>(last);
 }
 

@@ -117,8 +117,7 @@ basic_strings_column<O, Policy, E> host_gather_strings(basic_strings_column<O, P
     if (ok) {
       O const begin = source_offsets[r];
       auto const length = static_cast<std::size_t>(source_offsets[r + 1] - begin);
-      DEVCOL_EXPECTS(total + length <= limit, op, ": the result's ", n, " rows hold more than ", limit,
-                     " elements, past ", sizeof(O) * 8, "-bit offsets (use 64-bit offsets: large_strings_column)");
+      expect_offsets_fit<O>(total + length <= limit, n, op);
       if (total + length > capacity) {
         capacity = std::max(total + length, capacity + capacity / 2);
         chars = grown(capacity, out, total);
