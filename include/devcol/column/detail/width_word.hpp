@@ -1,10 +1,11 @@
 /**
  * @file width_word.hpp
  * @brief Data movement by element width: the unsigned word that carries a fixed-width type's
- * bytes, and a column seen as a column of that word. Gather and filter move bytes and never read
- * values as numbers, so int64, double, timestamps, durations, date64 and time64 can share one body
- * (the word's) instead of instantiating one each: a consumer's build pays once per width, not once
- * per type. Users include the operations' headers.
+ * bytes, and a column seen as a column of that word. Gather, filter and the Arrow export and
+ * import move bytes and never read values as numbers, so int64, double, timestamps, durations,
+ * date64 and time64 can share one body (the word's) instead of instantiating one each: a
+ * consumer's build pays once per width, not once per type. Users include the operations' and
+ * interop headers.
  */
 #pragma once
 

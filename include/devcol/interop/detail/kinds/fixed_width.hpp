@@ -15,6 +15,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/width_word.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
@@ -66,7 +67,7 @@ arrow_device device_of(column<T, Policy> const& col) {
 
 /// The private data of one column's ArrowArray: two buffers at the kept column's offset, no children.
 template <fixed_width T, buffer_policy Policy>
-std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, stream_ref stream) {
+std::unique_ptr<array_node> export_values_node(column<T, Policy> const& col, stream_ref stream) {
   column<T, Policy> kept = export_handle(col, stream);
   // Packed bools start in the mask's word of the first row, so a slice costs its rows, not its offset.
   std::size_t const skipped_words = type_traits<T>::arrow_bit_packed ? kept.offset() / bits_per_word : 0;
@@ -80,6 +81,17 @@ std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, str
   describe_rows(*node, held.col, offset, mask != nullptr ? mask + skipped_words : nullptr, 2);
   node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.made.data(access::read) : held.col.data_buffer().data(access::read);
   return node;
+}
+
+/// export_values_node(col); a type whose width has a word exports as that word's column (the same
+/// buffers), so that every type of one width shares one body. Bools are bit-packed: not a word.
+template <fixed_width T, buffer_policy Policy>
+std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, stream_ref stream) {
+  if constexpr (moves_as_word<T> && !type_traits<T>::arrow_bit_packed) {
+    return export_values_node(as_words(col), stream);
+  } else {
+    return export_values_node(col, stream);
+  }
 }
 
 /// The array subtree of a fixed-width column (see export_column_node).
@@ -152,7 +164,7 @@ struct unpack_bit {
  * then the rows start at 0 and the validity bits are moved to match. `null_count` < 0: counted.
  */
 template <fixed_width T, buffer_policy Policy>
-column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std::size_t rows, std::int64_t null_count,
+column<T, Policy> import_values(ArrowArray const& array, std::size_t first, std::size_t rows, std::int64_t null_count,
                                 std::shared_ptr<void const> const& keep, stream_ref stream) {
   using buffer_type = buffer<Policy>;
   void const* const values = array.buffers[1];
@@ -175,6 +187,18 @@ column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std:
   }
   auto [mask, nulls] = import_validity<Policy>(array, first, rows, null_count, shift, keep, stream);
   return column<T, Policy>(std::move(data), std::move(mask), rows, nulls, shift ? 0 : first);
+}
+
+/// import_values<T>; a type whose width has a word imports as that word's column, whose buffers it
+/// then holds, so that every type of one width shares one body (as export_column_node).
+template <fixed_width T, buffer_policy Policy>
+column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std::size_t rows, std::int64_t null_count,
+                                std::shared_ptr<void const> const& keep, stream_ref stream) {
+  if constexpr (moves_as_word<T> && !type_traits<T>::arrow_bit_packed) {
+    return from_words<T>(import_values<width_word_t<T>, Policy>(array, first, rows, null_count, keep, stream));
+  } else {
+    return import_values<T, Policy>(array, first, rows, null_count, keep, stream);
+  }
 }
 
 }  // namespace detail

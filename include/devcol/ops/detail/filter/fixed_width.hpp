@@ -14,7 +14,7 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/host/filter.hpp>
 #include <devcol/ops/detail/validity.hpp>
-#include <devcol/ops/detail/width_word.hpp>
+#include <devcol/column/detail/width_word.hpp>
 
 #include <cuda/std/functional>
 #include <thrust/copy.h>

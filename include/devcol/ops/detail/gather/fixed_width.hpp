@@ -17,7 +17,7 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/host/gather.hpp>
 #include <devcol/ops/detail/validity.hpp>
-#include <devcol/ops/detail/width_word.hpp>
+#include <devcol/column/detail/width_word.hpp>
 
 #include <thrust/fill.h>
 #include <thrust/find.h>
