@@ -31,6 +31,51 @@
 
 DEVCOL_NAMESPACE_BEGIN
 
+namespace detail {
+/// `rows` values of `width` bytes, in bytes. Not a template: every value type's column shares it.
+/// No object is larger than PTRDIFF_MAX bytes, so a count past it is a negative count converted to
+/// size_t (or an overflow), never a real request.
+/// @throws devcol::logic_error naming `rows` and `width` when no memory could hold them
+inline std::size_t value_bytes(std::size_t rows, std::size_t width) {
+  DEVCOL_EXPECTS(rows <= static_cast<std::size_t>(PTRDIFF_MAX) / width, "column: ", rows, " rows of ", width,
+                 " bytes are more than memory holds (a negative size converted to size_t?)");
+  return rows * width;
+}
+
+/// The checks of a column adopting a values buffer of `buffer_bytes` bytes at byte `buffer_offset`
+/// of its owner for rows [offset, offset + size) of `width`-byte values aligned to `alignment`.
+/// Not a template, for the reason value_bytes() is not.
+/// @throws devcol::logic_error naming the values that fail
+inline void check_values_buffer(std::size_t buffer_bytes, std::size_t buffer_offset, std::size_t offset,
+                                std::size_t size, std::size_t width, std::size_t alignment) {
+  std::size_t const max_rows = static_cast<std::size_t>(PTRDIFF_MAX) / width;
+  DEVCOL_EXPECTS(offset <= max_rows && size <= max_rows, "column: offset ", offset, " and size ", size,
+                 " cannot be rows of memory (a negative value converted to size_t?)");
+  DEVCOL_EXPECTS(buffer_bytes >= value_bytes(offset + size, width), "column: a data buffer of ", buffer_bytes,
+                 " bytes cannot hold rows [", offset, ", ", offset + size, ") of ", width, " bytes");
+  DEVCOL_EXPECTS(buffer_offset % alignment == 0, "column: a data buffer at byte offset ", buffer_offset,
+                 " is not aligned for ", width, "-byte values");
+}
+
+/// A fresh copy of bytes [first, first + bytes) of a column's values buffer, from its resource, in
+/// order on `stream`: what a fixed-width column's deep copy and copying slice do, for every value
+/// type of one policy alike. A spillable buffer is copied through itself, so a spilled one is
+/// copied on the host side and stays spilled.
+template <buffer_policy Policy>
+[[nodiscard]] buffer<Policy> copy_value_bytes(buffer<Policy> const& data, std::size_t first, std::size_t bytes,
+                                              stream_ref stream) {
+  if constexpr (Policy::spill::enabled) {
+    return data.slice(first, first + bytes).deep_copy(stream);
+  } else {
+    buffer<Policy> out(bytes, stream, mr::default_alignment, data.resource());
+    copy_bytes(out.data(access::write, stream), static_cast<std::byte const*>(data.data(access::read)) + first, bytes,
+               stream);
+    data.read_on(stream);
+    return out;
+  }
+}
+}  // namespace detail
+
 /**
  * @brief `size()` rows of `T` in Arrow layout: a data buffer, an optional validity bitmask, the
  * offset of the first row in both, the size and the null count, which is always known.
@@ -94,12 +139,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
    */
   column(buffer_type data, buffer_type mask, std::size_t size, std::size_t null_count, std::size_t offset = 0)
       : rows_base(std::move(mask), size, null_count, offset), data_(std::move(data)) {
-    DEVCOL_EXPECTS(offset <= max_rows && size <= max_rows, "column: offset ", offset, " and size ", size,
-                   " cannot be rows of memory (a negative value converted to size_t?)");
-    DEVCOL_EXPECTS(data_.size() >= byte_size(offset + size), "column: a data buffer of ", data_.size(),
-                   " bytes cannot hold rows [", offset, ", ", offset + size, ") of ", sizeof(T), " bytes");
-    DEVCOL_EXPECTS(data_.offset() % alignof(T) == 0, "column: a data buffer at byte offset ", data_.offset(),
-                   " is not aligned for ", sizeof(T), "-byte values");
+    detail::check_values_buffer(data_.size(), data_.offset(), offset, size, sizeof(T), alignof(T));
     this->check_rows_state();
   }
 
@@ -347,15 +387,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
 
  private:
   auto own_state() noexcept { return std::tie(data_); }
-  // No object is larger than PTRDIFF_MAX bytes: a size past it is a negative count converted to
-  // size_t (or an overflow), never a real request.
-  static constexpr std::size_t max_rows = static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T);
-
-  static std::size_t byte_size(std::size_t rows) {
-    DEVCOL_EXPECTS(rows <= max_rows, "column: ", rows, " rows of ", sizeof(T),
-                   " bytes are more than memory holds (a negative size converted to size_t?)");
-    return rows * sizeof(T);
-  }
+  static std::size_t byte_size(std::size_t rows) { return detail::value_bytes(rows, sizeof(T)); }
 
   // A shallow slice with a known null count; only for buffers that may be shared (not exposed).
   [[nodiscard]] column slice_of(std::size_t begin, std::size_t end, std::size_t nulls) const {
@@ -377,15 +409,7 @@ class column : public detail::column_rows<column<T, Policy>, Policy> {
     if (mode == keep_mode::of_source) { (void)kept.emplace(copy_on_write()); }
     column out;
     std::size_t const rows = end - begin;
-    if constexpr (Policy::spill::enabled) {
-      // Through the buffer: a spilled one is copied on the host side and stays spilled.
-      std::size_t const first = byte_size(offset_ + begin);
-      out.data_ = data_.slice(first, first + byte_size(rows)).deep_copy(stream);
-    } else {
-      out.data_ = buffer_type(byte_size(rows), stream, mr::default_alignment, data_.resource());
-      copy_bytes(out.data_.data(access::write, stream), data(access::read) + begin, byte_size(rows), stream);
-      data_.read_on(stream);
-    }
+    out.data_ = detail::copy_value_bytes(data_, byte_size(offset_ + begin), byte_size(rows), stream);
     out.mask_ = detail::copy_mask_bits(mask_, offset_ + begin, offset_ + end, stream);
     out.size_ = rows;
     out.null_count_ = nulls;
