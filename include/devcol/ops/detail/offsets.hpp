@@ -65,7 +65,9 @@ struct narrow_offset {
 };
 
 /**
- * @brief Throws unless a result of `rows` rows holding `total` elements fits offsets of type `O`.
+ * @brief Throws unless `fits`: whether the elements of a result of `rows` rows stay within
+ * offsets of type `O` (the caller's own test: a running total, or a scanned offset that narrowing
+ * left non-negative).
  * @throws devcol::logic_error naming the rows and the limit, and the 64-bit kind to use instead
  */
 template <class O>

@@ -83,11 +83,16 @@ std::unique_ptr<array_node> export_values_node(column<T, Policy> const& col, str
   return node;
 }
 
+/// Whether `T`'s Arrow export and import run as its width's word: every type that moves as a word
+/// but bool, which Arrow bit-packs.
+template <class T>
+inline constexpr bool arrow_moves_as_word = moves_as_word<T> && !type_traits<T>::arrow_bit_packed;
+
 /// export_values_node(col); a type whose width has a word exports as that word's column (the same
-/// buffers), so that every type of one width shares one body. Bools are bit-packed: not a word.
+/// buffers), so that every type of one width shares one body.
 template <fixed_width T, buffer_policy Policy>
 std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, stream_ref stream) {
-  if constexpr (moves_as_word<T> && !type_traits<T>::arrow_bit_packed) {
+  if constexpr (arrow_moves_as_word<T>) {
     return export_values_node(as_words(col), stream);
   } else {
     return export_values_node(col, stream);
@@ -194,7 +199,7 @@ column<T, Policy> import_values(ArrowArray const& array, std::size_t first, std:
 template <fixed_width T, buffer_policy Policy>
 column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std::size_t rows, std::int64_t null_count,
                                 std::shared_ptr<void const> const& keep, stream_ref stream) {
-  if constexpr (moves_as_word<T> && !type_traits<T>::arrow_bit_packed) {
+  if constexpr (arrow_moves_as_word<T>) {
     return from_words<T>(import_values<width_word_t<T>, Policy>(array, first, rows, null_count, keep, stream));
   } else {
     return import_values<T, Policy>(array, first, rows, null_count, keep, stream);
