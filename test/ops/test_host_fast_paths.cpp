@@ -58,6 +58,20 @@ class simd_cap {
   devcol::detail::host::simd_level level_;
 };
 
+/// Runs the fast paths' kernels with streaming stores on every output (threshold 0), or on none,
+/// for one test run, and restores the threshold after: the inputs here are far below it.
+class streaming_stores {
+ public:
+  explicit streaming_stores(bool on)
+      : saved_(devcol::detail::host::nontemporal_threshold().exchange(on ? 0 : std::numeric_limits<std::size_t>::max())) {}
+  streaming_stores(streaming_stores const&) = delete;
+  streaming_stores& operator=(streaming_stores const&) = delete;
+  ~streaming_stores() { devcol::detail::host::nontemporal_threshold().store(saved_); }
+
+ private:
+  std::size_t saved_;
+};
+
 enum class pool { hurt, summable, small };
 
 template <class T>
@@ -186,8 +200,12 @@ void for_each_simd_level(F&& check) {
   for (int const level : {0, 1, 2}) {
     simd_cap const cap{level};
     if (!cap.runs_here()) { continue; }
-    INFO("instruction-set build " << static_cast<int>(devcol::detail::host::active_simd_level()));
-    check();
+    for (bool const streaming : {false, true}) {
+      streaming_stores const stores{streaming};
+      INFO("instruction-set build " << static_cast<int>(devcol::detail::host::active_simd_level()) << ", "
+                                    << (streaming ? "streaming" : "plain") << " stores");
+      check();
+    }
   }
 }
 

@@ -162,6 +162,7 @@ bool host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& ind
     std::size_t const chunks = host::chunk_count(n);
     std::vector<std::size_t> counts(chunks, 0);
     auto pass = [&](bitmask_word* words) {
+      T* const values = out.data(access::write, stream);
       host::gather_kernel<T, I> kernel{source.data(),
                                        source.size(),
                                        col.has_nulls() ? source.null_mask() : nullptr,
@@ -169,9 +170,10 @@ bool host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& ind
                                        index.data(),
                                        indices.has_nulls() ? index.null_mask() : nullptr,
                                        index.mask_offset(),
-                                       out.data(access::write, stream),
+                                       values,
                                        words,
-                                       counts.data()};
+                                       counts.data(),
+                                       host::streams(values, n * sizeof(T))};
       host::run_chunks(kernel, n, chunks);
       std::size_t total = 0;
       for (auto const c : counts) { total += c; }

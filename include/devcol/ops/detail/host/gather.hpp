@@ -2,7 +2,8 @@
  * @file gather.hpp
  * @brief Host fast path of fixed-width gather (take): values, bounds check and the result's
  * validity words in one pass over the indices (see dispatch.hpp). The Thrust path makes up to
- * three: a check of the indices, the values, and the mask (which reads every index again).
+ * three: a check of the indices, the values, and the mask (which reads every index again). Values
+ * of a result larger than the cache are written with streaming stores (see streaming_stores.hpp).
  */
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <devcol/core/config.hpp>
 #include <devcol/ops/detail/host/dispatch.hpp>
 #include <devcol/ops/detail/host/mask_words.hpp>
+#include <devcol/ops/detail/host/streaming_stores.hpp>
 
 #include <bit>
 #include <cstddef>
@@ -42,21 +44,22 @@ struct gather_kernel {
   T* __restrict out;
   bitmask_word* out_mask;  // row 0 at bit 0
   std::size_t* counts;     // per chunk: out-of-bounds indices (no out_mask), or valid rows
+  bool stream;             // values written with streaming stores (see streams())
 
   static constexpr std::size_t prefetch_distance = 32;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
     std::size_t count = 0;
     if (out_mask == nullptr) {
-      for (std::size_t i = begin; i < end; ++i) {
+      write_rows(out, begin, end, stream, [&](std::size_t i) __attribute__((always_inline)) {
         if (i + prefetch_distance < end) {  // the random reads are the cost: start them early
           I const ahead = indices[i + prefetch_distance];
           __builtin_prefetch(source + (index_in_bounds(ahead, source_rows) ? static_cast<std::size_t>(ahead) : 0));
         }
         I const index = indices[i];
         bool const ok = index_in_bounds(index, source_rows);
-        out[i] = source[ok ? static_cast<std::size_t>(index) : 0];
         count += ok ? 0 : 1;
-      }
+        return source[ok ? static_cast<std::size_t>(index) : 0];
+      });
       counts[chunk] = count;
       return;
     }
@@ -64,17 +67,21 @@ struct gather_kernel {
       std::size_t const n = end - row < block_rows ? end - row : block_rows;
       bitmask_word const valid_index = rows_word(index_mask, index_offset, row, n);
       bitmask_word word = 0;
+      alignas(64) T block[block_rows];
+      T* const to = stream && n == block_rows ? block : out + row;
       for (std::size_t j = 0; j < n; ++j) {
         I const index = indices[row + j];
         bool const ok = ((valid_index >> j) & 1U) != 0 && index_in_bounds(index, source_rows);
         auto const from = ok ? static_cast<std::size_t>(index) : 0;
-        out[row + j] = ok ? source[from] : T{};
+        to[j] = ok ? source[from] : T{};
         bool const valid = ok && (source_mask == nullptr || bit_is_set(source_mask, source_offset + from));
         word |= static_cast<bitmask_word>(valid) << j;
       }
+      if (to == block) { stream_block(out + row, block); }
       out_mask[row / bits_per_word] = word;
       count += static_cast<std::size_t>(std::popcount(word));
     }
+    if (stream) { stream_fence(); }
     counts[chunk] = count;
   }
 };
