@@ -5,8 +5,8 @@
  * A plain store to a line that is not cached first reads the line from memory (read for
  * ownership), so an element-wise op over columns larger than the cache moves its output twice: a
  * binary op on 64-bit values moves 32 bytes a row instead of 24. A non-temporal store writes the
- * line without reading it. Measured on one Zen 3 core, 2^24 and 2^27 rows: `out = x + y` in 13.7 ->
- * 10.0 ms (int32) and 29.2 -> 20.9 ms (double). Arrow C++'s kernels store plainly, as
+ * line without reading it. Measured on one Zen 3 core, 2^24 rows already in memory: `out = x + y`
+ * in 13.7 -> 10.0 ms (int32) and 29.2 -> 20.9 ms (double). Arrow C++'s kernels store plainly, as
  * glibc's memcpy does below its own (larger) threshold.
  *
  * The cost: the output leaves the cache, so an op that reads it next reads it from memory. Only
