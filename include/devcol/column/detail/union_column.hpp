@@ -102,10 +102,12 @@ struct union_bad_row {
  * Finds the first of `rows` union rows (type ids `ids`, dense offsets `offsets` or null) whose
  * type id is not a declared code, or whose offset is outside its child: one pass
  * (`thrust::find_if`), its answer and the row's values read back (synchronises `stream`).
+ * A template, called as a plain function, so that its kernel is compiled only in a file that
+ * calls it, not in every file that includes this header (as bitmask.hpp's kernels are).
  */
-[[nodiscard]] inline union_bad_row find_bad_union_row(std::int8_t const* ids, std::int32_t const* offsets,
-                                                      std::size_t rows, union_children_table const& table,
-                                                      stream_ref stream) {
+template <int = 0>
+[[nodiscard]] union_bad_row find_bad_union_row(std::int8_t const* ids, std::int32_t const* offsets, std::size_t rows,
+                                               union_children_table const& table, stream_ref stream) {
   union_bad_row out{rows, 0, 0};
   if (rows == 0) { return out; }
   executor exec(stream);
