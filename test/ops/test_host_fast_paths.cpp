@@ -14,6 +14,10 @@
 
 #include "host_fast_paths_ops.hpp"
 
+#if defined(_OPENMP)
+#  include <omp.h>
+#endif
+
 #if !DEVCOL_HOST_FAST_PATHS
 #error "test_host_fast_paths.cpp compares the fast paths: build it with them on"
 #endif
@@ -311,6 +315,46 @@ TEMPLATE_TEST_CASE("host fast paths: gather and filter give what the Thrust path
       INFO("keep nulls 1 in " << keep_nulls);
       auto const thrust = thrust_path::filter(a, keep);
       for_each_simd_level([&] { CHECK(same_rows(fast_path::filter(a, keep), thrust)); });
+    }
+  }
+}
+
+// The filter splits its rows over the threads and writes each thread's kept rows and their
+// validity bits where the threads before it stop: the result words that two threads share are
+// merged after. Four threads over a bit more than four chunks' worth of rows, with one thread that
+// keeps nothing and one that keeps three rows (its bits within one result word).
+TEMPLATE_TEST_CASE("host fast paths: a filter split over threads gives what the Thrust path gives",
+                   "[ops][fast_paths][selection]", std::int8_t, std::int64_t, double) {
+#if defined(_OPENMP)
+  struct threads {
+    int saved = omp_get_max_threads();
+    threads() { omp_set_num_threads(4); }
+    threads(threads const&) = delete;
+    threads& operator=(threads const&) = delete;
+    ~threads() { omp_set_num_threads(saved); }
+  } const four;
+#endif
+  std::size_t const n = 4 * (std::size_t{1} << 15) + 100;
+  std::size_t const per = ((n + 3) / 4 + 63) / 64 * 64;  // the rows of a thread (dispatch.hpp's run_chunks)
+  std::uint64_t seed = 7000;
+  for (std::size_t const offset : {std::size_t{0}, std::size_t{5}}) {
+    for (unsigned const nulls : {0U, 10U}) {
+      for (unsigned const keep_nulls : {0U, 5U}) {
+        INFO("offset " << offset << ", nulls 1 in " << nulls << ", keep nulls 1 in " << keep_nulls);
+        auto const a = make_input<TestType>(n, offset, nulls, pool::hurt, ++seed);
+        std::mt19937_64 rng(++seed);
+        sliced<bool> keep{rows<bool>(n + offset + 9), offset + 3, offset + 3 + n};
+        for (std::size_t i = 0; i < n; ++i) {
+          bool kept = rng() % 3 != 0;
+          if (i >= per && i < 2 * per) { kept = false; }  // a thread that keeps nothing
+          if (i >= 2 * per && i < 3 * per) { kept = i == 2 * per + 7 || i == 2 * per + 9 || i == 2 * per + 100; }
+          std::optional<bool> flag = kept;
+          if (keep_nulls != 0 && rng() % keep_nulls == 0) { flag.reset(); }
+          keep.whole[offset + 3 + i] = flag;
+        }
+        auto const thrust = thrust_path::filter(a, keep);
+        for_each_simd_level([&] { CHECK(same_rows(fast_path::filter(a, keep), thrust)); });
+      }
     }
   }
 }

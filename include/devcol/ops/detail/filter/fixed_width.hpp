@@ -55,36 +55,41 @@ template <class T, class Policy>
                                                    stream_ref stream) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(col.size(), keep.size(), "filter");
+#if DEVCOL_HOST_FAST_PATHS
+  {  // values and validity in one pass per thread, after one counting each thread's kept rows (host/filter.hpp)
+    column_view<T> const v = col.view();
+    column_view<bool> const k = keep.view();
+    detail::host::filter_flags const flags{k.data(), keep.has_nulls() ? k.null_mask() : nullptr, k.mask_offset()};
+    auto const plan = detail::host::plan_filter(flags, k.size());
+    std::size_t const n = plan.kept();
+    auto out = col.template make_like<T>(n, stream);
+    if (!col.has_nulls()) {
+      (void)detail::host::compact(plan, v.data(), nullptr, 0, flags, v.size(), out.data(access::write, stream), nullptr, 0);
+      return out;
+    }
+    std::size_t const bytes = bitmask_allocation_size(n);
+    buffer<Policy> mask(bytes, stream, mr::default_alignment, out.resource());
+    std::size_t const valid = detail::host::compact(plan, v.data(), v.null_mask(), v.mask_offset(), flags, v.size(),
+                                                    out.data(access::write, stream),
+                                                    static_cast<bitmask_word*>(mask.data(access::write, stream)),
+                                                    bytes / sizeof(bitmask_word));
+    if (valid != n) { out.replace_null_mask(std::move(mask), n - valid); }
+    return out;
+  }
+#else
   detail::executor exec(stream);
   if (!keep.has_nulls() && !col.has_nulls()) {  // the flags' bytes are the stencil: no row arithmetic
     bool const* flags = keep.data(access::read);
     auto const n = static_cast<std::size_t>(thrust::count(exec.policy(), flags, flags + keep.size(), true));
     auto out = col.template make_like<T>(n, stream);
     T const* in = col.data(access::read);
-#if DEVCOL_BACKEND_HOST
+#  if DEVCOL_BACKEND_HOST
     detail::compact_flagged(in, flags, col.size(), out.data(access::write, stream), n);
-#else
+#  else
     thrust::copy_if(exec.policy(), in, in + col.size(), flags, out.data(access::write, stream), ::cuda::std::identity{});
-#endif
+#  endif
     return out;
   }
-#if DEVCOL_HOST_FAST_PATHS
-  {  // with nulls: values and validity in one pass (host/filter.hpp)
-    column_view<T> const v = col.view();
-    column_view<bool> const k = keep.view();
-    bitmask_word const* keep_mask = keep.has_nulls() ? k.null_mask() : nullptr;
-    std::size_t const n = detail::host::count_kept(k.data(), keep_mask, k.mask_offset(), k.size());
-    auto out = col.template make_like<T>(n, stream);
-    std::size_t const bytes = bitmask_allocation_size(n);
-    buffer<Policy> mask(bytes, stream, mr::default_alignment, out.resource());
-    std::size_t const valid = detail::host::compact_masked(
-        v.data(), col.has_nulls() ? v.null_mask() : nullptr, v.mask_offset(), k.data(), keep_mask, k.mask_offset(),
-        v.size(), out.data(access::write, stream), n, static_cast<bitmask_word*>(mask.data(access::write, stream)),
-        bytes / sizeof(bitmask_word));
-    if (valid != n) { out.replace_null_mask(std::move(mask), n - valid); }
-    return out;
-  }
-#endif
   auto const rows = thrust::counting_iterator<std::size_t>(0);
   auto const flags = thrust::make_transform_iterator(rows, detail::true_and_valid{keep.view()});
   auto const n = static_cast<std::size_t>(
@@ -100,6 +105,7 @@ template <class T, class Policy>
     detail::set_validity(out, detail::flag_set{valid.view()}, stream);
   }
   return out;
+#endif
 }
 }  // namespace detail
 
@@ -108,7 +114,9 @@ template <class T, class Policy>
  * compaction; types of one width share one body, their unsigned word's. One pass to count the
  * kept rows (which synchronises `stream`, to size the result exactly), one to copy values; with
  * nulls, the kept rows' validity goes through one byte per row of scratch (from `col`'s resource)
- * and the result's nulls are counted (synchronises).
+ * and the result's nulls are counted (synchronises). On the host backend's fast paths both passes
+ * split the rows over OpenMP's threads, and the second writes the values and the validity words
+ * together, with no scratch.
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
