@@ -52,9 +52,9 @@ struct max_step {
 template <class A>
 [[nodiscard, gnu::always_inline]] inline A valid_or(bitmask_word bits, A value, A otherwise) noexcept {
   static_assert(sizeof(A) == 1 || sizeof(A) == 2 || sizeof(A) == 4 || sizeof(A) == 8);
-  using word = std::conditional_t<
-      sizeof(A) == 1, std::uint8_t,
-      std::conditional_t<sizeof(A) == 2, std::uint16_t, std::conditional_t<sizeof(A) == 4, std::uint32_t, std::uint64_t>>>;
+  using word = std::conditional_t<sizeof(A) == 1, std::uint8_t,
+                                  std::conditional_t<sizeof(A) == 2, std::uint16_t,
+                                                     std::conditional_t<sizeof(A) == 4, std::uint32_t, std::uint64_t>>>;
   auto const keep = static_cast<word>(word{0} - static_cast<word>(bits & 1U));
   return std::bit_cast<A>(static_cast<word>((std::bit_cast<word>(value) & keep) |
                                             (std::bit_cast<word>(otherwise) & static_cast<word>(~keep))));
@@ -80,7 +80,9 @@ template <class Acc, class T, class Step>
         for (std::size_t k = 0; k < block_rows; ++k) { acc[0] = step(acc[0], static_cast<Acc>(v[k])); }
       } else {
         for (std::size_t k = 0; k < block_rows; k += L) {
-          DEVCOL_HOST_LANE_LOOP for (std::size_t j = 0; j < L; ++j) { acc[j] = step(acc[j], static_cast<Acc>(v[k + j])); }
+          DEVCOL_HOST_LANE_LOOP for (std::size_t j = 0; j < L; ++j) {
+            acc[j] = step(acc[j], static_cast<Acc>(v[k + j]));
+          }
         }
       }
     } else if (word != 0) {
