@@ -17,13 +17,13 @@
 #pragma once
 
 #include <devcol/column/bitmask.hpp>
+#include <devcol/column/detail/width_word.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/ops/detail/host/dispatch.hpp>
 #include <devcol/ops/detail/host/mask_words.hpp>
 
 #include <bit>
 #include <cstddef>
-#include <cstdint>
 #include <type_traits>
 #include <vector>
 
@@ -56,9 +56,7 @@ template <class A>
   return (bits & 1U) != 0 ? value : otherwise;
 #  else
   static_assert(sizeof(A) == 1 || sizeof(A) == 2 || sizeof(A) == 4 || sizeof(A) == 8);
-  using word = std::conditional_t<sizeof(A) == 1, std::uint8_t,
-                                  std::conditional_t<sizeof(A) == 2, std::uint16_t,
-                                                     std::conditional_t<sizeof(A) == 4, std::uint32_t, std::uint64_t>>>;
+  using word = width_word_t<A>;
   auto const keep = static_cast<word>(word{0} - static_cast<word>(bits & 1U));
   return std::bit_cast<A>(static_cast<word>((std::bit_cast<word>(value) & keep) |
                                             (std::bit_cast<word>(otherwise) & static_cast<word>(~keep))));
