@@ -8,6 +8,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/width_word.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -35,10 +36,12 @@ DEVCOL_NAMESPACE_BEGIN
 template <fixed_width T, class Policy>
 void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  T* rows = col.data(access::write, stream);
+  // The rows are written as their width's word: one fill kernel per width, not per type.
+  using word = detail::width_word_t<T>;
+  auto* rows = reinterpret_cast<word*>(col.data(access::write, stream));
   detail::executor exec(stream);
   exec.writes(rows, col.size() * sizeof(T));
-  thrust::fill(exec.policy(), rows, rows + col.size(), value);
+  thrust::fill(exec.policy(), rows, rows + col.size(), detail::word_value(value));
   if (col.nullable() && col.size() != 0) {
     bitmask_word* words = col.null_mask(access::write, stream);
     // Set bits [offset, offset + size): a shifted copy of an all-ones mask would be a second

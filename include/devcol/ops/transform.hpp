@@ -104,7 +104,7 @@ template <fixed_width A, fixed_width B, class Policy, class F>
 #else
   thrust::transform(exec.policy(), x, x + a.size(), y, rows, f);
   if (a.has_nulls() && b.has_nulls()) {
-    detail::set_validity(out, detail::both_valid<A, B>{a.view(), b.view()}, stream);
+    detail::set_validity(out, detail::both_valid{a.view(), b.view()}, stream);
   } else
 #endif
  if (a.has_nulls()) {

@@ -10,9 +10,11 @@
 #pragma once
 
 #include <devcol/column/column.hpp>
+#include <devcol/column/column_view.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -44,6 +46,20 @@ template <class T, class Policy>
 [[nodiscard]] column<width_word_t<T>, Policy> as_words(column<T, Policy> const& col) {
   return column<width_word_t<T>, Policy>(col.data_buffer().alias(), col.mask_buffer().alias(), col.size(),
                                          col.null_count(), col.offset());
+}
+
+/// `view`'s rows as `T`'s word: the same memory and validity, for kernels that move values
+/// without reading them. O(1).
+template <class T>
+[[nodiscard]] DEVCOL_HOST_DEVICE column_view<width_word_t<T>> word_view(column_view<T> view) noexcept {
+  return {reinterpret_cast<width_word_t<T> const*>(view.data()), view.size(), view.null_mask(), view.mask_offset(),
+          view.null_count()};
+}
+
+/// `value`'s bytes as `T`'s word (a fill's value, written by the word's kernel).
+template <class T>
+[[nodiscard]] width_word_t<T> word_value(T const& value) noexcept {
+  return std::bit_cast<width_word_t<T>>(value);
 }
 
 /// A column of `T`'s word, made by an operation for its caller, as the column of `T` it holds.

@@ -8,6 +8,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
+#include <devcol/column/validity_view.hpp>
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -22,10 +23,11 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// Whether row `i` of a view is valid, as a functor over row indices.
-template <class T>
+/// Whether row `i` of a view is valid, as a functor over row indices. It holds the validity only,
+/// not the values' type, so every kernel that reads validity alone is compiled once, not once per
+/// element type.
 struct row_is_valid {
-  column_view<T> view;
+  validity_view view;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_valid(i); }
 };
 
@@ -90,31 +92,28 @@ struct value_or_identity {
   }
 };
 
-/// Valid where both views are valid.
-template <class A, class B>
+/// Valid where both views are valid (validity only, as row_is_valid).
 struct both_valid {
-  column_view<A> a;
-  column_view<B> b;
+  validity_view a;
+  validity_view b;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return a.is_valid(i) && b.is_valid(i); }
 };
 
-/**
- * @brief Gives `out` the validity of `in` (same rows): nothing when `in` has no nulls, else a copy
- * of `in`'s mask bits for its rows (one pass over the mask, no recount: the null count is `in`'s).
- */
-/**
- * @brief The mask copy_validity() gives `out` (`in` has nulls), made aside: changes nothing.
- */
+/// The mask copy_validity() gives `out` (`in` has nulls), made aside: changes nothing.
 template <class T, class U, class Policy>
 new_mask<Policy> copied_validity(column<T, Policy> const& in, column<U, Policy> const& out, stream_ref stream) {
   if (out.offset() != 0) {  // rare (an op writing in place into a slice): pack at the offset
-    return make_validity(out, row_is_valid<T>{in.view()}, stream);
+    return make_validity(out, row_is_valid{in.view()}, stream);
   }
   return {copy_bits<buffer<Policy>>(in.null_mask(access::read), in.offset(), in.offset() + in.size(), out.resource(),
                                     stream),
           in.null_count()};
 }
 
+/**
+ * @brief Gives `out` the validity of `in` (same rows): nothing when `in` has no nulls, else a copy
+ * of `in`'s mask bits for its rows (one pass over the mask, no recount: the null count is `in`'s).
+ */
 template <class T, class U, class Policy>
 void copy_validity(column<T, Policy> const& in, column<U, Policy>& out, stream_ref stream) {
   if (!in.has_nulls()) { return; }

@@ -99,7 +99,7 @@ template <class T, class Policy>
   thrust::copy_if(exec.policy(), in, in + col.size(), rows, out.data(access::write, stream), detail::true_and_valid{keep.view()});
   if (col.has_nulls()) {
     auto valid = col.template make_like<bool>(n, stream);
-    auto const validity = thrust::make_transform_iterator(rows, detail::row_is_valid<T>{col.view()});
+    auto const validity = thrust::make_transform_iterator(rows, detail::row_is_valid{col.view()});
     thrust::copy_if(exec.policy(), validity, validity + static_cast<std::ptrdiff_t>(col.size()), rows,
                     valid.data(access::write, stream), detail::true_and_valid{keep.view()});
     detail::set_validity(out, detail::flag_set{valid.view()}, stream);

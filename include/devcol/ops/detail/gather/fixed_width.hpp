@@ -73,24 +73,25 @@ struct index_rows {
   }
 };
 
-/// A fixed-width source and the row map of its gather.
+/// Row `i` of a fixed-width gather's values: the source row its index names, or `T{}` for none.
 template <class T, class I>
-struct gather_rows {
+struct gather_value {
   column_view<T> source;
   index_rows<I> rows;
-};
-template <class T, class I>
-struct gather_value : gather_rows<T, I> {
   DEVCOL_HOST_DEVICE T operator()(std::size_t i) const noexcept {
-    std::size_t const row = this->rows(i);
-    return row != this->rows.none ? this->source[row] : T{};
+    std::size_t const row = rows(i);
+    return row != rows.none ? source[row] : T{};
   }
 };
-template <class T, class I>
-struct gather_valid : gather_rows<T, I> {
+/// Row `i` of a gather's validity. It holds the source's validity, not its values' type, so every
+/// element width shares one mask kernel per index type.
+template <class I>
+struct gather_valid {
+  validity_view source;
+  index_rows<I> rows;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
-    std::size_t const row = this->rows(i);
-    return row != this->rows.none && this->source.is_valid(row);
+    std::size_t const row = rows(i);
+    return row != rows.none && source.is_valid(row);
   }
 };
 
@@ -101,24 +102,25 @@ struct scatter_map {
   DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const noexcept { return static_cast<std::size_t>(indices[i]); }
 };
 /// Row `r` of a scattered target reads the winning source row, or its own row where none won.
-template <class T>
+/// `View` is `column_view<W>` for the values (`W`, the element type's width word, so every type of
+/// one width shares the kernel) or `validity_view` for the validity (one kernel for every type).
+template <class View>
 struct scattered_rows {
-  column_view<T> source;
-  column_view<T> target;
+  View source;
+  View target;
   std::int64_t const* winner;
   [[nodiscard]] DEVCOL_HOST_DEVICE bool won(std::size_t r) const noexcept { return winner[r] >= 0; }
   [[nodiscard]] DEVCOL_HOST_DEVICE std::size_t from(std::size_t r) const noexcept {
     return static_cast<std::size_t>(winner[r]);
   }
 };
-template <class T>
-struct winner_value : scattered_rows<T> {
-  DEVCOL_HOST_DEVICE T operator()(std::size_t r) const noexcept {
+template <class W>
+struct winner_value : scattered_rows<column_view<W>> {
+  DEVCOL_HOST_DEVICE W operator()(std::size_t r) const noexcept {
     return this->won(r) ? this->source[this->from(r)] : this->target[r];
   }
 };
-template <class T>
-struct winner_valid : scattered_rows<T> {
+struct winner_valid : scattered_rows<validity_view> {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t r) const noexcept {
     return this->won(r) ? this->source.is_valid(this->from(r)) : this->target.is_valid(r);
   }
@@ -219,9 +221,9 @@ template <class T, class Policy, class I, class IndexPolicy>
   exec.writes(rows, indices.size() * sizeof(T));
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                     thrust::counting_iterator<std::size_t>(indices.size()), rows,
-                    detail::gather_value<T, I>{{col.view(), {indices.view(), col.size()}}});
+                    detail::gather_value<T, I>{col.view(), {indices.view(), col.size()}});
   if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
-    detail::set_validity(out, detail::gather_valid<T, I>{{col.view(), {indices.view(), col.size()}}}, stream);
+    detail::set_validity(out, detail::gather_valid<I>{col.view(), {indices.view(), col.size()}}, stream);
     if (out.null_count() == 0) { out.replace_null_mask({}, 0); }
   }
   return out;
@@ -287,7 +289,7 @@ void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indi
   thrust::scatter_if(exec.policy(), thrust::counting_iterator<std::int64_t>(0),
                      thrust::counting_iterator<std::int64_t>(static_cast<std::int64_t>(source.size())),
                      thrust::make_transform_iterator(rows, detail::scatter_map<I>{indices.view()}), rows, winner,
-                     detail::row_is_valid<I>{indices.view()});
+                     detail::row_is_valid{indices.view()});
   // Strong guarantee: everything that allocates (the copy-on-write copy, the new mask) happens
   // before the target is written, and a copy is made aside and moved in at the end.
   column<T, Policy> own = target.writes_copy() ? target.deep_copy(stream) : column<T, Policy>{};
@@ -295,11 +297,13 @@ void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indi
   column_view<T> const before = out.view();
   std::optional<detail::new_mask<Policy>> mask;
   if (source.has_nulls() || out.has_nulls()) {
-    mask = detail::make_validity(out, detail::winner_valid<T>{{source.view(), before, winner}}, stream);
+    mask = detail::make_validity(out, detail::winner_valid{{source.view(), before, winner}}, stream);
   }
-  T* values = out.data(access::write, stream);  // out owns its memory alone here: no copy, no allocation
+  // out owns its memory alone here: no copy, no allocation. The rows move as their width's word.
+  using word = detail::width_word_t<T>;
+  auto* values = reinterpret_cast<word*>(out.data(access::write, stream));
   thrust::transform(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(out.size()), values,
-                    detail::winner_value<T>{{source.view(), before, winner}});
+                    detail::winner_value<word>{{detail::word_view(source.view()), detail::word_view(before), winner}});
   if (mask) { out.replace_null_mask(std::move(mask->mask), mask->nulls); }
   if (&out == &own) { target = std::move(own); }
 }

@@ -9,6 +9,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/width_word.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -31,9 +32,12 @@ template <fixed_width T, class Policy>
   if (!col.has_nulls()) { return column<T, Policy>(col.data_buffer(), {}, col.size(), 0, col.offset()); }
   auto out = col.template make_like<T>(col.size(), stream);
   detail::executor exec(stream);
+  // The rows move as their width's word: one kernel per width, not per type.
+  using word = detail::width_word_t<T>;
   thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
-                    detail::value_or_identity<T, T>{col.view(), value});
+                    thrust::counting_iterator<std::size_t>(col.size()),
+                    reinterpret_cast<word*>(out.data(access::write, stream)),
+                    detail::value_or_identity<word, word>{detail::word_view(col.view()), detail::word_value(value)});
   return out;
 }
 

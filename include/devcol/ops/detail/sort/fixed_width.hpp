@@ -191,7 +191,7 @@ template <fixed_width T, class Policy>
   auto indices = col.template make_like<std::int64_t>(n, stream);
   detail::executor exec(stream);
   std::int64_t* const valid_first = detail::row_numbers_nulls_placed(
-      exec, indices.data(access::write, stream), n, col.null_count(), detail::row_is_valid<T>{col.view()}, nulls);
+      exec, indices.data(access::write, stream), n, col.null_count(), detail::row_is_valid{col.view()}, nulls);
   std::size_t const valid = n - col.null_count();
   using K = detail::sort_key_t<T>;
   auto keys = col.template make_like<K>(valid, stream);
