@@ -18,6 +18,14 @@ namespace devcol_test {
 
 namespace mr = devcol::mr;
 
+/// The spilling policy every test of spilling uses. One type, not one per test file: a unity or
+/// CUDA translation unit then compiles each operation once for it (the spill-pressure sweep
+/// instantiates every op of every kind), and the spill manager is global, so nothing is shared
+/// between tests that separate types would have kept apart.
+struct spilling : devcol::default_policy {
+  using spill = devcol::spillable;
+};
+
 /// Every power of two from 1 to 4096: the alignments every resource must honour (when it can).
 inline constexpr std::size_t alignments[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
 

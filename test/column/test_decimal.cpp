@@ -20,9 +20,7 @@ namespace {
 
 using devcol::int128_t;
 
-struct decimal_spilling : devcol::default_policy {
-  using spill = devcol::spillable;
-};
+using decimal_spilling = devcol_test::spilling;
 
 /// A value of `Rep` for row `i`: negative and positive, and beyond 64 bits for int128.
 template <class Rep>

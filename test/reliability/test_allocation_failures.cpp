@@ -22,10 +22,8 @@
 namespace devcol_test::reliability {
 
 namespace access = devcol::access;
+using devcol_test::spilling;
 
-struct spilling : devcol::default_policy {
-  using spill = devcol::spillable;
-};
 
 /// Device-callable functors for the transform ops (lambdas would need nvcc's extended lambdas).
 struct plus_one {

@@ -23,10 +23,8 @@
 namespace devcol_test::spill_pressure {
 
 namespace access = devcol::access;
+using devcol_test::spilling;
 
-struct spilling : devcol::default_policy {
-  using spill = devcol::spillable;
-};
 template <class T>
 using col = devcol::column<T, spilling>;
 using any = devcol::any_column<spilling>;

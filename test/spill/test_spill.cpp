@@ -15,10 +15,8 @@
 namespace devcol_test::spill {
 
 namespace access = devcol::access;
+using devcol_test::spilling;
 
-struct spilling : devcol::default_policy {
-  using spill = devcol::spillable;
-};
 using column = devcol::column<double, spilling>;
 
 inline std::vector<double> iota(std::size_t n, double first) {

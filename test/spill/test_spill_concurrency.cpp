@@ -12,9 +12,7 @@
 namespace devcol_test::spill_concurrency {
 
 using cell = std::int64_t;
-struct threaded_spilling : devcol::default_policy {
-  using spill = devcol::spillable;
-};
+using threaded_spilling = spilling;
 using cell_column = devcol::column<cell, threaded_spilling>;
 
 constexpr std::size_t cell_rows = 512;
