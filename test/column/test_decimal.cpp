@@ -20,8 +20,6 @@ namespace {
 
 using devcol::int128_t;
 
-using decimal_spilling = devcol_test::spilling;
-
 /// A value of `Rep` for row `i`: negative and positive, and beyond 64 bits for int128.
 template <class Rep>
 Rep decimal_value(std::size_t i) {
@@ -171,7 +169,7 @@ TEST_CASE("decimal columns follow copy-on-write rules 1-4 and 7 with pointers ch
 
 TEST_CASE("a spillable decimal column spills and comes back bit-exactly", "[decimal]") {
   auto const model = decimal_model<int128_t>(100, true);
-  auto col = devcol::make_decimal_column<int128_t, decimal_spilling>(model, 30, 5);
+  auto col = devcol::make_decimal_column<int128_t, devcol_test::spilling>(model, 30, 5);
   CHECK(col.spill() > 0);
   CHECK(col.is_spilled());
   col.unspill();
@@ -268,7 +266,7 @@ TEST_CASE("fixed-size binary columns follow copy-on-write rules 1-4 and 7 with p
 
 TEST_CASE("a spillable fixed-size binary column spills and comes back bit-exactly", "[fixed_size_binary]") {
   auto const model = binary_model(100, 5, true);
-  auto col = devcol::make_fixed_size_binary_column<decimal_spilling>(model, 5);
+  auto col = devcol::make_fixed_size_binary_column<devcol_test::spilling>(model, 5);
   CHECK(col.spill() > 0);
   CHECK(col.is_spilled());
   col.unspill();

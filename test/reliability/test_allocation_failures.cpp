@@ -24,7 +24,6 @@ namespace devcol_test::reliability {
 namespace access = devcol::access;
 using devcol_test::spilling;
 
-
 /// Device-callable functors for the transform ops (lambdas would need nvcc's extended lambdas).
 struct plus_one {
   DEVCOL_HOST_DEVICE std::int64_t operator()(std::int64_t v) const noexcept { return v + 1; }

@@ -1,5 +1,5 @@
 // Rules 16-18 under threads: 8 threads read, write, copy and spill spillable columns under a small
-// device limit (on-demand threaded_spilling and the soft limit both at work); the contents match a
+// device limit (on-demand spilling and the soft limit both at work); the contents match a
 // sequential model and nothing leaks (also run under ThreadSanitizer).
 #include "../support.hpp"
 
@@ -12,8 +12,8 @@
 namespace devcol_test::spill_concurrency {
 
 using cell = std::int64_t;
-using threaded_spilling = spilling;
-using cell_column = devcol::column<cell, threaded_spilling>;
+using devcol_test::spilling;
+using cell_column = devcol::column<cell, spilling>;
 
 constexpr std::size_t cell_rows = 512;
 constexpr std::size_t cell_column_bytes = cell_rows * sizeof(cell);
@@ -52,7 +52,7 @@ TEST_CASE("rules 16-18: 8 threads read, write, copy and spill spillable columns 
   constexpr std::size_t threads = 8;
   constexpr std::size_t per_thread = 4;
   // Room for 3 columns a thread (each locks at most 2 at once, and one more is being allocated),
-  // while all the columns and copies take about twice that: on-demand threaded_spilling is always at work.
+  // while all the columns and copies take about twice that: on-demand spilling is always at work.
   using limited = devcol::mr::on_oom<devcol::mr::limiting<devcol::mr::resource_handle>>;
   auto const device = devcol::mr::make_resource_handle<limited>(
       "limited", devcol::spill_manager::on_demand_callback(), std::in_place, threads * 3 * cell_column_bytes, leaks.handle());
@@ -63,7 +63,7 @@ TEST_CASE("rules 16-18: 8 threads read, write, copy and spill spillable columns 
     for (std::size_t i = 0; i < threads; ++i) {
       std::vector<cell> v(cell_rows);
       for (std::size_t r = 0; r < cell_rows; ++r) { v[r] = static_cast<cell>(i * 1'000'000 + r); }
-      shared.push_back(devcol::make_column<cell, threaded_spilling>(v));
+      shared.push_back(devcol::make_column<cell, spilling>(v));
     }
   }
   std::vector<std::vector<cell_column>> own(threads);
@@ -76,7 +76,7 @@ TEST_CASE("rules 16-18: 8 threads read, write, copy and spill spillable columns 
         devcol::mr::scoped_default const scope(device);
         std::mt19937_64 rng(t);
         for (std::size_t j = 0; j < per_thread; ++j) {
-          own[t].push_back(devcol::make_column<cell, threaded_spilling>(std::vector<cell>(cell_rows, static_cast<cell>(t))));
+          own[t].push_back(devcol::make_column<cell, spilling>(std::vector<cell>(cell_rows, static_cast<cell>(t))));
           model[t].emplace_back(cell_rows, static_cast<cell>(t));
         }
         for (int step = 0; step < 400; ++step) {
@@ -121,7 +121,7 @@ TEST_CASE("rules 16-18: 8 threads read, write, copy and spill spillable columns 
     for (std::size_t r = 0; r < cell_rows; ++r) { REQUIRE(v[r] == static_cast<cell>(s * 1'000'000 + r)); }
   }
   auto const stats = manager.statistics();
-  CHECK(stats.spill_count > 0);  // threaded_spilling was at work, and what was spilled came back intact
+  CHECK(stats.spill_count > 0);  // spilling was at work, and what was spilled came back intact
   CHECK(stats.unspill_count > 0);
   CHECK(stats.spilled_bytes == stats.spill_count * cell_column_bytes);
   CHECK(stats.unspilled_bytes == stats.unspill_count * cell_column_bytes);
