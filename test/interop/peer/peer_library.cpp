@@ -827,6 +827,20 @@ DEVCOL_PEER_API int devcol_peer_compare_scalar(char const* type, char const* cmp
   });
 }
 
+/// Exports fill_null of the array with `scalar` (converted to the array's type, as compare_scalar's).
+DEVCOL_PEER_API int devcol_peer_fill_null(char const* type, double scalar, ArrowSchema* schema, ArrowDeviceArray* array,
+                                          ArrowSchema* result_schema, ArrowDeviceArray* result_array, char* out,
+                                          std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+      devcol::to_arrow(devcol::fill_null(devcol::from_arrow<T>(schema, array), static_cast<T>(scalar)), result_schema,
+                       result_array, {}, "filled");
+    });
+    return std::string("{}");
+  });
+}
+
 /// Exports `a_row cmp b_row` of two arrays of the same type and length (taking all four structs over).
 DEVCOL_PEER_API int devcol_peer_compare_columns(char const* type, char const* cmp, ArrowSchema* schema_a,
                                                 ArrowDeviceArray* array_a, ArrowSchema* schema_b,

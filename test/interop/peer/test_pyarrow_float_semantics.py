@@ -10,7 +10,7 @@ seeds. What must agree:
 
 - exactly (-0.0 equal to 0.0 and any NaN equal to any NaN, except where stated): count, min, max,
   minmax; inclusive scans with min and max; compare with a scalar and with a column, every
-  comparison; argsort against sort_indices (row numbers: both sorts are stable); sort against the
+  comparison; fill_null with the same scalars (the rows that were valid bit for bit); argsort against sort_indices (row numbers: both sorts are stable); sort against the
   rows that sort_indices picks, bit for bit but for NaN payloads (-0.0 keeps its sign and place);
   is_sorted against sort_indices (a column is sorted exactly when its stable sort leaves every row
   equal to the one already there, ties -0.0 / 0.0 and NaN / NaN included); integer sums, products
@@ -51,7 +51,8 @@ lib.devcol_peer_sort.argtypes = [_s, ctypes.c_int, ctypes.c_int, ctypes.c_int, _
 lib.devcol_peer_is_sorted.argtypes = [_s, _p, _p] + _out
 lib.devcol_peer_compare_scalar.argtypes = [_s, _s, ctypes.c_double, _p, _p, _p, _p] + _out
 lib.devcol_peer_compare_columns.argtypes = [_s, _s, _p, _p, _p, _p, _p, _p] + _out
-for _f in ("reduce", "inclusive_scan", "sort", "is_sorted", "compare_scalar", "compare_columns"):
+lib.devcol_peer_fill_null.argtypes = [_s, ctypes.c_double, _p, _p, _p, _p] + _out
+for _f in ("reduce", "inclusive_scan", "sort", "is_sorted", "compare_scalar", "compare_columns", "fill_null"):
     getattr(lib, "devcol_peer_" + _f).restype = ctypes.c_int
 
 # --- the columns ------------------------------------------------------------------------------------
@@ -209,6 +210,11 @@ def devcol_compare_scalar(name, cmp, scalar, arr):
                            addr(device))
 
 
+def devcol_fill_null(name, scalar, arr):
+    schema, device = export(arr)
+    return _call_for_array(lib.devcol_peer_fill_null, name.encode(), scalar, addr(schema), addr(device))
+
+
 def devcol_compare_columns(name, cmp, a, b):
     schema_a, device_a = export(a)
     schema_b, device_b = export(b)
@@ -238,6 +244,16 @@ def ties(values):
 def bits_but_nan(values):
     """A list whose == is equality bit for bit, but for NaN payloads (zeros keep their sign)."""
     return [NAN if v != v else (v, math.copysign(1.0, v)) if v == 0 else v for v in values]
+
+
+def row_bytes(arr):
+    """The value bytes of each row of a fixed-width array (at its offset): equal bit for bit, NaN
+    payloads and the sign of zero included."""
+    if len(arr) == 0:
+        return []
+    width = arr.type.bit_width // 8
+    data = arr.buffers()[1].to_pybytes()[arr.offset * width:(arr.offset + len(arr)) * width]
+    return [data[i * width:(i + 1) * width] for i in range(len(arr))]
 
 
 def within(dev, ref, bound):
@@ -378,6 +394,25 @@ class FloatSemantics(unittest.TestCase):
             self.check(got.equals(ref), lambda: f"compare {cmp} (columns): " +
                        first_difference(got.to_pylist(), ref.to_pylist()))
 
+    def check_fill_null(self, name, x):
+        """fill_null against pyarrow's, with each of the scalars compare uses: no nulls left, each row
+        that was valid bit for bit the same (NaN payloads and -0.0 included: the values move as
+        bytes), each filled row the scalar (any NaN for NaN)."""
+        for s in self.scalars(name, x):
+            got = devcol_fill_null(name, float(s), x)
+            ref = pc.fill_null(x, pa.scalar(s, type=x.type))
+            self.check(got.type == ref.type and got.null_count == 0 and ref.null_count == 0,
+                       lambda: f"fill_null {s!r}: type {got.type}, {got.null_count} nulls left")
+            valid = [v is not None for v in x.to_pylist()]
+            got_rows, ref_rows, x_rows = row_bytes(got), row_bytes(ref), row_bytes(x)
+            kept = [g for g, ok in zip(got_rows, valid) if ok]
+            self.check(kept == [r for r, ok in zip(x_rows, valid) if ok] == [r for r, ok in zip(ref_rows, valid) if ok],
+                       lambda: f"fill_null {s!r}: a valid row changed")
+            filled = [v for v, ok in zip(got.to_pylist(), valid) if not ok]
+            want = [v for v, ok in zip(ref.to_pylist(), valid) if not ok]
+            self.check(bits_but_nan(filled) == bits_but_nan(want),
+                       lambda: f"fill_null {s!r}: " + first_difference(bits_but_nan(filled), bits_but_nan(want)))
+
     # --- the cases -------------------------------------------------------------------------------------
 
     def run_type(self, name):
@@ -412,6 +447,7 @@ class FloatSemantics(unittest.TestCase):
                 self.check_is_sorted(name, x)
                 self.check_compare_scalar(name, x)
                 self.check_compare_columns(name, x, other)
+                self.check_fill_null(name, x)
 
     def test_float32(self):
         self.run_type("float32")
