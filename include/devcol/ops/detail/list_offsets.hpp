@@ -48,17 +48,6 @@ struct list_gathered_length {
   }
 };
 
-/// Valid where the index is valid, in bounds, and the input row valid (a view with `is_valid`).
-template <class View, class I>
-struct list_gathered_valid {
-  View rows_view;
-  index_rows<I> row;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
-    std::size_t const r = row(i);
-    return r != row.none && rows_view.is_valid(r);
-  }
-};
-
 /// Where output row `i`'s child rows start in the input child (only asked for rows with elements).
 template <arrow_offset O, class I>
 struct list_gathered_start {

@@ -1,7 +1,7 @@
 /**
  * @file masks.hpp
  * @brief Validity masks for every column kind: a mask from a validity functor, the mask of a
- * concatenation, and a column's validity read through its mask (`mask_view`, `mask_flags`, which
+ * concatenation, and a column's validity read through its mask (`validity_of`, `mask_flags`, which
  * is_null and is_valid of every kind are). Buffers of any policy.
  */
 #pragma once
@@ -11,6 +11,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/column/kind.hpp>
+#include <devcol/column/validity_view.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -102,20 +103,16 @@ template <std::ranges::sized_range Columns, class Resource>
   return concatenated_mask<buffer_type>(inputs, rows, resource, stream);
 }
 
-/// The validity of rows through a mask whose row 0 is bit `offset` (no mask: all valid).
-struct mask_view {
-  bitmask_word const* mask;
-  std::size_t offset;
-  DEVCOL_HOST_DEVICE bool is_valid(std::size_t i) const noexcept { return mask == nullptr || bit_is_set(mask, offset + i); }
-};
+/// The validity of any column kind's rows, without its mask when no row is null (so kernels skip
+/// the bit reads). O(1); reads no bit.
 template <class C>
-mask_view mask_view_of(C const& col) {
-  return {col.has_nulls() ? col.null_mask(access::read) : nullptr, col.offset()};
+validity_view validity_of(C const& col) {
+  return {col.size(), col.has_nulls() ? col.null_mask(access::read) : nullptr, col.offset(), col.null_count()};
 }
 
-/// Row `i` valid (or, negated, null) through a mask view.
+/// Row `i` valid (or, negated, null).
 struct mask_flag {
-  mask_view rows;
+  validity_view rows;
   bool null;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return rows.is_valid(i) != null; }
 };
@@ -135,7 +132,7 @@ column<bool, typename C::policy> mask_flags(C const& col, bool null, stream_ref 
     thrust::fill(exec.policy(), flags, flags + col.size(), null);
   } else {
     thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                      thrust::counting_iterator<std::size_t>(col.size()), flags, mask_flag{mask_view_of(col), null});
+                      thrust::counting_iterator<std::size_t>(col.size()), flags, mask_flag{validity_of(col), null});
   }
   return out;
 }

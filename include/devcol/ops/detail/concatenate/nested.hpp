@@ -11,6 +11,7 @@
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/validity_view.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -152,7 +153,7 @@ namespace detail {
 template <arrow_offset O>
 struct view_moved_value {
   O const* values;
-  mask_view rows;
+  validity_view rows;
   O base;
   DEVCOL_HOST_DEVICE O operator()(std::size_t i) const noexcept { return rows.is_valid(i) ? values[i] + base : O{0}; }
 };
@@ -192,9 +193,9 @@ template <arrow_offset O, class Policy>
       auto const first = thrust::counting_iterator<std::size_t>(0);
       auto const last = thrust::counting_iterator<std::size_t>(c.size());
       thrust::transform(exec.policy(), first, last, static_cast<O*>(offsets.data(access::write, stream)) + row,
-                        detail::view_moved_value<O>{c.offsets(access::read), detail::mask_view_of(c), static_cast<O>(base)});
+                        detail::view_moved_value<O>{c.offsets(access::read), detail::validity_of(c), static_cast<O>(base)});
       thrust::transform(exec.policy(), first, last, static_cast<O*>(sizes.data(access::write, stream)) + row,
-                        detail::view_moved_value<O>{c.sizes(access::read), detail::mask_view_of(c), O{0}});
+                        detail::view_moved_value<O>{c.sizes(access::read), detail::validity_of(c), O{0}});
     }
     row += c.size();
     base += child_rows;

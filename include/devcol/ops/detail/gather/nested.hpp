@@ -41,7 +41,7 @@ std::pair<buffer<typename C::policy>, std::size_t> gathered_row_mask(C const& co
                                                                      out_of_bounds policy, stream_ref stream) {
   if (!col.has_nulls() && !indices.has_nulls() && policy != out_of_bounds::nullify) { return {}; }
   return build_mask<buffer<typename C::policy>>(
-      list_gathered_valid<mask_view, I>{mask_view_of(col), {indices.view(), col.size()}}, indices.size(),
+      gather_valid<I>{validity_of(col), {indices.view(), col.size()}}, indices.size(),
       col.resource(), stream);
 }
 }  // namespace detail
@@ -136,8 +136,8 @@ namespace detail {
 template <arrow_offset O, class I>
 struct view_gathered_value {
   O const* values;  // the column's offsets or sizes, from its first row
-  list_gathered_valid<mask_view, I> valid;
-  DEVCOL_HOST_DEVICE O operator()(std::size_t i) const noexcept { return valid(i) ? values[valid.row(i)] : O{0}; }
+  gather_valid<I> valid;
+  DEVCOL_HOST_DEVICE O operator()(std::size_t i) const noexcept { return valid(i) ? values[valid.rows(i)] : O{0}; }
 };
 }  // namespace detail
 
@@ -168,7 +168,7 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
   buffer<Policy> sizes(n * sizeof(O), stream, mr::default_alignment, col.resource());
   if (n != 0) {
     detail::executor exec(stream);
-    detail::list_gathered_valid<detail::mask_view, I> const valid{detail::mask_view_of(col), {indices.view(), col.size()}};
+    detail::gather_valid<I> const valid{detail::validity_of(col), {indices.view(), col.size()}};
     thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                       static_cast<O*>(offsets.data(access::write, stream)),
                       detail::view_gathered_value<O, I>{col.offsets(access::read), valid});
