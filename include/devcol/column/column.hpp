@@ -110,15 +110,23 @@ class column : public detail::fixed_width_rows<sizeof(T), alignof(T), Policy> {
   [[nodiscard]] column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
     return column(base::slice(begin, end, stream));
   }
-  /// @brief fixed_width_rows::slice() of several ranges, as columns of `T`, nulls counted in one launch.
-  /// @param ranges the row ranges, each [first, second) within [0, size()), in any order
-  /// @param stream the stream the count and any copies are ordered on
+  /**
+   * @brief One slice per range [first, second), as slice() does, with the nulls of all ranges
+   * counted in one launch (which this synchronises).
+   * @param ranges the row ranges, each [first, second) within [0, size()), in any order
+   * @param stream the stream the count and any copies are ordered on
+   * @returns one column per range, in the ranges' order
+   * @throws devcol::logic_error naming the first bad range
+   */
   [[nodiscard]] std::vector<column> slice(std::span<std::pair<std::size_t, std::size_t> const> ranges,
                                           stream_ref stream = {}) const {
-    std::vector<base> parts = base::slice(ranges, stream);
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
+    std::vector<std::size_t> const nulls = this->nulls_in_ranges(ranges, stream);
     std::vector<column> slices;
-    slices.reserve(parts.size());
-    for (base& part : parts) { slices.push_back(column(std::move(part))); }
+    slices.reserve(ranges.size());
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+      slices.push_back(column(this->range(ranges[i].first, ranges[i].second, nulls[i], stream)));
+    }
     return slices;
   }
   /// @brief fixed_width_rows::alias(), as a column of `T`: the same buffers even when exposed. O(1).

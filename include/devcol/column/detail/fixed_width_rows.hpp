@@ -122,43 +122,9 @@ class fixed_width_rows : public column_rows<fixed_width_rows<Width, Align, Polic
    */
   [[nodiscard]] fixed_width_rows slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
     operation_spill_lock<Policy> const spill_scope{stream};
-    std::size_t const nulls = this->nulls_in_rows(begin, end, stream);
-    return must_copy_to_share() ? copy_rows(begin, end, nulls, stream, keep_mode::of_source)
-                                : slice_of(begin, end, nulls);
+    return range(begin, end, this->nulls_in_rows(begin, end, stream), stream);
   }
 
-  /**
-   * @brief One slice per range [first, second), as slice() does, with the nulls of all ranges
-   * counted in one launch (which this synchronises).
-   * @param ranges the row ranges, each [first, second) within [0, size()), in any order
-   * @param stream the stream the count and any copies are ordered on
-   * @returns one column per range, in the ranges' order
-   * @throws devcol::logic_error naming the first bad range
-   */
-  [[nodiscard]] std::vector<fixed_width_rows> slice(std::span<std::pair<std::size_t, std::size_t> const> ranges,
-                                                    stream_ref stream = {}) const {
-    operation_spill_lock<Policy> const spill_scope{stream};
-    std::vector<std::pair<std::size_t, std::size_t>> bits;
-    bits.reserve(ranges.size());
-    for (auto const& [begin, end] : ranges) {
-      check_rows(kind_name, "::slice", begin, end, this->size_);
-      bits.emplace_back(this->offset_ + begin, this->offset_ + end);
-    }
-    std::vector<std::size_t> nulls(ranges.size(), 0);
-    if (this->null_count_ == this->size_) {
-      for (std::size_t i = 0; i < ranges.size(); ++i) { nulls[i] = ranges[i].second - ranges[i].first; }
-    } else if (this->null_count_ != 0 && !ranges.empty()) {
-      nulls = segmented_count_unset_bits(this->null_mask(access::read), bits, stream);
-    }
-    std::vector<fixed_width_rows> slices;
-    slices.reserve(ranges.size());
-    for (std::size_t i = 0; i < ranges.size(); ++i) {
-      auto const [begin, end] = ranges[i];
-      slices.push_back(must_copy_to_share() ? copy_rows(begin, end, nulls[i], stream, keep_mode::of_source)
-                                            : slice_of(begin, end, nulls[i]));
-    }
-    return slices;
-  }
 
   /**
    * @brief Spillable policies: moves both buffers to host memory, freeing their device memory,
@@ -257,6 +223,34 @@ class fixed_width_rows : public column_rows<fixed_width_rows<Width, Align, Polic
   }
   /// By copy and swap: strong guarantee.
   fixed_width_rows& operator=(fixed_width_rows other) noexcept { return this->assign_by_swap(other); }
+
+  /// The nulls of each range [first, second), each checked against size(), counted in one launch
+  /// (which synchronises `stream`); none when the column has no nulls or only nulls. The caller
+  /// holds the operation's spill lock.
+  /// @throws devcol::logic_error naming the first bad range
+  [[nodiscard]] std::vector<std::size_t> nulls_in_ranges(std::span<std::pair<std::size_t, std::size_t> const> ranges,
+                                                         stream_ref stream) const {
+    std::vector<std::pair<std::size_t, std::size_t>> bits;
+    bits.reserve(ranges.size());
+    for (auto const& [begin, end] : ranges) {
+      check_rows(kind_name, "::slice", begin, end, this->size_);
+      bits.emplace_back(this->offset_ + begin, this->offset_ + end);
+    }
+    std::vector<std::size_t> nulls(ranges.size(), 0);
+    if (this->null_count_ == this->size_) {
+      for (std::size_t i = 0; i < ranges.size(); ++i) { nulls[i] = ranges[i].second - ranges[i].first; }
+    } else if (this->null_count_ != 0 && !ranges.empty()) {
+      nulls = segmented_count_unset_bits(this->null_mask(access::read), bits, stream);
+    }
+    return nulls;
+  }
+
+  /// Rows [begin, end), which have `nulls` nulls: sharing the buffers (rules 1 and 8), or a copy of
+  /// the rows when they are exposed (rule 12), in order on `stream`.
+  [[nodiscard]] fixed_width_rows range(std::size_t begin, std::size_t end, std::size_t nulls, stream_ref stream) const {
+    return must_copy_to_share() ? copy_rows(begin, end, nulls, stream, keep_mode::of_source)
+                                : slice_of(begin, end, nulls);
+  }
 
   /// Bytes of `rows` values.
   static std::size_t byte_size(std::size_t rows) { return value_bytes(rows, Width); }
