@@ -41,6 +41,18 @@ class basic_table {
 
   /// @brief A table with no columns (and so no rows).
   basic_table() = default;
+  /// @brief Shares every column (O(1) per column, exposed buffers excepted, which are copied).
+  basic_table(basic_table const& other);
+  /// @brief Takes the columns; `other` is left with none. O(1).
+  basic_table(basic_table&& other) noexcept;
+  /// @brief As the copy constructor; the columns held before are released.
+  /// @returns this table
+  basic_table& operator=(basic_table const& other);
+  /// @brief As the move constructor; the columns held before are released.
+  /// @returns this table
+  basic_table& operator=(basic_table&& other) noexcept;
+  /// @brief Releases every column's buffers unless shared elsewhere.
+  ~basic_table();
 
   /**
    * @brief Appends `col` under `name`. O(number of columns) to check the name; shares `col`'s
@@ -53,9 +65,7 @@ class basic_table {
    * @throws devcol::logic_error when the name is taken, or the size differs from the table's rows
    */
   template <fixed_width T>
-  basic_table& add(std::string name, column<T, Policy> col, field_info info = {}) {
-    return add_any(std::move(name), column_type{std::move(col)}, std::move(info));
-  }
+  basic_table& add(std::string name, column<T, Policy> col, field_info info = {});
   /// @brief Appends a column of any other kind (strings, list, struct, dictionary). Throws as add().
   /// @tparam C a column kind of this table's policy
   /// @param name a name no other column has
@@ -64,36 +74,19 @@ class basic_table {
   /// @returns this table
   template <class C>
     requires column_kind<C, Policy>
-  basic_table& add(std::string name, C col, field_info info = {}) {
-    return add_any(std::move(name), column_type{std::move(col)}, std::move(info));
-  }
+  basic_table& add(std::string name, C col, field_info info = {});
   /// @brief Appends an already type-erased column. Throws as add().
   /// @param name a name no other column has
   /// @param col the column, with as many rows as the table
   /// @param info what its Arrow field says beyond its type (its name is set to `name`)
   /// @returns this table
-  basic_table& add_any(std::string name, column_type col, field_info info = {}) {
-    DEVCOL_EXPECTS(find(name) == npos, "table::add: a column named '", name, "' exists already");
-    std::size_t const rows = size_of(col);
-    DEVCOL_EXPECTS(columns_.empty() || rows == num_rows(), "table::add: column '", name, "' has ", rows,
-                   " rows, the table ", num_rows());
-    info.name = name;
-    fields_.reserve(columns_.size() + 1);
-    columns_.emplace_back(std::move(name), std::move(col));
-    fields_.push_back(std::move(info));  // cannot throw: reserved
-    return *this;
-  }
+  basic_table& add_any(std::string name, column_type col, field_info info = {});
 
   /// @brief Removes the column `name`; its buffers are released unless shared elsewhere.
   /// @param name the column's name; looked up by a linear scan over the columns
   /// @returns this table
   /// @throws devcol::logic_error naming it if there is none
-  basic_table& drop(std::string_view name) {
-    auto const at = static_cast<std::ptrdiff_t>(index_of(name));
-    columns_.erase(columns_.begin() + at);
-    fields_.erase(fields_.begin() + at);
-    return *this;
-  }
+  basic_table& drop(std::string_view name);
 
   /// @brief The column `name` as `column<T, Policy>`; a reference, nothing is copied.
   /// @tparam T the value type the column must hold
@@ -160,33 +153,22 @@ class basic_table {
   /// @brief The Arrow format string of the column `name` (e.g. "l", "+l"). Reads no device memory.
   /// @param name the column's name; looked up by a linear scan over the columns
   /// @throws devcol::logic_error if none
-  [[nodiscard]] std::string format(std::string_view name) const { return devcol::arrow_format((*this)[name]); }
+  [[nodiscard]] std::string format(std::string_view name) const;
   /// @brief The type of the column `name` as pyarrow prints it (e.g. "list<int64>"). Reads no
   /// device memory.
   /// @param name the column's name; looked up by a linear scan over the columns
   /// @throws devcol::logic_error if none
-  [[nodiscard]] std::string type_name(std::string_view name) const { return devcol::type_name((*this)[name]); }
+  [[nodiscard]] std::string type_name(std::string_view name) const;
 
   /// @brief A table of the named columns, in that order (shallow copies: O(1) per column, exposed
   /// buffers excepted, which a shallow copy copies).
   /// @param names the columns kept, each found by a linear scan; a repeated name is kept twice
   /// @throws devcol::logic_error naming a missing one
-  [[nodiscard]] basic_table select(std::initializer_list<std::string_view> names) const {
-    basic_table out;
-    for (auto name : names) { out.push_from(*this, index_of(name)); }
-    return out;
-  }
+  [[nodiscard]] basic_table select(std::initializer_list<std::string_view> names) const;
   /// @brief A table of the columns at `indices`, in that order (shallow copies, as select(names)).
   /// @param indices the positions kept, each in [0, num_columns())
   /// @throws devcol::logic_error for one out of range
-  [[nodiscard]] basic_table select(std::vector<std::size_t> const& indices) const {
-    basic_table out;
-    for (std::size_t index : indices) {
-      check_index(index);
-      out.push_from(*this, index);
-    }
-    return out;
-  }
+  [[nodiscard]] basic_table select(std::vector<std::size_t> const& indices) const;
 
   /**
    * @brief What the Arrow field of column `name` says beyond its type (time zone, nullability,
@@ -229,7 +211,7 @@ class basic_table {
   /// @brief The number of columns.
   [[nodiscard]] std::size_t num_columns() const noexcept { return columns_.size(); }
   /// @brief The number of rows (0 without columns).
-  [[nodiscard]] std::size_t num_rows() const noexcept { return columns_.empty() ? 0 : size_of(columns_.front().second); }
+  [[nodiscard]] std::size_t num_rows() const noexcept;
   /// @brief The column names, in order.
   [[nodiscard]] std::vector<std::string> names() const {
     std::vector<std::string> out;
@@ -241,8 +223,8 @@ class basic_table {
  private:
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
-  static std::size_t size_of(column_type const& c) { return devcol::size(c); }
-  static std::string type_of(column_type const& c) { return devcol::type_name(c); }
+  static std::size_t size_of(column_type const& c) noexcept;
+  static std::string type_of(column_type const& c);
 
   [[nodiscard]] std::size_t find(std::string_view name) const noexcept {
     auto const at = std::ranges::find(columns_, name, [](auto const& entry) { return std::string_view{entry.first}; });
@@ -278,15 +260,160 @@ class basic_table {
   std::vector<field_info::entry> metadata_;     // the schema's
 
   // Appends other's column `index` with its field (select() keeps the schema's metadata too).
-  void push_from(basic_table const& other, std::size_t index) {
-    metadata_ = other.metadata_;
-    fields_.reserve(columns_.size() + 1);
-    columns_.push_back(other.columns_[index]);
-    fields_.push_back(other.fields_[index]);
-  }
+  void push_from(basic_table const& other, std::size_t index);
 };
+
+// The members that construct, copy, move, destroy or visit the column variant are defined apart
+// from the class, so that they are not inline: a file in the precompiled mode then links them
+// (see the declarations below) instead of instantiating the variant's code for every kind.
+
+template <buffer_policy Policy>
+basic_table<Policy>::basic_table(basic_table const& other) = default;
+template <buffer_policy Policy>
+basic_table<Policy>::basic_table(basic_table&& other) noexcept = default;
+template <buffer_policy Policy>
+basic_table<Policy>& basic_table<Policy>::operator=(basic_table const& other) = default;
+template <buffer_policy Policy>
+basic_table<Policy>& basic_table<Policy>::operator=(basic_table&& other) noexcept = default;
+template <buffer_policy Policy>
+basic_table<Policy>::~basic_table() = default;
+
+template <buffer_policy Policy>
+template <fixed_width T>
+basic_table<Policy>& basic_table<Policy>::add(std::string name, column<T, Policy> col, field_info info) {
+  return add_any(std::move(name), column_type{std::move(col)}, std::move(info));
+}
+template <buffer_policy Policy>
+template <class C>
+  requires column_kind<C, Policy>
+basic_table<Policy>& basic_table<Policy>::add(std::string name, C col, field_info info) {
+  return add_any(std::move(name), column_type{std::move(col)}, std::move(info));
+}
+template <buffer_policy Policy>
+basic_table<Policy>& basic_table<Policy>::add_any(std::string name, column_type col, field_info info) {
+  DEVCOL_EXPECTS(find(name) == npos, "table::add: a column named '", name, "' exists already");
+  std::size_t const rows = size_of(col);
+  DEVCOL_EXPECTS(columns_.empty() || rows == num_rows(), "table::add: column '", name, "' has ", rows,
+                 " rows, the table ", num_rows());
+  info.name = name;
+  fields_.reserve(columns_.size() + 1);
+  columns_.emplace_back(std::move(name), std::move(col));
+  fields_.push_back(std::move(info));  // cannot throw: reserved
+  return *this;
+}
+template <buffer_policy Policy>
+basic_table<Policy>& basic_table<Policy>::drop(std::string_view name) {
+  auto const at = static_cast<std::ptrdiff_t>(index_of(name));
+  columns_.erase(columns_.begin() + at);
+  fields_.erase(fields_.begin() + at);
+  return *this;
+}
+template <buffer_policy Policy>
+std::string basic_table<Policy>::format(std::string_view name) const {
+  return devcol::arrow_format((*this)[name]);
+}
+template <buffer_policy Policy>
+std::string basic_table<Policy>::type_name(std::string_view name) const {
+  return devcol::type_name((*this)[name]);
+}
+template <buffer_policy Policy>
+basic_table<Policy> basic_table<Policy>::select(std::initializer_list<std::string_view> names) const {
+  basic_table out;
+  for (auto name : names) { out.push_from(*this, index_of(name)); }
+  return out;
+}
+template <buffer_policy Policy>
+basic_table<Policy> basic_table<Policy>::select(std::vector<std::size_t> const& indices) const {
+  basic_table out;
+  for (std::size_t index : indices) {
+    check_index(index);
+    out.push_from(*this, index);
+  }
+  return out;
+}
+template <buffer_policy Policy>
+std::size_t basic_table<Policy>::num_rows() const noexcept {
+  return columns_.empty() ? 0 : size_of(columns_.front().second);
+}
+template <buffer_policy Policy>
+std::size_t basic_table<Policy>::size_of(column_type const& c) noexcept {
+  return devcol::size(c);
+}
+template <buffer_policy Policy>
+std::string basic_table<Policy>::type_of(column_type const& c) {
+  return devcol::type_name(c);
+}
+template <buffer_policy Policy>
+void basic_table<Policy>::push_from(basic_table const& other, std::size_t index) {
+  metadata_ = other.metadata_;
+  fields_.reserve(columns_.size() + 1);
+  columns_.push_back(other.columns_[index]);
+  fields_.push_back(other.fields_[index]);
+}
 
 /// @brief A table of default-policy columns.
 using table = basic_table<default_policy>;
+
+#if DEVCOL_USE_PRECOMPILED
+DEVCOL_EXTERN_TEMPLATE class basic_table<default_policy>;
+// add() of each kind: its temporary variant would otherwise instantiate the destructor of every kind.
+#  define DEVCOL_TABLE_ADD_VALUES(T) \
+    DEVCOL_EXTERN_TEMPLATE basic_table<default_policy>& basic_table<default_policy>::add<T>(std::string, \
+                                                                                           column<T, default_policy>, field_info);
+#  define DEVCOL_TABLE_ADD_KIND(C) \
+    DEVCOL_EXTERN_TEMPLATE basic_table<default_policy>& basic_table<default_policy>::add<C>(std::string, C, field_info);
+DEVCOL_TABLE_ADD_VALUES(std::int8_t)
+DEVCOL_TABLE_ADD_VALUES(std::int16_t)
+DEVCOL_TABLE_ADD_VALUES(std::int32_t)
+DEVCOL_TABLE_ADD_VALUES(std::int64_t)
+DEVCOL_TABLE_ADD_VALUES(std::uint8_t)
+DEVCOL_TABLE_ADD_VALUES(std::uint16_t)
+DEVCOL_TABLE_ADD_VALUES(std::uint32_t)
+DEVCOL_TABLE_ADD_VALUES(std::uint64_t)
+DEVCOL_TABLE_ADD_VALUES(float)
+DEVCOL_TABLE_ADD_VALUES(double)
+DEVCOL_TABLE_ADD_VALUES(bool)
+DEVCOL_TABLE_ADD_VALUES(timestamp_s)
+DEVCOL_TABLE_ADD_VALUES(timestamp_ms)
+DEVCOL_TABLE_ADD_VALUES(timestamp_us)
+DEVCOL_TABLE_ADD_VALUES(timestamp_ns)
+DEVCOL_TABLE_ADD_VALUES(duration_s)
+DEVCOL_TABLE_ADD_VALUES(duration_ms)
+DEVCOL_TABLE_ADD_VALUES(duration_us)
+DEVCOL_TABLE_ADD_VALUES(duration_ns)
+DEVCOL_TABLE_ADD_VALUES(date32)
+DEVCOL_TABLE_ADD_VALUES(date64)
+DEVCOL_TABLE_ADD_VALUES(time32_s)
+DEVCOL_TABLE_ADD_VALUES(time32_ms)
+DEVCOL_TABLE_ADD_VALUES(time64_us)
+DEVCOL_TABLE_ADD_VALUES(time64_ns)
+DEVCOL_TABLE_ADD_VALUES(float16)
+DEVCOL_TABLE_ADD_VALUES(interval_months)
+DEVCOL_TABLE_ADD_VALUES(interval_day_time)
+DEVCOL_TABLE_ADD_VALUES(interval_month_day_nano)
+DEVCOL_TABLE_ADD_KIND(strings_column)
+DEVCOL_TABLE_ADD_KIND(large_strings_column)
+DEVCOL_TABLE_ADD_KIND(binary_column)
+DEVCOL_TABLE_ADD_KIND(large_binary_column)
+DEVCOL_TABLE_ADD_KIND(string_view_column)
+DEVCOL_TABLE_ADD_KIND(binary_view_column)
+DEVCOL_TABLE_ADD_KIND(decimal32_column)
+DEVCOL_TABLE_ADD_KIND(decimal64_column)
+DEVCOL_TABLE_ADD_KIND(decimal128_column)
+DEVCOL_TABLE_ADD_KIND(decimal256_column)
+DEVCOL_TABLE_ADD_KIND(fixed_size_binary_column<default_policy>)
+DEVCOL_TABLE_ADD_KIND(null_column<default_policy>)
+DEVCOL_TABLE_ADD_KIND(list_column)
+DEVCOL_TABLE_ADD_KIND(large_list_column)
+DEVCOL_TABLE_ADD_KIND(list_view_column)
+DEVCOL_TABLE_ADD_KIND(large_list_view_column)
+DEVCOL_TABLE_ADD_KIND(fixed_size_list_column<default_policy>)
+DEVCOL_TABLE_ADD_KIND(struct_column<default_policy>)
+DEVCOL_TABLE_ADD_KIND(dictionary_column<default_policy>)
+DEVCOL_TABLE_ADD_KIND(run_end_encoded_column<default_policy>)
+DEVCOL_TABLE_ADD_KIND(union_column<default_policy>)
+#  undef DEVCOL_TABLE_ADD_VALUES
+#  undef DEVCOL_TABLE_ADD_KIND
+#endif
 
 DEVCOL_NAMESPACE_END
