@@ -110,13 +110,6 @@ validity_view validity_of(C const& col) {
   return {col.size(), col.has_nulls() ? col.null_mask(access::read) : nullptr, col.offset(), col.null_count()};
 }
 
-/// Row `i` valid (or, negated, null).
-struct mask_flag {
-  validity_view rows;
-  bool null;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return rows.is_valid(i) != null; }
-};
-
 /**
  * @brief A bool column without a mask, true where a row of `col` is null (or, with `null` false,
  * valid), for any column kind with has_nulls(), null_mask(), offset(), size(), resource() and a

@@ -41,12 +41,5 @@ template <fixed_width R, arrow_offset O, class Policy, encoding E, class F>
   return out;
 }
 
-/// Whether row `i` of a strings view is valid, as a functor over row indices.
-template <class O>
-struct string_is_valid {
-  strings_column_view<O> view;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_valid(i); }
-};
-
 }  // namespace detail
 DEVCOL_NAMESPACE_END

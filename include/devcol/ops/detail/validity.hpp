@@ -31,6 +31,14 @@ struct row_is_valid {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_valid(i); }
 };
 
+/// Row `i` valid (or, with `null` set, null): row_is_valid negated at run time, so that a kernel
+/// wanting either is compiled once.
+struct mask_flag {
+  validity_view rows;
+  bool null;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return rows.is_valid(i) != null; }
+};
+
 /// A mask made aside, and its null count: what an op commits with replace_null_mask().
 template <class Policy>
 struct new_mask {

@@ -149,22 +149,23 @@ void sort_floats(executor& exec, T const* in, std::size_t n, T* out, float_bits_
 }
 
 /**
- * The start of every argsort, whatever the column kind: writes the row numbers 0..n-1 at `first`
- * and, when `null_count` rows are null, stably moves the null rows' numbers first or last as
+ * The start of every argsort, whatever the column kind: writes the row numbers 0..rows.size()-1 at
+ * `first` and, when some rows are null, stably moves the null rows' numbers first or last as
  * `nulls` says (one stable partition, which synchronises on CUDA). Returns where the valid rows'
- * numbers start; n - null_count of them follow, in their original order.
+ * numbers start; size - null_count of them follow, in their original order. The rows' validity
+ * alone decides, and the direction is a run-time flag of the predicate: one partition is compiled
+ * for every kind, value type and null order. A template only so that a file that includes it and
+ * never calls it compiles no kernel of it.
  */
-template <class IsValid>
-[[nodiscard]] std::int64_t* row_numbers_nulls_placed(executor& exec, std::int64_t* first, std::size_t n,
-                                                     std::size_t null_count, IsValid is_valid, null_order nulls) {
+template <int = 0>
+[[nodiscard]] std::int64_t* row_numbers_nulls_placed(executor& exec, std::int64_t* first, validity_view rows,
+                                                     null_order nulls) {
+  std::size_t const n = rows.size();
   thrust::sequence(exec.policy(), first, first + n);
-  if (null_count == 0) { return first; }
-  if (nulls == null_order::first) {
-    thrust::stable_partition(exec.policy(), first, first + n, cuda::std::not_fn(is_valid));
-    return first + null_count;
-  }
-  thrust::stable_partition(exec.policy(), first, first + n, is_valid);
-  return first;
+  if (rows.null_count() == 0) { return first; }
+  bool const nulls_first = nulls == null_order::first;
+  thrust::stable_partition(exec.policy(), first, first + n, mask_flag{rows, nulls_first});
+  return nulls_first ? first + rows.null_count() : first;
 }
 
 }  // namespace detail
@@ -190,8 +191,8 @@ template <fixed_width T, class Policy>
   std::size_t const n = col.size();
   auto indices = col.template make_like<std::int64_t>(n, stream);
   detail::executor exec(stream);
-  std::int64_t* const valid_first = detail::row_numbers_nulls_placed(
-      exec, indices.data(access::write, stream), n, col.null_count(), detail::row_is_valid{col.view()}, nulls);
+  std::int64_t* const valid_first =
+      detail::row_numbers_nulls_placed(exec, indices.data(access::write, stream), col.view(), nulls);
   std::size_t const valid = n - col.null_count();
   using K = detail::sort_key_t<T>;
   auto keys = col.template make_like<K>(valid, stream);

@@ -61,8 +61,8 @@ template <arrow_offset O, class Policy, encoding E>
   std::size_t const n = col.size();
   column<std::int64_t, Policy> indices(n, stream, mask_state::unallocated, col.resource());
   detail::executor exec(stream);
-  std::int64_t* const valid_first = detail::row_numbers_nulls_placed(
-      exec, indices.data(access::write, stream), n, col.null_count(), detail::string_is_valid<O>{col.view()}, nulls);
+  std::int64_t* const valid_first =
+      detail::row_numbers_nulls_placed(exec, indices.data(access::write, stream), col.view(), nulls);
   std::size_t const valid = n - col.null_count();
   thrust::stable_sort(exec.policy(), valid_first, valid_first + valid,
                       detail::string_rows_less<O>{col.view(), direction == order::descending});
