@@ -42,13 +42,18 @@ class basic_table {
   /// @brief A table with no columns (and so no rows).
   basic_table() = default;
   /// @brief Shares every column (O(1) per column, exposed buffers excepted, which are copied).
+  /// @param other the table copied
+  /// @throws std::bad_alloc, and what allocation and copying throw when exposed rows are copied
   basic_table(basic_table const& other);
   /// @brief Takes the columns; `other` is left with none. O(1).
+  /// @param other the table moved from
   basic_table(basic_table&& other) noexcept;
-  /// @brief As the copy constructor; the columns held before are released.
+  /// @brief As the copy constructor; the columns held before are released. Throws as it does.
+  /// @param other the table copied
   /// @returns this table
   basic_table& operator=(basic_table const& other);
   /// @brief As the move constructor; the columns held before are released.
+  /// @param other the table moved from
   /// @returns this table
   basic_table& operator=(basic_table&& other) noexcept;
   /// @brief Releases every column's buffers unless shared elsewhere.
