@@ -125,7 +125,6 @@ class fixed_width_rows : public column_rows<fixed_width_rows<Width, Align, Polic
     return range(begin, end, this->nulls_in_rows(begin, end, stream), stream);
   }
 
-
   /**
    * @brief Spillable policies: moves both buffers to host memory, freeing their device memory,
    * unless exposed or spill-locked (rules 14, 15). Synchronises `stream`.
