@@ -29,6 +29,8 @@ SHARED_DETAIL = {
     "devcol/column/detail/rows.hpp",
     # a fixed-width column seen as its width's word: ops and interop move bytes once per width
     "devcol/column/detail/width_word.hpp",
+    # the bounds check of index columns: gather and scatter (ops), dictionaries (column, interop)
+    "devcol/column/detail/index_bounds.hpp",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*<(devcol/[^>]+)>', re.MULTILINE)
 

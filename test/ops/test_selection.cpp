@@ -1,6 +1,9 @@
 // Gather, scatter, filter, concatenate against host references.
 #include "ops_support.hpp"
 
+#include <limits>
+#include <string>
+
 using namespace devcol_test::ops;  // NOLINT: test brevity
 
 TEMPLATE_TEST_CASE("gather: values, nulls from source and indices, out-of-bounds policies", "[ops][gather]", std::int8_t,
@@ -40,6 +43,36 @@ TEST_CASE("gather as the issue writes it, and without nulls allocates no mask", 
   CHECK_FALSE(g.nullable());
   CHECK_THROWS_WITH(devcol::gather(x, devcol::make_column<std::int32_t>({3, 1000})),
                     Catch::Contains("gather: index 1000 at row 1 is out of bounds for 1000 rows"));
+}
+
+TEMPLATE_TEST_CASE("gather, scatter and make_dictionary_column name the first index out of bounds, of each index type",
+                   "[ops][gather][scatter][dictionary]", std::int8_t, std::uint8_t, std::int16_t, std::uint16_t,
+                   std::int32_t, std::uint32_t, std::int64_t, std::uint64_t) {
+  devcol_test::leak_check leaks;
+  using I = TestType;
+  // The type's extreme past the bounds: its lowest value where it has negatives, else its highest.
+  I const bad = std::is_signed_v<I> ? std::numeric_limits<I>::min() : std::numeric_limits<I>::max();
+  std::string const text = std::to_string(+bad);
+  // Three rows before the slice (an offset off the byte boundary), then 1, a null slot holding the
+  // bad bits (a null index is never checked), 0, bad, 2, bad.
+  auto const whole = devcol::set_null_mask(devcol::make_column<I>({9, 9, 9, 1, bad, 0, bad, 2, bad}),
+                                           devcol::make_column<bool>({true, true, true, true, false, true, true, true, true}));
+  auto const indices = whole.slice(3, 9);
+  auto const values = devcol::sequence<std::int64_t>(3, 10, 1);
+  CHECK_THROWS_WITH(devcol::gather(values, indices),
+                    Catch::Contains("gather: index " + text + " at row 3 is out of bounds for 3 rows"));
+  check_equal(devcol::gather(values, indices, {}, devcol::out_of_bounds::nullify),
+              model<std::int64_t>{11, std::nullopt, 10, std::nullopt, 12, std::nullopt});
+  auto target = devcol::make_column<std::int64_t>({7, 7, 7});
+  CHECK_THROWS_WITH(devcol::scatter(devcol::sequence<std::int64_t>(6, 0, 1), indices, target),
+                    Catch::Contains("scatter: index " + text + " at row 3 is out of bounds for 3 rows"));
+  check_equal(target, model<std::int64_t>{7, 7, 7});
+  CHECK_THROWS_WITH(devcol::make_dictionary_column(indices, values),
+                    Catch::Contains("make_dictionary_column: index " + text + " at row 3 is outside the 3 values"));
+  // The rows before the first bad one pass every check.
+  auto const good = indices.slice(0, 3);
+  check_equal(devcol::gather(values, good), model<std::int64_t>{11, std::nullopt, 10});
+  CHECK(devcol::size(devcol::make_dictionary_column(good, values)) == 3);
 }
 
 TEMPLATE_TEST_CASE("scatter in place: values and validity, null indices skipped", "[ops][scatter]", std::int32_t, double) {

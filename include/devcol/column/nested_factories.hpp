@@ -12,18 +12,14 @@
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
-#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/index_bounds.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
 
-#include <thrust/find.h>
-#include <thrust/iterator/counting_iterator.h>
-
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -51,39 +47,6 @@ std::pair<buffer<Policy>, std::size_t> mask_from_host(std::vector<bool> const& v
   buffer<Policy> mask(staged.size() * sizeof(bitmask_word), stream, mr::default_alignment, std::move(resource));
   copy_bytes(mask.data(access::write, stream), staged.data(), staged.size() * sizeof(bitmask_word), stream);
   return {std::move(mask), nulls};
-}
-
-/// Whether row `i` of the indices is valid and outside [0, values).
-template <class I>
-struct index_outside {
-  column_view<I> indices;
-  std::size_t values;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
-    if (!indices.is_valid(i)) { return false; }
-    if constexpr (std::is_signed_v<I>) {
-      if (indices[i] < 0) { return true; }
-    }
-    return static_cast<std::size_t>(indices[i]) >= values;
-  }
-};
-
-/**
- * The first valid index of `indices` outside [0, n), as its row and its value in words, or nothing:
- * one pass, and when one is found a copy of it to the host; synchronises `stream` then only. What
- * make_dictionary_column and the Arrow importer check of indices they did not make.
- */
-template <class I, class Policy>
-[[nodiscard]] std::optional<std::pair<std::size_t, std::string>> first_index_outside(column<I, Policy> const& indices,
-                                                                                     std::size_t n, stream_ref stream) {
-  executor exec(stream);
-  std::size_t const row =
-      *thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                       thrust::counting_iterator<std::size_t>(indices.size()), index_outside<I>{indices.view(), n});
-  if (row == indices.size()) { return std::nullopt; }
-  I index{};
-  copy_bytes(&index, indices.data(access::read) + row, sizeof(index), stream);
-  stream.synchronize();
-  return std::pair{row, std::to_string(+index)};
 }
 
 }  // namespace detail
@@ -368,7 +331,7 @@ template <buffer_policy Policy = default_policy, dictionary_index I>
                                                                stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const n = devcol::size(values);
-  if (auto const bad = detail::first_index_outside(indices, n, stream)) {
+  if (auto const bad = detail::first_index_outside(detail::any_index_view(indices.view()), n, stream)) {
     DEVCOL_FAIL("make_dictionary_column: index ", bad->second, " at row ", bad->first, " is outside the ", n,
                 " values");
   }

@@ -12,7 +12,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
-#include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/index_bounds.hpp>
 #include <devcol/column/dictionary_column.hpp>
 #include <devcol/column/nested_factories.hpp>
 #include <devcol/core/copy.hpp>
@@ -26,9 +26,6 @@
 #include <devcol/interop/detail/import_guard.hpp>
 #include <devcol/interop/detail/kinds/fixed_width.hpp>
 #include <devcol/interop/detail/kinds_fwd.hpp>
-
-#include <thrust/find.h>
-#include <thrust/iterator/counting_iterator.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -116,7 +113,7 @@ dictionary_column<Policy> import_dictionary(ArrowArray const& array, arrow_field
   return visit_index_format(field.format, path, [&]<class I>(std::type_identity<I>) {
     auto indices = import_column<I, Policy>(array, static_cast<std::size_t>(array.offset),
                                             static_cast<std::size_t>(array.length), array.null_count, keep, stream);
-    if (auto const bad = first_index_outside(indices, n, stream)) {
+    if (auto const bad = first_index_outside(any_index_view(indices.view()), n, stream)) {
       DEVCOL_ARROW_EXPECTS(false, path, ".buffers[1] (indices): index ", bad->second, " at row ", bad->first,
                            " is outside the ", n, " dictionary values");
     }

@@ -10,17 +10,16 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/index_bounds.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
-#include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/host/gather.hpp>
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/column/detail/width_word.hpp>
 
 #include <thrust/fill.h>
-#include <thrust/find.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scatter.h>
@@ -50,16 +49,6 @@ DEVCOL_HOST_DEVICE bool in_bounds(I index, std::size_t size) noexcept {
   }
   return static_cast<std::size_t>(index) < size;
 }
-
-/// Whether row `i` of the indices is null or out of bounds.
-template <class I>
-struct bad_index {
-  column_view<I> indices;
-  std::size_t size;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
-    return indices.is_valid(i) && !in_bounds(indices[i], size);
-  }
-};
 
 /// Gather's row map, for every column kind: result row `i` reads source row `indices[i]`, or
 /// `none` for a null or out-of-bounds index.
@@ -126,18 +115,13 @@ struct winner_valid : scattered_rows<validity_view> {
   }
 };
 
-/// Throws naming the first index that is out of bounds for `size` rows (one pass; synchronises).
+/// Throws naming the first index that is out of bounds for `size` rows (one pass, one kernel for
+/// every index type; synchronises).
 template <class I>
 void check_indices(column_view<I> indices, std::size_t size, char const* op, stream_ref stream) {
-  executor exec(stream);
-  auto const first = thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                                     thrust::counting_iterator<std::size_t>(indices.size()), bad_index<I>{indices, size});
-  std::size_t const row = *first;
-  if (row == indices.size()) { return; }
-  I index{};
-  copy_bytes(&index, indices.data() + row, sizeof(I), stream);
-  stream.synchronize();
-  DEVCOL_FAIL(op, ": index ", static_cast<long long>(index), " at row ", row, " is out of bounds for ", size, " rows");
+  if (auto const bad = first_index_outside(any_index_view(indices), size, stream)) {
+    DEVCOL_FAIL(op, ": index ", bad->second, " at row ", bad->first, " is out of bounds for ", size, " rows");
+  }
 }
 
 #if DEVCOL_HOST_FAST_PATHS
