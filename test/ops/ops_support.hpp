@@ -31,7 +31,14 @@ T random_value(std::mt19937_64& rng) {
   } else if constexpr (std::is_integral_v<T>) {
     return static_cast<T>(rng() % 100);  // small: ties in sorts, no overflow in sums
   } else {
-    return T{typename T::duration{static_cast<std::int64_t>(rng() % 1000)}};  // timestamps
+    // Timestamps, dates, times of day, durations: counts either side of zero, so that a sort by
+    // counts must order signed values.
+    auto const count = static_cast<typename T::rep>(static_cast<std::int64_t>(rng() % 1000) - 500);
+    if constexpr (requires { typename T::duration; }) {
+      return T{typename T::duration{count}};
+    } else {
+      return T{count};
+    }
   }
 }
 

@@ -117,7 +117,7 @@ TEMPLATE_TEST_CASE("scans: inclusive and exclusive sum, min, max, nulls skipped 
 }
 
 TEMPLATE_TEST_CASE("sort and argsort: stable, both orders, nulls first or last, is_sorted", "[ops][sort]", std::int8_t,
-                   std::uint32_t, std::int64_t, double, devcol::timestamp_ns) {
+                   std::uint32_t, std::int64_t, double, devcol::timestamp_ns, devcol::date32, devcol::duration_ms) {
   devcol_test::leak_check leaks;
   for (std::size_t n : sizes) {
     for (std::size_t off : offsets) {

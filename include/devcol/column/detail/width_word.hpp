@@ -40,12 +40,20 @@ using width_word_t = std::conditional_t<
 template <class T>
 inline constexpr bool moves_as_word = !std::is_same_v<width_word_t<T>, T>;
 
-/// `col`'s buffers, rows, nulls and offset as a column of `T`'s word. O(1): shares the buffers
-/// (their copy-on-write state and spill owner included), reads no device memory.
+/// `col`'s buffers, rows, nulls and offset as a column of `U`, a type of `T`'s size (its width
+/// word, or the integer a value type stands on; buffers are aligned for either). O(1): shares the buffers (their
+/// copy-on-write state and spill owner included), reads no device memory.
+template <class U, class T, class Policy>
+  requires(sizeof(U) == sizeof(T))
+[[nodiscard]] column<U, Policy> rows_as(column<T, Policy> const& col) {
+  return column<U, Policy>(col.data_buffer().alias(), col.mask_buffer().alias(), col.size(), col.null_count(),
+                           col.offset());
+}
+
+/// `col` as a column of `T`'s word (see rows_as).
 template <class T, class Policy>
 [[nodiscard]] column<width_word_t<T>, Policy> as_words(column<T, Policy> const& col) {
-  return column<width_word_t<T>, Policy>(col.data_buffer().alias(), col.mask_buffer().alias(), col.size(),
-                                         col.null_count(), col.offset());
+  return rows_as<width_word_t<T>>(col);
 }
 
 /// `view`'s rows as `T`'s word: the same memory and validity, for kernels that move values
@@ -66,8 +74,7 @@ template <class T>
 /// O(1): adopts the buffers, reads no device memory.
 template <class T, class Policy>
 [[nodiscard]] column<T, Policy> from_words(column<width_word_t<T>, Policy> const& words) {
-  return column<T, Policy>(words.data_buffer().alias(), words.mask_buffer().alias(), words.size(),
-                           words.null_count(), words.offset());
+  return rows_as<T>(words);
 }
 
 }  // namespace detail

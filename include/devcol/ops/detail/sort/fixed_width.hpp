@@ -11,6 +11,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/width_word.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
@@ -85,6 +86,25 @@ inline constexpr bool merge_sort_keys =
 template <class T, bool Greater>
 using sort_comparator = std::conditional_t<merge_sort_keys<T>, compare_keys<T, Greater>,
                                            std::conditional_t<Greater, cuda::std::greater<T>, cuda::std::less<T>>>;
+
+/**
+ * The signed integer a chrono value (timestamp, duration, date, time of day) counts in: it orders
+ * as its count, so sort, argsort and is_sorted of a chrono column run on its rows as counts. They
+ * then share int32's and int64's kernels (radix sort on CUDA) instead of merge-sorting each of the
+ * sixteen chrono types with a comparator of its own.
+ */
+template <class T>
+struct sorts_as {
+  using type = T;
+};
+template <class T>
+  requires std::is_integral_v<typename T::rep> && (sizeof(T) == sizeof(typename T::rep))
+struct sorts_as<T> {
+  using type = typename T::rep;
+};
+/// Whether `T` sorts as another type's column (see sorts_as).
+template <class T>
+inline constexpr bool sorts_as_count = !std::is_same_v<typename sorts_as<T>::type, T>;
 
 /// What argsort and sort sort for `T`: `T` itself, or for floating point its ordered_key.
 template <class T>
@@ -176,7 +196,8 @@ template <int = 0>
  * says (NaN beside the nulls, -0.0 and 0.0 tied). Sorts a copy of the valid rows' keys
  * (scratch from `col`'s resource; floats as ordered_key integers, made in the same gather) with the
  * row numbers; with nulls, a stable partition of the row numbers comes first, which synchronises
- * `stream` on CUDA. Without nulls, no synchronisation.
+ * `stream` on CUDA. Without nulls, no synchronisation. A chrono column (timestamps, durations, dates,
+ * times of day) sorts as its counts: int32's or int64's sort, reading the same buffers.
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
@@ -187,25 +208,29 @@ template <int = 0>
 template <fixed_width T, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> argsort(column<T, Policy> const& col, order direction = order::ascending,
                                                    stream_ref stream = {}, null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  std::size_t const n = col.size();
-  auto indices = col.template make_like<std::int64_t>(n, stream);
-  detail::executor exec(stream);
-  std::int64_t* const valid_first =
-      detail::row_numbers_nulls_placed(exec, indices.data(access::write, stream), col.view(), nulls);
-  std::size_t const valid = n - col.null_count();
-  using K = detail::sort_key_t<T>;
-  auto keys = col.template make_like<K>(valid, stream);
-  K* key = keys.data(access::write, stream);
-  if constexpr (std::is_floating_point_v<T>) {
-    thrust::gather(exec.policy(), valid_first, valid_first + valid,
-                   thrust::make_transform_iterator(col.data(access::read), detail::float_sort_key<T>(direction, nulls)),
-                   key);
+  if constexpr (detail::sorts_as_count<T>) {
+    return devcol::argsort(detail::rows_as<typename detail::sorts_as<T>::type>(col), direction, stream, nulls);
   } else {
-    thrust::gather(exec.policy(), valid_first, valid_first + valid, col.data(access::read), key);
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
+    std::size_t const n = col.size();
+    auto indices = col.template make_like<std::int64_t>(n, stream);
+    detail::executor exec(stream);
+    std::int64_t* const valid_first =
+        detail::row_numbers_nulls_placed(exec, indices.data(access::write, stream), col.view(), nulls);
+    std::size_t const valid = n - col.null_count();
+    using K = detail::sort_key_t<T>;
+    auto keys = col.template make_like<K>(valid, stream);
+    K* key = keys.data(access::write, stream);
+    if constexpr (std::is_floating_point_v<T>) {
+      auto const encoded =
+          thrust::make_transform_iterator(col.data(access::read), detail::float_sort_key<T>(direction, nulls));
+      thrust::gather(exec.policy(), valid_first, valid_first + valid, encoded, key);
+    } else {
+      thrust::gather(exec.policy(), valid_first, valid_first + valid, col.data(access::read), key);
+    }
+    detail::sort_by_keys(exec, key, valid, valid_first, direction);
+    return indices;
   }
-  detail::sort_by_keys(exec, key, valid, valid_first, direction);
-  return indices;
 }
 
 /**
@@ -213,7 +238,7 @@ template <fixed_width T, class Policy>
  * Without nulls: a copy then one sort of the values in place, no synchronisation; floating point
  * sorts its ordered_key integers instead (a scratch column from `col`'s resource) and places its
  * zero and NaN rows after (see detail::sort_floats: two binary searches, which synchronise
- * `stream`). With nulls, argsort then gather.
+ * `stream`). With nulls, argsort then gather. A chrono column sorts as its counts (see argsort()).
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
@@ -224,30 +249,36 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> sort(column<T, Policy> const& col, order direction = order::ascending,
                                      stream_ref stream = {}, null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (col.has_nulls()) {
-    return devcol::gather(col, devcol::argsort(col, direction, stream, nulls), stream, out_of_bounds::nullify);
-  }
-  auto out = col.template make_like<T>(col.size(), stream);
-  T* first = out.data(access::write, stream);
-  detail::executor exec(stream);
-  if constexpr (std::is_floating_point_v<T>) {
-    auto keys = col.template make_like<detail::sort_key_t<T>>(col.size(), stream);
-    detail::sort_floats(exec, col.data(access::read), col.size(), first, keys.data(access::write, stream), direction,
-                        nulls);
+  if constexpr (detail::sorts_as_count<T>) {
+    auto const counts = detail::rows_as<typename detail::sorts_as<T>::type>(col);
+    return detail::rows_as<T>(devcol::sort(counts, direction, stream, nulls));
   } else {
-    copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
-    if (direction == order::ascending) {
-      thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, false>{});
-    } else {
-      thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, true>{});
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
+    if (col.has_nulls()) {
+      return devcol::gather(col, devcol::argsort(col, direction, stream, nulls), stream, out_of_bounds::nullify);
     }
+    auto out = col.template make_like<T>(col.size(), stream);
+    T* first = out.data(access::write, stream);
+    detail::executor exec(stream);
+    if constexpr (std::is_floating_point_v<T>) {
+      auto keys = col.template make_like<detail::sort_key_t<T>>(col.size(), stream);
+      detail::sort_floats(exec, col.data(access::read), col.size(), first, keys.data(access::write, stream), direction,
+                          nulls);
+    } else {
+      copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
+      if (direction == order::ascending) {
+        thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, false>{});
+      } else {
+        thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, true>{});
+      }
+    }
+    return out;
   }
-  return out;
 }
 
 /// @brief Whether `col` is in order, nulls placed as asked, floating point as sort() orders it (NaN
-/// beside the nulls, -0.0 and 0.0 equal): one pass over adjacent pairs. Synchronises `stream`.
+/// beside the nulls, -0.0 and 0.0 equal), a chrono column as its counts: one pass over adjacent
+/// pairs. Synchronises `stream`.
 /// @tparam T the element type
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
@@ -257,12 +288,17 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
 [[nodiscard]] bool is_sorted(column<T, Policy> const& col, order direction = order::ascending, stream_ref stream = {},
                              null_order nulls = null_order::last) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (col.size() < 2) { return true; }
-  detail::executor exec(stream);
-  return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
-                        thrust::counting_iterator<std::size_t>(col.size()),
-                        detail::in_order<column_view<T>>{col.view(), direction == order::descending, nulls == null_order::first});
+  if constexpr (detail::sorts_as_count<T>) {
+    return devcol::is_sorted(detail::rows_as<typename detail::sorts_as<T>::type>(col), direction, stream, nulls);
+  } else {
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
+    if (col.size() < 2) { return true; }
+    detail::executor exec(stream);
+    detail::in_order<column_view<T>> const pair_in_order{col.view(), direction == order::descending,
+                                                         nulls == null_order::first};
+    return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
+                          thrust::counting_iterator<std::size_t>(col.size()), pair_in_order);
+  }
 }
 
 DEVCOL_NAMESPACE_END
