@@ -37,7 +37,7 @@ DEVCOL_NAMESPACE_BEGIN
  * (see there for what it costs, when it synchronises and what it allocates, from `col`'s resource).
  * Every kind `any_column` holds has a gather; a kind without one fails to compile here.
  * @tparam Policy the buffer policy of `col` and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the column to gather from
  * @param indices the source row of each result row; a null index gives a null row

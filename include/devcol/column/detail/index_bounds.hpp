@@ -36,7 +36,9 @@ class any_index_view : public validity_view {
  public:
   template <std::integral I>
   explicit any_index_view(column_view<I> indices) noexcept
-      : validity_view(indices), data_(indices.data()), type_(type_of<I>) {}
+      : validity_view(indices), data_(indices.data()), type_(type_of<I>) {
+    static_assert(sizeof(I) <= sizeof(std::uint64_t), "devcol: indices are integers of at most 64 bits");
+  }
 
   /// The first row's address, and the bytes the rows take from it.
   [[nodiscard]] void const* data() const noexcept { return data_; }

@@ -27,7 +27,7 @@ DEVCOL_NAMESPACE_BEGIN
  * synchronises `stream`), so that a bad index fails here as it does for every kind; nothing else is
  * read or allocated.
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row

@@ -45,7 +45,7 @@ template <class Policy, encoding E>
  * (synchronises `stream`).
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam E what the bytes are (string view or binary view)
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row

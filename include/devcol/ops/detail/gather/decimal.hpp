@@ -20,7 +20,7 @@ DEVCOL_NAMESPACE_BEGIN
  * null counting synchronise), with `col`'s precision and scale; memory from `col`'s resource.
  * @tparam Rep the unscaled value type: `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row

@@ -80,7 +80,7 @@ struct gather_binary_valid {
  * `throw_error` the indices are checked first (one pass; synchronises `stream`). Nulls in the result
  * are written to a mask and counted (synchronises `stream`).
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row

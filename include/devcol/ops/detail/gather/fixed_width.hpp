@@ -222,7 +222,7 @@ template <class T, class Policy, class I, class IndexPolicy>
  * `nullify`) are written to a mask and counted (synchronises `stream`).
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row
@@ -250,7 +250,7 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
  * Strong guarantee: if it throws, `target` is as it was (a shared target is copied aside first).
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param source the rows to write, one per index
  * @param indices the target row of each source row; a null index skips the row

@@ -53,7 +53,7 @@ std::pair<buffer<typename C::policy>, std::size_t> gathered_row_mask(C const& co
  * null index gives a null row, as does an out-of-bounds one with `nullify`. A map gives a map.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row
@@ -103,7 +103,7 @@ struct fixed_list_row_map {
  * its count (synchronises `stream`). A null index gives a null row, as does an out-of-bounds one
  * with `nullify`.
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row
@@ -149,7 +149,7 @@ struct view_gathered_value {
  * out-of-bounds one with `nullify`.
  * @tparam O the offset and size type
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row
@@ -186,7 +186,7 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
  * indices (each by its kind's gather: with throw_error each re-checks them, one pass each), and
  * with nulls a new struct mask and its count (synchronises `stream`).
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row
@@ -211,7 +211,7 @@ template <class Policy, std::integral I, class IndexPolicy>
  * @brief Row `indices[i]` of a dictionary column for each `i`: its indices gathered (the
  * fixed-width gather; the result keeps their integer type), its values shared (O(1)).
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row

@@ -113,7 +113,7 @@ run_end_encoded_column<Policy> encode_runs(run_end_encoded_column<Policy> const&
  * run with their own kind's gather. A null index gives a null row (a null value), as does an
  * out-of-bounds one with `nullify`.
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row

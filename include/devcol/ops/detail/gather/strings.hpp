@@ -191,7 +191,7 @@ basic_strings_column<O, Policy, E> gather_strings(basic_strings_column<O, Policy
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row

@@ -145,7 +145,7 @@ union_column<Policy> gather_dense(union_column<Policy> const& col, index_rows<I>
  * `nullify`) gives a row of the first child's type whose value is null (a union has no validity
  * of its own). Scratch and result from `col`'s resource.
  * @tparam Policy the buffer policy of the input and of the result
- * @tparam I the integral type of the indices
+ * @tparam I the integral type of the indices, of at most 64 bits
  * @tparam IndexPolicy the buffer policy of `indices` (any)
  * @param col the input column
  * @param indices the source row of each result row; a null index gives a null row
