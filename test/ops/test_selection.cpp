@@ -55,8 +55,8 @@ TEMPLATE_TEST_CASE("gather, scatter and make_dictionary_column name the first in
   std::string const text = std::to_string(+bad);
   // Three rows before the slice (an offset off the byte boundary), then 1, a null slot holding the
   // bad bits (a null index is never checked), 0, bad, 2, bad.
-  auto const whole = devcol::set_null_mask(devcol::make_column<I>({9, 9, 9, 1, bad, 0, bad, 2, bad}),
-                                           devcol::make_column<bool>({true, true, true, true, false, true, true, true, true}));
+  auto const valid = devcol::make_column<bool>({true, true, true, true, false, true, true, true, true});
+  auto const whole = devcol::set_null_mask(devcol::make_column<I>({9, 9, 9, 1, bad, 0, bad, 2, bad}), valid);
   auto const indices = whole.slice(3, 9);
   auto const values = devcol::sequence<std::int64_t>(3, 10, 1);
   CHECK_THROWS_WITH(devcol::gather(values, indices),

@@ -26,6 +26,15 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
+/// Whether `index` lies in [0, size): the bounds of gather's row maps and of every index check.
+template <class I>
+DEVCOL_HOST_DEVICE bool in_bounds(I index, std::size_t size) noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    if (index < 0) { return false; }
+  }
+  return static_cast<std::size_t>(index) < size;
+}
+
 /**
  * An index column's rows whatever their integer type: the first row's address, its width and
  * signedness, and the rows' validity. The check reads each index once, so a switch on the type per
@@ -46,12 +55,7 @@ class any_index_view : public validity_view {
 
   /// Whether row `i` is valid and outside [0, n).
   DEVCOL_HOST_DEVICE bool outside(std::size_t i, std::size_t n) const noexcept {
-    return is_valid(i) && visit(data_, i, [n](auto index) {
-             if constexpr (std::is_signed_v<decltype(index)>) {
-               if (index < 0) { return true; }
-             }
-             return static_cast<std::uint64_t>(index) >= n;
-           });
+    return is_valid(i) && visit(i, [n](auto index) { return !in_bounds(index, n); });
   }
 
   /// Row `i`'s value in decimal. Copies it to the host and synchronises `stream`.
@@ -72,18 +76,18 @@ class any_index_view : public validity_view {
   static constexpr unsigned char type_of =
       static_cast<unsigned char>(sizeof(I) | (std::is_signed_v<I> ? signed_flag : 0));
 
-  /// `f` of row `i` of `data` read as the index type.
+  /// `f` of row `i`, read as the index type.
   template <class F>
-  DEVCOL_HOST_DEVICE auto visit(void const* data, std::size_t i, F f) const noexcept -> decltype(f(std::uint64_t{})) {
+  DEVCOL_HOST_DEVICE auto visit(std::size_t i, F f) const noexcept -> decltype(f(std::uint64_t{})) {
     switch (type_) {
-      case type_of<std::int8_t>: return f(static_cast<std::int8_t const*>(data)[i]);
-      case type_of<std::uint8_t>: return f(static_cast<std::uint8_t const*>(data)[i]);
-      case type_of<std::int16_t>: return f(static_cast<std::int16_t const*>(data)[i]);
-      case type_of<std::uint16_t>: return f(static_cast<std::uint16_t const*>(data)[i]);
-      case type_of<std::int32_t>: return f(static_cast<std::int32_t const*>(data)[i]);
-      case type_of<std::uint32_t>: return f(static_cast<std::uint32_t const*>(data)[i]);
-      case type_of<std::int64_t>: return f(static_cast<std::int64_t const*>(data)[i]);
-      default: return f(static_cast<std::uint64_t const*>(data)[i]);
+      case type_of<std::int8_t>: return f(static_cast<std::int8_t const*>(data_)[i]);
+      case type_of<std::uint8_t>: return f(static_cast<std::uint8_t const*>(data_)[i]);
+      case type_of<std::int16_t>: return f(static_cast<std::int16_t const*>(data_)[i]);
+      case type_of<std::uint16_t>: return f(static_cast<std::uint16_t const*>(data_)[i]);
+      case type_of<std::int32_t>: return f(static_cast<std::int32_t const*>(data_)[i]);
+      case type_of<std::uint32_t>: return f(static_cast<std::uint32_t const*>(data_)[i]);
+      case type_of<std::int64_t>: return f(static_cast<std::int64_t const*>(data_)[i]);
+      default: return f(static_cast<std::uint64_t const*>(data_)[i]);
     }
   }
 

@@ -42,14 +42,6 @@ enum class out_of_bounds {
 
 namespace detail {
 
-template <class I>
-DEVCOL_HOST_DEVICE bool in_bounds(I index, std::size_t size) noexcept {
-  if constexpr (std::is_signed_v<I>) {
-    if (index < 0) { return false; }
-  }
-  return static_cast<std::size_t>(index) < size;
-}
-
 /// Gather's row map, for every column kind: result row `i` reads source row `indices[i]`, or
 /// `none` for a null or out-of-bounds index.
 template <class I>
