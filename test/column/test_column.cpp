@@ -1,10 +1,15 @@
 // Columns: types and formats, factories, host round trips, views, null masks, printing, bad input.
 #include "../support.hpp"
 
+#include <array>
+#include <cmath>
 #include <atomic>
 #include <cstdint>
+#include <list>
 #include <optional>
 #include <random>
+#include <ranges>
+#include <span>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -111,6 +116,47 @@ TEST_CASE("make_column without nulls allocates no mask", "[column][factories]") 
   CHECK(leaks.live() == 1);
   auto from_range = devcol::make_column<double>(std::vector<int>{1, 2, 3});  // any convertible host range
   CHECK(devcol_test::host_values(from_range) == std::vector<double>{1, 2, 3});
+}
+
+TEST_CASE("make_column reads every kind of host range alike", "[column][factories]") {
+  // Contiguous ranges of the value type go through one span body, the others through the generic
+  // one: both must give the same rows, nulls and null count.
+  devcol_test::leak_check leaks;
+  std::vector<std::optional<i64>> expected(70);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (i != 0 && i != 63 && i != 64 && i != 69) { expected[i] = static_cast<i64>(i) * -3 + 7; }
+  }
+  std::vector<i64> plain(expected.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) { plain[i] = expected[i].value_or(0); }
+  auto check_nullable = [&](devcol::column<i64> const& col) {
+    CHECK(col.null_count() == 4);
+    CHECK(devcol::to_host(col) == expected);
+  };
+  check_nullable(devcol::make_column<i64>(expected));
+  check_nullable(devcol::make_column<i64>(std::span<std::optional<i64>>(expected)));
+  check_nullable(devcol::make_column<i64>(std::list<std::optional<i64>>(expected.begin(), expected.end())));
+  auto check_plain = [&](devcol::column<i64> const& col) {
+    CHECK_FALSE(col.nullable());
+    CHECK(devcol_test::host_values(col) == plain);
+  };
+  check_plain(devcol::make_column<i64>(plain));
+  check_plain(devcol::make_column<i64>(std::span<i64 const>(plain)));
+  check_plain(devcol::make_column<i64>(std::list<i64>(plain.begin(), plain.end())));
+  check_plain(devcol::make_column<i64>(plain | std::views::transform([](i64 v) { return v; })));
+  std::vector<int> narrow(plain.begin(), plain.end());
+  check_plain(devcol::make_column<i64>(narrow));  // convertible, not the value type: the generic body
+
+  std::array<double, 3> const fixed{-0.0, 1.5, -2.5};
+  auto from_array = devcol::make_column<double>(fixed);
+  CHECK(devcol_test::host_values(from_array) == std::vector<double>{-0.0, 1.5, -2.5});
+  CHECK(std::signbit(devcol_test::host_values(from_array)[0]));
+  // vector<bool> is not contiguous (its elements are bits): the generic body reads it.
+  std::vector<bool> const bits{true, false, true, true};
+  CHECK(devcol_test::host_values(devcol::make_column<bool>(bits)) == std::vector<bool>{true, false, true, true});
+  auto bools = devcol::make_column<bool>({true, std::nullopt, false});
+  CHECK(devcol::to_host(bools) == std::vector<std::optional<bool>>{true, std::nullopt, false});
+  CHECK(devcol::make_column<i64>(std::vector<i64>{}).empty());
+  CHECK(devcol::make_column<i64>(std::vector<std::optional<i64>>{}).empty());
 }
 
 TEST_CASE("sequence and full", "[column][factories]") {

@@ -31,6 +31,7 @@
 #include <memory>
 #include <optional>
 #include <ranges>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -42,39 +43,20 @@ namespace detail {
 template <class V, class T>
 inline constexpr bool is_optional_of = std::is_same_v<std::remove_cvref_t<V>, std::optional<T>>;
 
-}  // namespace detail
-
-/**
- * @brief A column holding the values of a host range of `T` or of `std::optional<T>` (an empty
- * optional is a null row; the column has a mask only if some row is null). Stages the values in
- * host memory and copies them in order on `stream`, which it then synchronises (the staging
- * memory is freed on return).
- * @tparam T the column's fixed-width value type
- * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
- *         members decide sharing, exposure tracking, reference counting and spilling
- * @tparam Range a host input range of values convertible to `T`, or of `std::optional<T>`;
- *         walked once, in order
- * @param values the rows, first to last; its length is the column's size
- * @param stream the stream the copy runs on and that is synchronised before returning
- * @returns a column owning fresh device memory of `values.size()` rows
- * @throws what allocation and copying throw
- */
-template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::input_range Range>
-  requires std::convertible_to<std::ranges::range_value_t<Range>, T> ||
-           detail::is_optional_of<std::ranges::range_value_t<Range>, T>
-[[nodiscard]] column<T, Policy> make_column(Range const& values, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  using value = std::ranges::range_value_t<Range>;
+/// make_column over host values that are `V` (`T`, or `std::optional<T>` for nullable rows), read
+/// once, in order: one body per value type whatever the range, the one the precompiled library
+/// holds. `R` is the range, a span where the values are contiguous.
+template <fixed_width T, buffer_policy Policy, class V, class R>
+column<T, Policy> column_from_host(R const& values, stream_ref stream) {
+  operation_spill_lock<Policy> const spill_scope{stream};
   std::size_t const size = static_cast<std::size_t>(std::ranges::distance(values));
   auto staged = std::make_unique_for_overwrite<T[]>(size);  // not std::vector: vector<bool> has no data()
   std::vector<bitmask_word> valid;
   std::size_t nulls = 0;
-  if constexpr (detail::is_optional_of<value, T>) {
-    valid.assign(bitmask_allocation_size(size) / sizeof(bitmask_word), 0);
-  }
+  if constexpr (is_optional_of<V, T>) { valid.assign(bitmask_allocation_size(size) / sizeof(bitmask_word), 0); }
   std::size_t i = 0;
   for (auto const& v : values) {
-    if constexpr (detail::is_optional_of<value, T>) {
+    if constexpr (is_optional_of<V, T>) {
       staged[i] = v.value_or(T{});
       if (v.has_value()) {
         valid[i / bits_per_word] |= bitmask_word{1} << (i % bits_per_word);
@@ -98,6 +80,37 @@ template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::inp
   return out;
 }
 
+}  // namespace detail
+
+/**
+ * @brief A column holding the values of a host range of `T` or of `std::optional<T>` (an empty
+ * optional is a null row; the column has a mask only if some row is null). Stages the values in
+ * host memory and copies them in order on `stream`, which it then synchronises (the staging
+ * memory is freed on return).
+ * @tparam T the column's fixed-width value type
+ * @tparam Policy the buffer policy of the result: its `resource` gives the memory, its other
+ *         members decide sharing, exposure tracking, reference counting and spilling
+ * @tparam Range a host input range of values convertible to `T`, or of `std::optional<T>`;
+ *         walked once, in order
+ * @param values the rows, first to last; its length is the column's size
+ * @param stream the stream the copy runs on and that is synchronised before returning
+ * @returns a column owning fresh device memory of `values.size()` rows
+ * @throws what allocation and copying throw
+ */
+template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::input_range Range>
+  requires std::convertible_to<std::ranges::range_value_t<Range>, T> ||
+           detail::is_optional_of<std::ranges::range_value_t<Range>, T>
+[[nodiscard]] column<T, Policy> make_column(Range const& values, stream_ref stream = {}) {
+  using value = std::ranges::range_value_t<Range>;
+  if constexpr (std::ranges::contiguous_range<Range> && std::ranges::sized_range<Range> &&
+                (std::is_same_v<value, T> || detail::is_optional_of<value, T>)) {
+    return detail::column_from_host<T, Policy, value>(
+        std::span<value const>(std::ranges::data(values), std::ranges::size(values)), stream);
+  } else {
+    return detail::column_from_host<T, Policy, value>(values, stream);
+  }
+}
+
 /**
  * @brief make_column from a braced list of values: `make_column<std::int64_t>({1, 2, 3})`.
  * Synchronises `stream`, as the range overload does.
@@ -110,8 +123,7 @@ template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::inp
  */
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> make_column(std::initializer_list<T> values, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return make_column<T, Policy>(std::span<T const>(values.begin(), values.size()), stream);
+  return detail::column_from_host<T, Policy, T>(std::span<T const>(values.begin(), values.size()), stream);
 }
 
 /**
@@ -127,8 +139,8 @@ template <fixed_width T, buffer_policy Policy = default_policy>
  */
 template <fixed_width T, buffer_policy Policy = default_policy>
 [[nodiscard]] column<T, Policy> make_column(std::initializer_list<std::optional<T>> values, stream_ref stream = {}) {
-  detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return make_column<T, Policy>(std::span<std::optional<T> const>(values.begin(), values.size()), stream);
+  return detail::column_from_host<T, Policy, std::optional<T>>(
+      std::span<std::optional<T> const>(values.begin(), values.size()), stream);
 }
 
 /**
@@ -459,5 +471,18 @@ template <buffer_policy Policy = default_policy, encoding E = encoding::utf8, st
   stream.synchronize();
   return basic_binary_view_column<Policy, E>(std::move(view_buffer), std::move(data), std::move(mask), row, nulls);
 }
+
+#if DEVCOL_USE_PRECOMPILED
+// make_column of each fixed-width type from host values, with and without nulls: a braced list or
+// any contiguous range of the value type reaches these.
+#  define DEVCOL_FACTORIES_FROM_HOST(T)                                                                   \
+    DEVCOL_EXTERN_TEMPLATE column<T, default_policy> detail::column_from_host<T, default_policy, T>(      \
+        std::span<T const> const&, stream_ref);                                                           \
+    DEVCOL_EXTERN_TEMPLATE column<T, default_policy>                                                      \
+    detail::column_from_host<T, default_policy, std::optional<T>>(std::span<std::optional<T> const> const&, \
+                                                                  stream_ref);
+DEVCOL_FOR_EACH_FIXED_WIDTH_TYPE(DEVCOL_FACTORIES_FROM_HOST)
+#  undef DEVCOL_FACTORIES_FROM_HOST
+#endif
 
 DEVCOL_NAMESPACE_END

@@ -367,35 +367,7 @@ DEVCOL_EXTERN_TEMPLATE class basic_table<default_policy>;
                                                                                            column<T, default_policy>, field_info);
 #  define DEVCOL_TABLE_ADD_KIND(C) \
     DEVCOL_EXTERN_TEMPLATE basic_table<default_policy>& basic_table<default_policy>::add<C>(std::string, C, field_info);
-DEVCOL_TABLE_ADD_VALUES(std::int8_t)
-DEVCOL_TABLE_ADD_VALUES(std::int16_t)
-DEVCOL_TABLE_ADD_VALUES(std::int32_t)
-DEVCOL_TABLE_ADD_VALUES(std::int64_t)
-DEVCOL_TABLE_ADD_VALUES(std::uint8_t)
-DEVCOL_TABLE_ADD_VALUES(std::uint16_t)
-DEVCOL_TABLE_ADD_VALUES(std::uint32_t)
-DEVCOL_TABLE_ADD_VALUES(std::uint64_t)
-DEVCOL_TABLE_ADD_VALUES(float)
-DEVCOL_TABLE_ADD_VALUES(double)
-DEVCOL_TABLE_ADD_VALUES(bool)
-DEVCOL_TABLE_ADD_VALUES(timestamp_s)
-DEVCOL_TABLE_ADD_VALUES(timestamp_ms)
-DEVCOL_TABLE_ADD_VALUES(timestamp_us)
-DEVCOL_TABLE_ADD_VALUES(timestamp_ns)
-DEVCOL_TABLE_ADD_VALUES(duration_s)
-DEVCOL_TABLE_ADD_VALUES(duration_ms)
-DEVCOL_TABLE_ADD_VALUES(duration_us)
-DEVCOL_TABLE_ADD_VALUES(duration_ns)
-DEVCOL_TABLE_ADD_VALUES(date32)
-DEVCOL_TABLE_ADD_VALUES(date64)
-DEVCOL_TABLE_ADD_VALUES(time32_s)
-DEVCOL_TABLE_ADD_VALUES(time32_ms)
-DEVCOL_TABLE_ADD_VALUES(time64_us)
-DEVCOL_TABLE_ADD_VALUES(time64_ns)
-DEVCOL_TABLE_ADD_VALUES(float16)
-DEVCOL_TABLE_ADD_VALUES(interval_months)
-DEVCOL_TABLE_ADD_VALUES(interval_day_time)
-DEVCOL_TABLE_ADD_VALUES(interval_month_day_nano)
+DEVCOL_FOR_EACH_FIXED_WIDTH_TYPE(DEVCOL_TABLE_ADD_VALUES)
 DEVCOL_TABLE_ADD_KIND(strings_column)
 DEVCOL_TABLE_ADD_KIND(large_strings_column)
 DEVCOL_TABLE_ADD_KIND(binary_column)
@@ -424,5 +396,14 @@ DEVCOL_TABLE_ADD_KIND(union_column<default_policy>)
 static_assert(std::variant_size_v<any_column<default_policy>> == 29 + 21,
               "table.hpp: declare the precompiled add() of every any_column alternative");
 #endif
+
+// The fixed-width list that the precompiled declarations expand is any_column's fixed-width kinds.
+#define DEVCOL_TABLE_COUNT_TYPE(T) +1
+#define DEVCOL_TABLE_IS_ALTERNATIVE(T) &&detail::is_alternative<column<T, default_policy>, any_column<default_policy>>::value
+static_assert(0 DEVCOL_FOR_EACH_FIXED_WIDTH_TYPE(DEVCOL_TABLE_COUNT_TYPE) == 29 &&
+                  (true DEVCOL_FOR_EACH_FIXED_WIDTH_TYPE(DEVCOL_TABLE_IS_ALTERNATIVE)),
+              "types.hpp: DEVCOL_FOR_EACH_FIXED_WIDTH_TYPE must list any_column's 29 fixed-width value types");
+#undef DEVCOL_TABLE_COUNT_TYPE
+#undef DEVCOL_TABLE_IS_ALTERNATIVE
 
 DEVCOL_NAMESPACE_END

@@ -372,6 +372,16 @@ template <> struct type_traits<interval_month_day_nano>
     : detail::fixed_width_traits<interval_month_day_nano, detail::fmt_tin, detail::name_tin> {};
 // clang-format on
 
+/// Calls `M(T)` for each of the 29 Arrow fixed-width value types above, in any_column's order: the
+/// one list behind the precompiled mode's declarations (core/config.hpp), which C++ can only spell
+/// one instantiation at a time. table.hpp checks the count against any_column's alternatives.
+#define DEVCOL_FOR_EACH_FIXED_WIDTH_TYPE(M)                                                        \
+  M(std::int8_t) M(std::int16_t) M(std::int32_t) M(std::int64_t) M(std::uint8_t) M(std::uint16_t)  \
+  M(std::uint32_t) M(std::uint64_t) M(float) M(double) M(bool) M(timestamp_s) M(timestamp_ms)      \
+  M(timestamp_us) M(timestamp_ns) M(duration_s) M(duration_ms) M(duration_us) M(duration_ns)       \
+  M(date32) M(date64) M(time32_s) M(time32_ms) M(time64_us) M(time64_ns) M(float16)                \
+  M(interval_months) M(interval_day_time) M(interval_month_day_nano)
+
 namespace detail {
 /// What the decimal representations (`int128_t`, `int256_t`) share: fixed-width element types
 /// with no Arrow format of their own (their Arrow kind is the decimal column's).
