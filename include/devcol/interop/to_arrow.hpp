@@ -94,20 +94,6 @@ void to_arrow_schema(C const& col, ArrowSchema* schema, std::string name = {}) {
 }
 
 /**
- * @brief Exports `tbl` as a struct array (a record batch: format `+s`, no validity, one child per
- * column with its name), each column of any kind as its to_arrow() exports it. Zero-copy but for
- * bool and exposed columns. `schema` and `array` are written only on success.
- * Each column's spillable memory stays on the device while it is exported, and each node keeps
- * what it exports there until it is released (rule 20).
- * @tparam Policy the table's buffer policy
- * @param tbl the table to export
- * @param schema where the struct schema is written (not null)
- * @param array where the struct device array is written (not null)
- * @param stream the stream the export's copies run on and its `sync_event` is recorded on
- * @throws devcol::logic_error (null outputs, columns on different kinds of memory); as
- * to_arrow(column)
- */
-/**
  * @brief As to_arrow(col, schema, array, stream, name), with the schema saying what `info` says
  * beyond the column's type: its name, time zone (timestamps), nullability, metadata (an extension
  * type's name and metadata among it), children's names and flags, `ordered` (dictionaries).
@@ -127,6 +113,20 @@ void to_arrow(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, stream
   detail::export_kind(col, schema, array, stream, info.name, &info);
 }
 
+/**
+ * @brief Exports `tbl` as a struct array (a record batch: format `+s`, no validity, one child per
+ * column with its name), each column of any kind as its to_arrow() exports it. Zero-copy but for
+ * bool and exposed columns. `schema` and `array` are written only on success.
+ * Each column's spillable memory stays on the device while it is exported, and each node keeps
+ * what it exports there until it is released (rule 20).
+ * @tparam Policy the table's buffer policy
+ * @param tbl the table to export
+ * @param schema where the struct schema is written (not null)
+ * @param array where the struct device array is written (not null)
+ * @param stream the stream the export's copies run on and its `sync_event` is recorded on
+ * @throws devcol::logic_error (null outputs, columns on different kinds of memory); as
+ * to_arrow(column)
+ */
 template <buffer_policy Policy>
 void to_arrow(basic_table<Policy> const& tbl, ArrowSchema* schema, ArrowDeviceArray* array, stream_ref stream = {}) {
   // Rule 21: the export's event and copies on the columns' device (the first column's: an export
