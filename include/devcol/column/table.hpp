@@ -39,8 +39,8 @@ class basic_table {
   /// What each column is held as.
   using column_type = any_column<Policy>;
 
-  /// @brief A table with no columns (and so no rows).
-  basic_table() = default;
+  /// @brief A table with no columns (and so no rows). Allocates nothing.
+  basic_table();
   /// @brief Shares every column (O(1) per column, exposed buffers excepted, which are copied).
   /// @param other the table copied
   /// @throws std::bad_alloc, and what allocation and copying throw when exposed rows are copied
@@ -272,6 +272,10 @@ class basic_table {
 // from the class, so that they are not inline: a file in the precompiled mode then links them
 // (see the declarations below) instead of instantiating the variant's code for every kind.
 
+// The default constructor is among them: a constructor may destroy what it built, so an inline one
+// instantiates the column vector's destructor, and through it every kind's.
+template <buffer_policy Policy>
+basic_table<Policy>::basic_table() = default;
 template <buffer_policy Policy>
 basic_table<Policy>::basic_table(basic_table const& other) = default;
 template <buffer_policy Policy>
