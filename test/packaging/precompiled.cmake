@@ -23,6 +23,7 @@ if(NOT rc EQUAL 0)
 endif()
 # The table's add() and destructor too: each would otherwise instantiate every kind's destructor.
 foreach(entry IN ITEMS 16table_from_arrow 8to_arrow 14to_host_values 6gather 6filter 11concatenate 16column_from_host
+                       18gather_fixed_width 18filter_fixed_width
                        11basic_tableINS0_14default_policyEE3addI 11basic_tableINS0_14default_policyEED1Ev)
   string(FIND "${undefined}" "${entry}" at)
   if(at EQUAL -1)

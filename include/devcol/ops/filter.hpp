@@ -11,6 +11,7 @@
 
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/detail/width_word.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/filter/binary_view.hpp>
@@ -61,6 +62,13 @@ template <buffer_policy Policy, class KeepPolicy>
 // Held by the devcol_precompiled library (core/config.hpp): filters of every kind.
 DEVCOL_EXTERN_TEMPLATE any_column<default_policy> filter<default_policy, default_policy>(
     any_column<default_policy> const&, column<bool, default_policy> const&, stream_ref);
+// And the fixed-width body of each width, which filter() of every fixed-width type that moves as
+// its width's word runs.
+#  define DEVCOL_FILTER_WORD(W)                                                                            \
+    DEVCOL_EXTERN_TEMPLATE column<W, default_policy> detail::filter_fixed_width<W, default_policy>(        \
+        column<W, default_policy> const&, column<bool, default_policy> const&, stream_ref);
+DEVCOL_FOR_EACH_WIDTH_WORD(DEVCOL_FILTER_WORD)
+#  undef DEVCOL_FILTER_WORD
 #endif
 
 DEVCOL_NAMESPACE_END

@@ -13,6 +13,7 @@
 
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/detail/width_word.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/gather/binary_view.hpp>
@@ -81,6 +82,17 @@ DEVCOL_EXTERN_TEMPLATE any_column<default_policy> gather<default_policy, std::in
     any_column<default_policy> const&, column<std::int32_t, default_policy> const&, stream_ref, out_of_bounds);
 DEVCOL_EXTERN_TEMPLATE any_column<default_policy> gather<default_policy, std::int64_t, default_policy>(
     any_column<default_policy> const&, column<std::int64_t, default_policy> const&, stream_ref, out_of_bounds);
+// And the fixed-width body of each width by 32- and 64-bit indices, which gather() of every
+// fixed-width type that moves as its width's word runs.
+#  define DEVCOL_GATHER_WORD(W)                                                                             \
+    DEVCOL_EXTERN_TEMPLATE column<W, default_policy>                                                        \
+    detail::gather_fixed_width<W, default_policy, std::int32_t, default_policy>(                            \
+        column<W, default_policy> const&, column<std::int32_t, default_policy> const&, stream_ref, out_of_bounds); \
+    DEVCOL_EXTERN_TEMPLATE column<W, default_policy>                                                        \
+    detail::gather_fixed_width<W, default_policy, std::int64_t, default_policy>(                            \
+        column<W, default_policy> const&, column<std::int64_t, default_policy> const&, stream_ref, out_of_bounds);
+DEVCOL_FOR_EACH_WIDTH_WORD(DEVCOL_GATHER_WORD)
+#  undef DEVCOL_GATHER_WORD
 #endif
 
 DEVCOL_NAMESPACE_END

@@ -35,6 +35,10 @@ using width_word_t = std::conditional_t<
                                               std::conditional_t<sizeof(T) == 16 && alignof(T) >= alignof(int128_t),
                                                                  int128_t, T>>>>>;
 
+/// Calls `M(W)` for each width word: the data-movement bodies that the precompiled library holds
+/// for every type of one of these widths (core/config.hpp).
+#define DEVCOL_FOR_EACH_WIDTH_WORD(M) M(std::uint8_t) M(std::uint16_t) M(std::uint32_t) M(std::uint64_t) M(int128_t)
+
 /// Whether `T`'s data movement runs as its width word's (true for every type but the words
 /// themselves and the types no word fits).
 template <class T>
