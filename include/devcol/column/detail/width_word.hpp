@@ -44,6 +44,15 @@ using width_word_t = std::conditional_t<
 template <class T>
 inline constexpr bool moves_as_word = !std::is_same_v<width_word_t<T>, T>;
 
+// The list above names exactly the words width_word_t picks (each its own word, one per width).
+#define DEVCOL_WIDTH_WORD_IS_ITS_OWN(W) &&!moves_as_word<W>
+#define DEVCOL_WIDTH_WORD_BYTES(W) +sizeof(W)
+static_assert((true DEVCOL_FOR_EACH_WIDTH_WORD(DEVCOL_WIDTH_WORD_IS_ITS_OWN)) &&
+                  (0 DEVCOL_FOR_EACH_WIDTH_WORD(DEVCOL_WIDTH_WORD_BYTES)) == 1 + 2 + 4 + 8 + 16,
+              "width_word.hpp: DEVCOL_FOR_EACH_WIDTH_WORD must list width_word_t's words, one per width");
+#undef DEVCOL_WIDTH_WORD_IS_ITS_OWN
+#undef DEVCOL_WIDTH_WORD_BYTES
+
 /// `col`'s buffers, rows, nulls and offset as a column of `U`, a type of `T`'s size (its width
 /// word, or the integer a value type stands on; buffers are aligned for either). O(1): shares the buffers (their
 /// copy-on-write state and spill owner included), reads no device memory.
