@@ -2,8 +2,8 @@
 #include "../support.hpp"
 
 #include <array>
-#include <cmath>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <list>
 #include <optional>
