@@ -12,6 +12,7 @@
 #include <devcol/ops/filter.hpp>
 #include <devcol/ops/gather.hpp>
 #include <devcol/ops/reduce.hpp>
+#include <devcol/ops/sort.hpp>
 #include <devcol/ops/transform.hpp>
 
 #include <cstddef>
@@ -80,6 +81,8 @@ template <class T>
 gathered<T> gather(sliced<T> const& a, sliced<std::int32_t> const& indices, bool nullify);
 template <class T>
 rows<T> filter(sliced<T> const& a, sliced<bool> const& keep);
+template <class T>
+std::vector<std::int64_t> argsort(sliced<T> const& a, bool descending, bool nulls_first);
 }  // namespace thrust_path
 
 namespace DEVCOL_TEST_PATH {
@@ -136,6 +139,19 @@ gathered<T> gather(sliced<T> const& a, sliced<std::int32_t> const& indices, bool
 template <class T>
 rows<T> filter(sliced<T> const& a, sliced<bool> const& keep) {
   return devcol::to_host(devcol::filter(make(a), make(keep)));
+}
+
+/// argsort's row numbers (it makes no nulls).
+template <class T>
+std::vector<std::int64_t> argsort(sliced<T> const& a, bool descending, bool nulls_first) {
+  auto const order = devcol::argsort(make(a), descending ? devcol::order::descending : devcol::order::ascending, {},
+                                     nulls_first ? devcol::null_order::first : devcol::null_order::last);
+  std::vector<std::int64_t> out;
+  for (auto const& i : devcol::to_host(order)) {
+    if (!i) { throw std::logic_error("argsort made a null row number"); }
+    out.push_back(*i);
+  }
+  return out;
 }
 
 }  // namespace DEVCOL_TEST_PATH

@@ -16,12 +16,15 @@ namespace devcol_test::fast_paths::thrust_path {
   template rows<T> add<T>(sliced<T> const&, sliced<T> const&);                                   \
   template rows<double> cast_to_double<T>(sliced<T> const&);                                     \
   template gathered<T> gather<T>(sliced<T> const&, sliced<std::int32_t> const&, bool);           \
-  template rows<T> filter<T>(sliced<T> const&, sliced<bool> const&);
+  template rows<T> filter<T>(sliced<T> const&, sliced<bool> const&);                             \
+  template std::vector<std::int64_t> argsort<T>(sliced<T> const&, bool, bool);
 
 DEVCOL_TEST_INSTANTIATE(std::int8_t)
 DEVCOL_TEST_INSTANTIATE(std::int32_t)
 DEVCOL_TEST_INSTANTIATE(std::int64_t)
 DEVCOL_TEST_INSTANTIATE(float)
 DEVCOL_TEST_INSTANTIATE(double)
+template std::vector<std::int64_t> argsort<bool>(sliced<bool> const&, bool, bool);
+template std::vector<std::int64_t> argsort<std::uint16_t>(sliced<std::uint16_t> const&, bool, bool);
 
 }  // namespace devcol_test::fast_paths::thrust_path

@@ -4,6 +4,7 @@
 // to split over threads. Built only where the fast paths are on (see test/CMakeLists.txt).
 #define DEVCOL_TEST_PATH fast_path
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -74,6 +75,21 @@ class streaming_stores {
 
  private:
   std::size_t saved_;
+};
+
+/// Four OpenMP threads for one test run (the count before restored after): more chunks than
+/// this machine's cores, so that a fast path's work is split as on a larger one.
+class four_threads {
+ public:
+#if defined(_OPENMP)
+  four_threads() { omp_set_num_threads(4); }
+  four_threads(four_threads const&) = delete;
+  four_threads& operator=(four_threads const&) = delete;
+  ~four_threads() { omp_set_num_threads(saved_); }
+
+ private:
+  int saved_ = omp_get_max_threads();
+#endif
 };
 
 enum class pool { hurt, summable, small };
@@ -325,15 +341,7 @@ TEMPLATE_TEST_CASE("host fast paths: gather and filter give what the Thrust path
 // keeps nothing and one that keeps three rows (its bits within one result word).
 TEMPLATE_TEST_CASE("host fast paths: a filter split over threads gives what the Thrust path gives",
                    "[ops][fast_paths][selection]", std::int8_t, std::int64_t, double) {
-#if defined(_OPENMP)
-  struct threads {
-    int saved = omp_get_max_threads();
-    threads() { omp_set_num_threads(4); }
-    threads(threads const&) = delete;
-    threads& operator=(threads const&) = delete;
-    ~threads() { omp_set_num_threads(saved); }
-  } const four;
-#endif
+  [[maybe_unused]] four_threads const four;
   std::size_t const n = 4 * (std::size_t{1} << 15) + 100;
   std::size_t const per = ((n + 3) / 4 + 63) / 64 * 64;  // the rows of a thread (dispatch.hpp's run_chunks)
   std::uint64_t seed = 7000;
@@ -354,6 +362,101 @@ TEMPLATE_TEST_CASE("host fast paths: a filter split over threads gives what the 
         }
         auto const thrust = thrust_path::filter(a, keep);
         for_each_simd_level([&] { CHECK(same_rows(fast_path::filter(a, keep), thrust)); });
+      }
+    }
+  }
+}
+
+namespace devcol_test::fast_paths {
+namespace {
+/// The row numbers a stable sort puts `in`'s rows in, as Arrow's sort_indices orders them: null
+/// rows first or last, NaN beside them, -0.0 and 0.0 equal; equal rows in row order.
+template <class T>
+std::vector<std::int64_t> stable_sorted(sliced<T> const& in, bool descending, bool nulls_first) {
+  std::vector<std::int64_t> order(in.end - in.begin);
+  for (std::size_t i = 0; i < order.size(); ++i) { order[i] = static_cast<std::int64_t>(i); }
+  auto const group = [&](std::int64_t i) {  // 0 a number, 1 NaN, 2 null
+    auto const& v = in.whole[in.begin + static_cast<std::size_t>(i)];
+    if (!v) { return 2; }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(*v)) { return 1; }
+    }
+    return 0;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+    int const ga = group(a);
+    int const gb = group(b);
+    if (ga != gb) { return nulls_first ? gb < ga : ga < gb; }
+    if (ga != 0) { return false; }
+    T const x = *in.whole[in.begin + static_cast<std::size_t>(a)];
+    T const y = *in.whole[in.begin + static_cast<std::size_t>(b)];
+    return descending ? y < x : x < y;
+  });
+  return order;
+}
+
+/// The first position where two orders differ (-1 for none; the shorter one's size where one is a
+/// prefix of the other): what a failing check shows instead of two vectors of 10^5 row numbers.
+inline std::int64_t first_difference(std::vector<std::int64_t> const& a, std::vector<std::int64_t> const& b) {
+  auto const [x, y] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+  return x == a.end() && y == b.end() ? -1 : static_cast<std::int64_t>(x - a.begin());
+}
+
+/// Inputs for argsort: the hurtful pool (extremes: every key byte differs), a few values (one byte
+/// differs: one radix pass), a wider range (two or three), and one value (no pass at all).
+template <class T>
+std::vector<sliced<T>> sort_inputs(std::size_t n, std::size_t offset, unsigned nulls, std::uint64_t seed) {
+  std::vector<sliced<T>> out{make_input<T>(n, offset, nulls, pool::hurt, seed)};
+  for (std::uint64_t const range : {std::uint64_t{200}, std::uint64_t{60000}}) {
+    std::mt19937_64 rng(seed + range);
+    sliced<T> in{rows<T>(offset + n + 3), offset, offset + n};
+    for (auto& v : in.whole) {
+      if (nulls == 0 || rng() % nulls != 0) { v = static_cast<T>(rng() % range); }
+    }
+    out.push_back(std::move(in));
+  }
+  out.push_back(uniform_input<T>(n, T(1), nulls != 0));
+  return out;
+}
+}  // namespace
+}  // namespace devcol_test::fast_paths
+
+// The radix sort (host/radix_sort.hpp): against the Thrust path (a radix or merge sort of its own)
+// and against std::stable_sort with Arrow's order, for both orders and null placements, on inputs
+// that take every number of passes, on sizes that one thread and two sort.
+TEMPLATE_TEST_CASE("host fast paths: argsort gives what the Thrust path and std::stable_sort give",
+                   "[ops][fast_paths][sort]", bool, std::int8_t, std::uint16_t, std::int32_t, std::int64_t, float,
+                   double) {
+  std::uint64_t seed = 9000;
+  for (auto const [n, offset, nulls] : shapes({0U, 10U})) {
+    std::size_t input = 0;
+    for (auto const& a : sort_inputs<TestType>(n, offset, nulls, ++seed)) {
+      for (bool const descending : {false, true}) {
+        for (bool const nulls_first : {false, true}) {
+          INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls << ", input " << input
+                       << ", descending " << descending << ", nulls first " << nulls_first);
+          auto const fast = fast_path::argsort(a, descending, nulls_first);
+          CHECK(first_difference(fast, thrust_path::argsort(a, descending, nulls_first)) == -1);
+          CHECK(first_difference(fast, stable_sorted(a, descending, nulls_first)) == -1);
+        }
+      }
+      ++input;
+    }
+  }
+}
+
+// Four threads, each chunk's rows of one bucket placed after the chunks before it.
+TEMPLATE_TEST_CASE("host fast paths: an argsort split over threads gives what std::stable_sort gives",
+                   "[ops][fast_paths][sort]", std::int64_t, double) {
+  [[maybe_unused]] four_threads const four;
+  std::size_t const n = 4 * (std::size_t{1} << 15) + 100;
+  std::uint64_t seed = 9500;
+  for (unsigned const nulls : {0U, 10U}) {
+    for (auto const& a : sort_inputs<TestType>(n, 5, nulls, ++seed)) {
+      for (bool const descending : {false, true}) {
+        INFO("nulls 1 in " << nulls << ", descending " << descending);
+        CHECK(first_difference(fast_path::argsort(a, descending, true), stable_sorted(a, descending, true)) == -1);
+        CHECK(first_difference(fast_path::argsort(a, descending, false), stable_sorted(a, descending, false)) == -1);
       }
     }
   }

@@ -56,11 +56,18 @@ struct ordered_key {
     return descending != nan_last ? greatest : key_type{0};
   }
 
-  DEVCOL_HOST_DEVICE key_type operator()(T x) const noexcept {
-    if (is_nan(x)) { return nan_key; }
-    key_type const bits = ::cuda::std::bit_cast<key_type>(x == T{0} ? T{0} : x);  // -0.0 as 0.0
-    // Negative values: all bits flipped (greater magnitude, smaller key); others: the sign bit set.
-    return (bits & sign_bit) != 0 ? static_cast<key_type>(~bits) : static_cast<key_type>(bits | sign_bit);
+  DEVCOL_HOST_DEVICE key_type operator()(T x) const noexcept { return is_nan(x) ? nan_key : number_key(x); }
+
+  /// The key of `x`, which must not be NaN. The magnitude's bits m below or above the sign bit:
+  /// sign_bit - m for negative values (greater magnitude, smaller key), sign_bit + m for the others,
+  /// so -0.0 and 0.0 both come to sign_bit. A subtraction rather than flipping every bit keeps the
+  /// magnitude's low zero bits zero (integral values have many), which a radix sort finds constant
+  /// and skips; computed without a branch, since signs come in no order.
+  DEVCOL_HOST_DEVICE static key_type number_key(T x) noexcept {
+    key_type const bits = ::cuda::std::bit_cast<key_type>(x);
+    key_type const negative = static_cast<key_type>(key_type{0} - (bits >> (sizeof(T) * 8 - 1)));  // all ones or 0
+    key_type const magnitude = bits & static_cast<key_type>(~sign_bit);
+    return static_cast<key_type>(sign_bit + static_cast<key_type>((magnitude ^ negative) - negative));
   }
 };
 
@@ -76,7 +83,7 @@ struct ordered_value {
     if (key == nan_key) { return ::cuda::std::numeric_limits<T>::quiet_NaN(); }
     constexpr key_type sign_bit = ordered_key<T>::sign_bit;
     return ::cuda::std::bit_cast<T>((key & sign_bit) != 0 ? static_cast<key_type>(key & ~sign_bit)
-                                                          : static_cast<key_type>(~key));
+                                                          : static_cast<key_type>(sign_bit | (sign_bit - key)));
   }
 };
 

@@ -129,6 +129,29 @@ template <class Kernel>
 #  endif
 }
 
+/// Runs `f(c)` for every chunk c in [0, chunks), on OpenMP threads where there are several.
+/// Synchronous; `f` must not throw.
+template <class F>
+void for_each_chunk(std::size_t chunks, F&& f) {
+  if (chunks <= 1) {
+    f(std::size_t{0});
+    return;
+  }
+#  if defined(_OPENMP)
+  auto const count = static_cast<long>(chunks);
+#    pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static, 1)
+  for (long c = 0; c < count; ++c) { f(static_cast<std::size_t>(c)); }
+#  else
+  for (std::size_t c = 0; c < chunks; ++c) { f(c); }
+#  endif
+}
+
+/// The rows per chunk when `rows` rows go in `chunks` chunks: a multiple of block_rows (so no two
+/// chunks write one validity word), chunk c holding [c * per, (c + 1) * per) clipped to `rows`.
+[[nodiscard]] inline std::size_t chunk_rows(std::size_t rows, std::size_t chunks) noexcept {
+  return ((rows + chunks - 1) / chunks + block_rows - 1) / block_rows * block_rows;
+}
+
 /**
  * Runs `kernel(begin, end, chunk)` over [0, rows) in `chunks` chunks whose bounds are multiples of
  * block_rows (so no two threads write one validity word), on OpenMP threads where there are
@@ -136,7 +159,7 @@ template <class Kernel>
  */
 template <class Kernel>
 void run_chunks(Kernel& kernel, std::size_t rows, std::size_t chunks) {
-  std::size_t const per = ((rows + chunks - 1) / chunks + block_rows - 1) / block_rows * block_rows;
+  std::size_t const per = chunk_rows(rows, chunks);
   simd_level const level = active_simd_level();
   auto one = [&](std::size_t c) {
     std::size_t const begin = std::min(rows, c * per);
@@ -154,17 +177,7 @@ void run_chunks(Kernel& kernel, std::size_t rows, std::size_t chunks) {
     (void)level;
     run_baseline(kernel, begin, end, c);
   };
-  if (chunks <= 1) {
-    one(0);
-    return;
-  }
-#  if defined(_OPENMP)
-  auto const count = static_cast<long>(chunks);
-#    pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static, 1)
-  for (long c = 0; c < count; ++c) { one(static_cast<std::size_t>(c)); }
-#  else
-  for (std::size_t c = 0; c < chunks; ++c) { one(c); }
-#  endif
+  for_each_chunk(chunks, one);
 }
 
 }  // namespace detail::host

@@ -19,6 +19,7 @@
 #include <devcol/ops/detail/floating_point.hpp>
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/detail/gather/fixed_width.hpp>
+#include <devcol/ops/detail/host/radix_sort.hpp>
 
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
@@ -33,7 +34,9 @@
 #include <thrust/transform.h>
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
+#include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -188,6 +191,60 @@ template <int = 0>
   return nulls_first ? first + rows.null_count() : first;
 }
 
+#if DEVCOL_HOST_FAST_PATHS
+/// Whether the host radix sort (host/radix_sort.hpp) argsorts `T` rows: arithmetic types of up to 8 bytes.
+template <class T>
+inline constexpr bool host_radix_sorts = std::is_arithmetic_v<T> && sizeof(T) <= 8;
+
+/// The unsigned key the host radix sort orders an integer (or bool) by: its bits, the sign bit
+/// flipped for signed types, so that negative values come first.
+template <class T>
+struct radix_integer_key {
+  using key_type = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>>;
+  [[nodiscard, gnu::always_inline]] key_type operator()(T x) const noexcept {
+    constexpr key_type flip = std::is_signed_v<T> ? key_type(key_type{1} << (sizeof(T) * 8 - 1)) : key_type{0};
+    return static_cast<key_type>(static_cast<key_type>(x) ^ flip);
+  }
+};
+
+/**
+ * argsort() on the host fast path: the host radix sort, its first pass over `col` itself. Scratch
+ * (up to two arrays of 12-byte records per valid row, for 8-byte keys) from `col`'s resource.
+ */
+template <class T, class Policy>
+[[nodiscard]] column<std::int64_t, Policy> host_argsort(column<T, Policy> const& col, order direction,
+                                                        null_order nulls, stream_ref stream) {
+  std::size_t const n = col.size();
+  auto indices = col.template make_like<std::int64_t>(n, stream);
+  column_view<T> const rows = col.view();
+  T const* const values = col.data(access::read);
+  auto const key_of = [values](std::size_t i) __attribute__((always_inline)) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return ordered_key<T>::number_key(values[i]);  // NaN rows are not keyed
+    } else {
+      return radix_integer_key<T>{}(values[i]);
+    }
+  };
+  using K = decltype(key_of(0));
+  std::vector<buffer<Policy>> scratch;
+  auto const nan_at = [values](std::size_t i) __attribute__((always_inline)) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return is_nan(values[i]);
+    } else {
+      return false;
+    }
+  };
+  host::radix_argsort<K>(key_of, nan_at, n, col.has_nulls() ? rows.null_mask() : nullptr, rows.mask_offset(),
+                         direction == order::descending, nulls == null_order::first,
+                         indices.data(access::write, stream), [&](std::size_t count) {
+                           scratch.emplace_back(count * sizeof(host::keyed_row<K>), stream, mr::default_alignment,
+                                                col.resource());
+                           return static_cast<host::keyed_row<K>*>(scratch.back().data(access::write, stream));
+                         });
+  return indices;
+}
+#endif
+
 }  // namespace detail
 
 /**
@@ -196,8 +253,12 @@ template <int = 0>
  * says (NaN beside the nulls, -0.0 and 0.0 tied). Sorts a copy of the valid rows' keys
  * (scratch from `col`'s resource; floats as ordered_key integers, made in the same gather) with the
  * row numbers; with nulls, a stable partition of the row numbers comes first, which synchronises
- * `stream` on CUDA. Without nulls, no synchronisation. A chrono column (timestamps, durations, dates,
- * times of day) sorts as its counts: int32's or int64's sort, reading the same buffers.
+ * `stream` on CUDA. Without nulls, no synchronisation. On the host backend, arithmetic types of up
+ * to 8 bytes instead take a radix sort that reads `col` itself in its first pass and skips the key
+ * bytes every row shares (detail/host/radix_sort.hpp; scratch from `col`'s resource: up to two
+ * arrays of key-and-row records, 12 bytes a valid row for 8-byte keys). A chrono column
+ * (timestamps, durations, dates, times of day) sorts as its counts: int32's or int64's sort,
+ * reading the same buffers.
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
@@ -213,6 +274,11 @@ template <fixed_width T, class Policy>
   } else {
     detail::operation_spill_lock<Policy> const spill_scope{stream};
     std::size_t const n = col.size();
+#if DEVCOL_HOST_FAST_PATHS
+    if constexpr (detail::host_radix_sorts<T>) {
+      if (n <= std::numeric_limits<std::uint32_t>::max()) { return detail::host_argsort(col, direction, nulls, stream); }
+    }
+#endif
     auto indices = col.template make_like<std::int64_t>(n, stream);
     detail::executor exec(stream);
     std::int64_t* const valid_first =

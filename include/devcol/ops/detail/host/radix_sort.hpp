@@ -1,0 +1,264 @@
+/**
+ * @file radix_sort.hpp
+ * @brief Host fast path of argsort for keys of up to 8 bytes: a stable least-significant-digit
+ * radix sort of (key, row number) pairs, one byte a pass, on OpenMP threads (see dispatch.hpp).
+ *
+ * One pass over the rows counts every byte's buckets; a byte that is the same in every valid key
+ * (the high bytes of small integers, the low bytes of integral doubles) costs no pass. The first
+ * pass reads the column itself (keys made on the fly, null rows' numbers written where they go),
+ * the last writes the row numbers alone, as the result's int64.
+ *
+ * Why not Thrust's: the OpenMP system's stable sort gives each thread a slice to sort with CCCL's
+ * sequential radix sort and merges the slices after. That radix sort takes 8-byte keys 3 bits a
+ * pass above 2^21 rows (up to 22 passes over keys and values, less those it finds constant), and
+ * its 32-bit signed key encoder is wrong, so devcol merge-sorts int32 there. And argsort's Thrust
+ * path writes the row numbers and gathers the keys before it sorts. On 2^24 rows, one thread of the
+ * 2-core AMD EPYC machine (bench/RESULTS.md): int64 635 -> 147 ms, double 1,018 -> 295 ms.
+ *
+ * NaN rows stay out of the keys (they sort in row order beside the nulls): every NaN's key would
+ * differ from the numbers' keys in every byte and so cost every pass.
+ */
+#pragma once
+
+#include <devcol/column/bitmask.hpp>
+#include <devcol/core/config.hpp>
+#include <devcol/ops/detail/host/dispatch.hpp>
+#include <devcol/ops/detail/host/mask_words.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#if DEVCOL_HOST_FAST_PATHS
+DEVCOL_NAMESPACE_BEGIN
+namespace detail::host {
+
+/// Buckets per pass: one byte of the key.
+inline constexpr std::size_t radix_buckets = 256;
+
+/// A valid row's key beside its number, packed (a 12-byte record for 8-byte keys): the passes
+/// move records, so their size is the sort's traffic. Row numbers are 32-bit: the fast path takes
+/// fewer than 2^32 rows.
+template <class K>
+struct [[gnu::packed]] keyed_row {
+  K key;
+  std::uint32_t row;
+};
+
+/// The bucket of `key` in the pass over byte `shift / 8` (`mask` 0: the one bucket of a sort with
+/// no pass, every key equal).
+template <class K>
+[[nodiscard, gnu::always_inline]] inline std::size_t radix_bucket(K key, unsigned shift, std::size_t mask) noexcept {
+  return static_cast<std::size_t>(key >> shift) & mask;
+}
+
+/**
+ * The first position each chunk writes each bucket's rows at, from `counts` ([chunk][bucket], the
+ * chunk's rows in each bucket): buckets in key order (reversed when `descending`), chunks in row
+ * order within a bucket, which keeps equal keys in row order. Positions start at `base`.
+ */
+inline void radix_positions(std::size_t const* counts, std::size_t stride, std::size_t chunks, bool descending,
+                            std::size_t base, std::size_t* positions) {
+  std::size_t at = base;
+  for (std::size_t i = 0; i < radix_buckets; ++i) {
+    std::size_t const bucket = descending ? radix_buckets - 1 - i : i;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      positions[c * radix_buckets + bucket] = at;
+      at += counts[c * stride + bucket];
+    }
+  }
+}
+
+/// Calls `f(row)` for every valid row in [begin, end) of a mask at `offset` (null: all valid), in
+/// row order, a validity word at a time; `on_null(row)` for the others.
+template <class F, class G>
+[[gnu::always_inline]] inline void for_each_row(bitmask_word const* mask, std::size_t offset, std::size_t begin,
+                                                std::size_t end, F&& f, G&& on_null) {
+  if (mask == nullptr) {
+    for (std::size_t i = begin; i < end; ++i) { f(i); }
+    return;
+  }
+  for (std::size_t row = begin; row < end; row += block_rows) {
+    std::size_t const count = end - row < block_rows ? end - row : block_rows;
+    bitmask_word const word = rows_word(mask, offset, row, count);
+    for (std::size_t j = 0; j < count; ++j) {
+      if (((word >> j) & 1U) != 0) {
+        f(row + j);
+      } else {
+        on_null(row + j);
+      }
+    }
+  }
+}
+
+/**
+ * Stable argsort by radix: writes at `out` the numbers of the `n` rows in key order (descending
+ * when `descending`; equal keys in row order). Two groups of rows sort apart from the keys, each in
+ * row order: the null rows, before the others (`nulls_first`) or after, and beside them the valid
+ * rows that `unordered(row)` picks (floating point's NaN, which Arrow sorts beside the nulls).
+ * @tparam K the key: an unsigned integer of 1, 2, 4 or 8 bytes that orders as the rows do
+ * @tparam KeyOf `K(std::size_t row)`, called for valid rows that are not `unordered` only
+ * @tparam Unordered `bool(std::size_t row)`, called for valid rows
+ * @tparam Scratch `keyed_row<K>*(std::size_t count)`: storage for `count` records, kept until the
+ *         sort returns; called at most twice, and not when one pass (or none) sorts the keys
+ * @param mask, mask_offset the rows' validity (a null mask: every row valid)
+ * @param n fewer than 2^32 rows
+ */
+template <class K, class KeyOf, class Unordered, class Scratch>
+void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t n, bitmask_word const* mask,
+                   std::size_t mask_offset, bool descending, bool nulls_first, std::int64_t* out, Scratch&& scratch) {
+  using record = keyed_row<K>;
+  constexpr std::size_t digits = sizeof(K);
+  constexpr std::size_t stride = digits * radix_buckets + 1;  // and the chunk's unordered rows
+  std::size_t const chunks = chunk_count(n);
+  std::size_t const per = chunk_rows(n, chunks);
+  auto rows_of = [&](std::size_t c) {
+    std::size_t const begin = c * per < n ? c * per : n;
+    return std::pair{begin, n - begin < per ? n - begin : per};
+  };
+
+  // Pass 0: every byte's buckets, and the unordered rows, per chunk.
+  std::vector<std::size_t> counts(chunks * stride, 0);
+  for_each_chunk(chunks, [&](std::size_t c) {
+    auto const [begin, size] = rows_of(c);
+    std::size_t* const h = counts.data() + c * stride;
+    for_each_row(
+        mask, mask_offset, begin, begin + size,
+        [&](std::size_t i) __attribute__((always_inline)) {
+          if (unordered(i)) {
+            ++h[stride - 1];
+            return;
+          }
+          K const key = key_of(i);
+          for (std::size_t d = 0; d < digits; ++d) { ++h[d * radix_buckets + radix_bucket(key, 8U * unsigned(d), 0xFF)]; }
+        },
+        [](std::size_t) {});
+  });
+  // Per chunk, the keyed, the unordered and the null rows in the chunks before it.
+  std::vector<std::size_t> keyed_before(chunks + 1, 0);
+  std::vector<std::size_t> unordered_before(chunks + 1, 0);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    std::size_t keyed = 0;
+    for (std::size_t b = 0; b < radix_buckets; ++b) { keyed += counts[c * stride + b]; }
+    keyed_before[c + 1] = keyed_before[c] + keyed;
+    unordered_before[c + 1] = unordered_before[c] + counts[c * stride + stride - 1];
+  }
+  std::size_t const keyed = keyed_before[chunks];
+  std::size_t const nulls = n - keyed - unordered_before[chunks];
+  // [nulls][unordered][keyed], or [keyed][unordered][nulls].
+  std::size_t const keyed_base = nulls_first ? n - keyed : 0;
+  std::size_t const unordered_base = nulls_first ? nulls : keyed;
+  std::size_t const null_base = nulls_first ? 0 : n - nulls;
+
+  // The bytes that differ between keys, low first: one pass each.
+  std::vector<std::size_t> total(stride, 0);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    for (std::size_t i = 0; i < stride; ++i) { total[i] += counts[c * stride + i]; }
+  }
+  std::vector<unsigned> passes;
+  for (std::size_t d = 0; d < digits; ++d) {
+    bool constant = false;
+    for (std::size_t b = 0; b < radix_buckets; ++b) { constant = constant || total[d * radix_buckets + b] == keyed; }
+    if (!constant) { passes.push_back(static_cast<unsigned>(d)); }
+  }
+
+  std::vector<std::size_t> positions(chunks * radix_buckets);
+  record* from = nullptr;
+  record* to = passes.size() > 1 ? scratch(keyed) : nullptr;
+  record* spare = passes.size() > 2 ? scratch(keyed) : nullptr;
+
+  // The first pass reads the column; with no byte to sort by, one bucket holds every keyed row.
+  {
+    bool const last = passes.size() <= 1;
+    unsigned const shift = passes.empty() ? 0 : 8U * passes.front();
+    std::size_t const bucket_mask = passes.empty() ? 0 : 0xFF;
+    if (passes.empty()) {
+      for (std::size_t c = 0; c < chunks; ++c) {
+        std::fill_n(counts.data() + c * stride, radix_buckets, 0);
+        counts[c * stride] = keyed_before[c + 1] - keyed_before[c];
+      }
+    }
+    std::size_t const column = passes.empty() ? 0 : passes.front() * radix_buckets;
+    radix_positions(counts.data() + column, stride, chunks, descending, last ? keyed_base : 0, positions.data());
+    for_each_chunk(chunks, [&](std::size_t c) {
+      auto const [begin, size] = rows_of(c);
+      std::size_t* const at = positions.data() + c * radix_buckets;
+      std::int64_t* null_at = out + null_base + (begin - keyed_before[c] - unordered_before[c]);
+      std::int64_t* unordered_at = out + unordered_base + unordered_before[c];
+      auto on_null = [&](std::size_t i) __attribute__((always_inline)) { *null_at++ = static_cast<std::int64_t>(i); };
+      if (last) {
+        for_each_row(
+            mask, mask_offset, begin, begin + size,
+            [&](std::size_t i) __attribute__((always_inline)) {
+              if (unordered(i)) {
+                *unordered_at++ = static_cast<std::int64_t>(i);
+              } else {
+                out[at[radix_bucket(key_of(i), shift, bucket_mask)]++] = static_cast<std::int64_t>(i);
+              }
+            },
+            on_null);
+      } else {
+        for_each_row(
+            mask, mask_offset, begin, begin + size,
+            [&](std::size_t i) __attribute__((always_inline)) {
+              if (unordered(i)) {
+                *unordered_at++ = static_cast<std::int64_t>(i);
+                return;
+              }
+              K const key = key_of(i);
+              to[at[radix_bucket(key, shift, bucket_mask)]++] = record{key, static_cast<std::uint32_t>(i)};
+            },
+            on_null);
+      }
+    });
+  }
+
+  // The other passes move records, the last writing row numbers alone.
+  std::size_t const record_chunks = chunk_count(keyed);
+  std::size_t const record_per = (keyed + record_chunks - 1) / record_chunks;
+  std::vector<std::size_t> record_counts(record_chunks * radix_buckets, 0);
+  for (std::size_t p = 1; p < passes.size(); ++p) {
+    from = to;
+    to = spare;
+    spare = from;
+    bool const last = p + 1 == passes.size();
+    unsigned const shift = 8U * passes[p];
+    auto bounds = [&](std::size_t c) {
+      std::size_t const begin = c * record_per < keyed ? c * record_per : keyed;
+      return std::pair{begin, keyed - begin < record_per ? keyed - begin : record_per};
+    };
+    if (record_chunks == 1) {  // the whole array's buckets: pass 0 counted them
+      std::copy_n(total.data() + passes[p] * radix_buckets, radix_buckets, record_counts.data());
+    } else {
+      for_each_chunk(record_chunks, [&](std::size_t c) {
+        auto const [begin, size] = bounds(c);
+        std::size_t* const h = record_counts.data() + c * radix_buckets;
+        std::fill_n(h, radix_buckets, 0);
+        for (std::size_t i = begin; i < begin + size; ++i) { ++h[radix_bucket(from[i].key, shift, 0xFF)]; }
+      });
+    }
+    radix_positions(record_counts.data(), radix_buckets, record_chunks, descending, last ? keyed_base : 0,
+                    positions.data());
+    for_each_chunk(record_chunks, [&](std::size_t c) {
+      auto const [begin, size] = bounds(c);
+      std::size_t* const at = positions.data() + c * radix_buckets;
+      if (last) {
+        for (std::size_t i = begin; i < begin + size; ++i) {
+          record const r = from[i];
+          out[at[radix_bucket(r.key, shift, 0xFF)]++] = static_cast<std::int64_t>(r.row);
+        }
+      } else {
+        for (std::size_t i = begin; i < begin + size; ++i) {
+          record const r = from[i];
+          to[at[radix_bucket(r.key, shift, 0xFF)]++] = r;
+        }
+      }
+    });
+  }
+}
+
+}  // namespace detail::host
+DEVCOL_NAMESPACE_END
+#endif
