@@ -83,6 +83,8 @@ template <class T>
 rows<T> filter(sliced<T> const& a, sliced<bool> const& keep);
 template <class T>
 std::vector<std::int64_t> argsort(sliced<T> const& a, bool descending, bool nulls_first);
+template <class T>
+rows<T> sort(sliced<T> const& a, bool descending, bool nulls_first);
 }  // namespace thrust_path
 
 namespace DEVCOL_TEST_PATH {
@@ -152,6 +154,12 @@ std::vector<std::int64_t> argsort(sliced<T> const& a, bool descending, bool null
     out.push_back(*i);
   }
   return out;
+}
+
+template <class T>
+rows<T> sort(sliced<T> const& a, bool descending, bool nulls_first) {
+  return devcol::to_host(devcol::sort(make(a), descending ? devcol::order::descending : devcol::order::ascending, {},
+                                      nulls_first ? devcol::null_order::first : devcol::null_order::last));
 }
 
 }  // namespace DEVCOL_TEST_PATH

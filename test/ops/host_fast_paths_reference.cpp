@@ -17,7 +17,8 @@ namespace devcol_test::fast_paths::thrust_path {
   template rows<double> cast_to_double<T>(sliced<T> const&);                                     \
   template gathered<T> gather<T>(sliced<T> const&, sliced<std::int32_t> const&, bool);           \
   template rows<T> filter<T>(sliced<T> const&, sliced<bool> const&);                             \
-  template std::vector<std::int64_t> argsort<T>(sliced<T> const&, bool, bool);
+  template std::vector<std::int64_t> argsort<T>(sliced<T> const&, bool, bool);                   \
+  template rows<T> sort<T>(sliced<T> const&, bool, bool);
 
 DEVCOL_TEST_INSTANTIATE(std::int8_t)
 DEVCOL_TEST_INSTANTIATE(std::int32_t)
@@ -26,5 +27,7 @@ DEVCOL_TEST_INSTANTIATE(float)
 DEVCOL_TEST_INSTANTIATE(double)
 template std::vector<std::int64_t> argsort<bool>(sliced<bool> const&, bool, bool);
 template std::vector<std::int64_t> argsort<std::uint16_t>(sliced<std::uint16_t> const&, bool, bool);
+template rows<bool> sort<bool>(sliced<bool> const&, bool, bool);
+template rows<std::uint16_t> sort<std::uint16_t>(sliced<std::uint16_t> const&, bool, bool);
 
 }  // namespace devcol_test::fast_paths::thrust_path

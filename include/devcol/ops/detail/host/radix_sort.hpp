@@ -1,19 +1,21 @@
 /**
  * @file radix_sort.hpp
- * @brief Host fast path of argsort for keys of up to 8 bytes: a stable least-significant-digit
- * radix sort of (key, row number) pairs, one byte a pass, on OpenMP threads (see dispatch.hpp).
+ * @brief Host fast path of argsort and sort for keys of up to 8 bytes: a stable
+ * least-significant-digit radix sort of (key, row number) pairs, one byte a pass, on OpenMP
+ * threads (see dispatch.hpp).
  *
  * One pass over the rows counts every byte's buckets; a byte that is the same in every valid key
  * (the high bytes of small integers, the low bytes of integral doubles) costs no pass. The first
- * pass reads the column itself (keys made on the fly, null rows' numbers written where they go),
- * the last writes the row numbers alone, as the result's int64.
+ * pass reads the column itself (keys made on the fly, null rows placed where they go), the last
+ * places each row alone where it goes: its number (argsort) or its value, made back from its key
+ * (sort).
  *
  * Why not Thrust's: the OpenMP system's stable sort gives each thread a slice to sort with CCCL's
  * sequential radix sort and merges the slices after. That radix sort takes 8-byte keys 3 bits a
  * pass above 2^21 rows (up to 22 passes over keys and values, less those it finds constant), and
  * its 32-bit signed key encoder is wrong, so devcol merge-sorts int32 there. And argsort's Thrust
  * path writes the row numbers and gathers the keys before it sorts. On 2^24 rows, one thread of the
- * 2-core AMD EPYC machine (bench/RESULTS.md): int64 635 -> 147 ms, double 1,018 -> 295 ms.
+ * 2-core AMD EPYC machine (bench/RESULTS.md): int64 634 -> 147 ms, double 1,018 -> 294 ms.
  *
  * NaN rows stay out of the keys (they sort in row order beside the nulls): every NaN's key would
  * differ from the numbers' keys in every byte and so cost every pass.
@@ -94,21 +96,25 @@ template <class F, class G>
 }
 
 /**
- * Stable argsort by radix: writes at `out` the numbers of the `n` rows in key order (descending
- * when `descending`; equal keys in row order). Two groups of rows sort apart from the keys, each in
+ * Stable sort by radix of `n` rows: places every row once, at positions 0..n-1 that put the rows
+ * in key order (descending when `descending`; equal keys in row order): `place.keyed(position,
+ * row, key)` for a keyed row, `place.row(position, row)` for the others. argsort places row
+ * numbers, sort the rows' values. Two groups of rows sort apart from the keys, each in
  * row order: the null rows, before the others (`nulls_first`) or after, and beside them the valid
  * rows that `unordered(row)` picks (floating point's NaN, which Arrow sorts beside the nulls).
  * @tparam K the key: an unsigned integer of 1, 2, 4 or 8 bytes that orders as the rows do
  * @tparam KeyOf `K(std::size_t row)`, called for valid rows that are not `unordered` only
  * @tparam Unordered `bool(std::size_t row)`, called for valid rows
+ * @tparam Place with `void row(std::size_t position, std::size_t row)` and `void keyed(std::size_t
+ *         position, std::size_t row, K key)`; called from several threads, each position once
  * @tparam Scratch `keyed_row<K>*(std::size_t count)`: storage for `count` records, kept until the
  *         sort returns; called at most twice, and not when one pass (or none) sorts the keys
  * @param mask, mask_offset the rows' validity (a null mask: every row valid)
  * @param n fewer than 2^32 rows
  */
-template <class K, class KeyOf, class Unordered, class Scratch>
-void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t n, bitmask_word const* mask,
-                   std::size_t mask_offset, bool descending, bool nulls_first, std::int64_t* out, Scratch&& scratch) {
+template <class K, class KeyOf, class Unordered, class Place, class Scratch>
+void radix_sort(KeyOf const& key_of, Unordered const& unordered, std::size_t n, bitmask_word const* mask,
+                std::size_t mask_offset, bool descending, bool nulls_first, Place const& place, Scratch&& scratch) {
   using record = keyed_row<K>;
   constexpr std::size_t digits = sizeof(K);
   constexpr std::size_t stride = digits * radix_buckets + 1;  // and the chunk's unordered rows
@@ -185,17 +191,18 @@ void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t 
     for_each_chunk(chunks, [&](std::size_t c) {
       auto const [begin, size] = rows_of(c);
       std::size_t* const at = positions.data() + c * radix_buckets;
-      std::int64_t* null_at = out + null_base + (begin - keyed_before[c] - unordered_before[c]);
-      std::int64_t* unordered_at = out + unordered_base + unordered_before[c];
-      auto on_null = [&](std::size_t i) __attribute__((always_inline)) { *null_at++ = static_cast<std::int64_t>(i); };
+      std::size_t null_at = null_base + (begin - keyed_before[c] - unordered_before[c]);
+      std::size_t unordered_at = unordered_base + unordered_before[c];
+      auto on_null = [&](std::size_t i) __attribute__((always_inline)) { place.row(null_at++, i); };
       if (last) {
         for_each_row(
             mask, mask_offset, begin, begin + size,
             [&](std::size_t i) __attribute__((always_inline)) {
               if (unordered(i)) {
-                *unordered_at++ = static_cast<std::int64_t>(i);
+                place.row(unordered_at++, i);
               } else {
-                out[at[radix_bucket(key_of(i), shift, bucket_mask)]++] = static_cast<std::int64_t>(i);
+                K const key = key_of(i);
+                place.keyed(at[radix_bucket(key, shift, bucket_mask)]++, i, key);
               }
             },
             on_null);
@@ -204,7 +211,7 @@ void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t 
             mask, mask_offset, begin, begin + size,
             [&](std::size_t i) __attribute__((always_inline)) {
               if (unordered(i)) {
-                *unordered_at++ = static_cast<std::int64_t>(i);
+                place.row(unordered_at++, i);
                 return;
               }
               K const key = key_of(i);
@@ -247,7 +254,7 @@ void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t 
       if (last) {
         for (std::size_t i = begin; i < begin + size; ++i) {
           record const r = from[i];
-          out[at[radix_bucket(r.key, shift, 0xFF)]++] = static_cast<std::int64_t>(r.row);
+          place.keyed(at[radix_bucket(r.key, shift, 0xFF)]++, r.row, r.key);
         }
       } else {
         for (std::size_t i = begin; i < begin + size; ++i) {

@@ -201,21 +201,52 @@ inline constexpr bool host_radix_sorts = std::is_arithmetic_v<T> && sizeof(T) <=
 template <class T>
 struct radix_integer_key {
   using key_type = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>>;
+  static constexpr key_type flip = std::is_signed_v<T> ? key_type(key_type{1} << (sizeof(T) * 8 - 1)) : key_type{0};
   [[nodiscard, gnu::always_inline]] key_type operator()(T x) const noexcept {
-    constexpr key_type flip = std::is_signed_v<T> ? key_type(key_type{1} << (sizeof(T) * 8 - 1)) : key_type{0};
     return static_cast<key_type>(static_cast<key_type>(x) ^ flip);
+  }
+  /// The value a key stands for.
+  [[nodiscard, gnu::always_inline]] static T value(key_type key) noexcept {
+    return static_cast<T>(static_cast<key_type>(key ^ flip));
+  }
+};
+
+/// What argsort's radix sort places: each row's number.
+struct place_row_numbers {
+  std::int64_t* out;
+  [[gnu::always_inline]] void row(std::size_t at, std::size_t r) const noexcept { out[at] = static_cast<std::int64_t>(r); }
+  template <class K>
+  [[gnu::always_inline]] void keyed(std::size_t at, std::size_t r, K) const noexcept {
+    out[at] = static_cast<std::int64_t>(r);
+  }
+};
+
+/// What sort's radix sort places: each row's value, made back from its key but for the rows whose
+/// key stands for several values (the zeros' key, for -0.0 and 0.0; NaN, unkeyed), which are read
+/// at their row.
+template <class T>
+struct place_values {
+  T const* in;
+  T* out;
+  [[gnu::always_inline]] void row(std::size_t at, std::size_t r) const noexcept { out[at] = in[r]; }
+  template <class K>
+  [[gnu::always_inline]] void keyed(std::size_t at, std::size_t r, K key) const noexcept {
+    if constexpr (std::is_floating_point_v<T>) {
+      out[at] = key == ordered_key<T>::sign_bit ? in[r] : ordered_value<T>{0}(key);  // no number's key is 0
+    } else {
+      out[at] = radix_integer_key<T>::value(key);
+    }
   }
 };
 
 /**
- * argsort() on the host fast path: the host radix sort, its first pass over `col` itself. Scratch
- * (up to two arrays of 12-byte records per valid row, for 8-byte keys) from `col`'s resource.
+ * The host radix sort (host/radix_sort.hpp) of `col`'s rows, its first pass over `col` itself:
+ * `place` puts every row where it goes (see host::radix_sort). Scratch (up to two arrays of
+ * 12-byte records per valid row, for 8-byte keys) from `col`'s resource.
  */
-template <class T, class Policy>
-[[nodiscard]] column<std::int64_t, Policy> host_argsort(column<T, Policy> const& col, order direction,
-                                                        null_order nulls, stream_ref stream) {
-  std::size_t const n = col.size();
-  auto indices = col.template make_like<std::int64_t>(n, stream);
+template <class T, class Policy, class Place>
+void host_radix_sort(column<T, Policy> const& col, order direction, null_order nulls, Place const& place,
+                     stream_ref stream) {
   column_view<T> const rows = col.view();
   T const* const values = col.data(access::read);
   auto const key_of = [values](std::size_t i) __attribute__((always_inline)) {
@@ -226,7 +257,6 @@ template <class T, class Policy>
     }
   };
   using K = decltype(key_of(0));
-  std::vector<buffer<Policy>> scratch;
   auto const nan_at = [values](std::size_t i) __attribute__((always_inline)) {
     if constexpr (std::is_floating_point_v<T>) {
       return is_nan(values[i]);
@@ -234,14 +264,13 @@ template <class T, class Policy>
       return false;
     }
   };
-  host::radix_argsort<K>(key_of, nan_at, n, col.has_nulls() ? rows.null_mask() : nullptr, rows.mask_offset(),
-                         direction == order::descending, nulls == null_order::first,
-                         indices.data(access::write, stream), [&](std::size_t count) {
-                           scratch.emplace_back(count * sizeof(host::keyed_row<K>), stream, mr::default_alignment,
-                                                col.resource());
-                           return static_cast<host::keyed_row<K>*>(scratch.back().data(access::write, stream));
-                         });
-  return indices;
+  std::vector<buffer<Policy>> scratch;
+  host::radix_sort<K>(key_of, nan_at, col.size(), col.has_nulls() ? rows.null_mask() : nullptr, rows.mask_offset(),
+                      direction == order::descending, nulls == null_order::first, place, [&](std::size_t count) {
+                        scratch.emplace_back(count * sizeof(host::keyed_row<K>), stream, mr::default_alignment,
+                                             col.resource());
+                        return static_cast<host::keyed_row<K>*>(scratch.back().data(access::write, stream));
+                      });
 }
 #endif
 
@@ -276,7 +305,12 @@ template <fixed_width T, class Policy>
     std::size_t const n = col.size();
 #if DEVCOL_HOST_FAST_PATHS
     if constexpr (detail::host_radix_sorts<T>) {
-      if (n <= std::numeric_limits<std::uint32_t>::max()) { return detail::host_argsort(col, direction, nulls, stream); }
+      if (n <= std::numeric_limits<std::uint32_t>::max()) {
+        auto indices = col.template make_like<std::int64_t>(n, stream);
+        std::int64_t* const out = indices.data(access::write, stream);
+        detail::host_radix_sort(col, direction, nulls, detail::place_row_numbers{out}, stream);
+        return indices;
+      }
     }
 #endif
     auto indices = col.template make_like<std::int64_t>(n, stream);
@@ -301,7 +335,9 @@ template <fixed_width T, class Policy>
 
 /**
  * @brief `col` in order, stable, nulls first or last, floating point as devcol/ops/sort.hpp says.
- * Without nulls: a copy then one sort of the values in place, no synchronisation; floating point
+ * Without nulls on the host backend, an arithmetic column takes argsort()'s radix sort, its last
+ * pass writing the values, made back from their keys, instead of the row numbers. Otherwise, without nulls:
+ * a copy then one sort of the values in place, no synchronisation; floating point
  * sorts its ordered_key integers instead (a scratch column from `col`'s resource) and places its
  * zero and NaN rows after (see detail::sort_floats: two binary searches, which synchronise
  * `stream`). With nulls, argsort then gather. A chrono column sorts as its counts (see argsort()).
@@ -325,6 +361,14 @@ template <fixed_width T, class Policy>
     }
     auto out = col.template make_like<T>(col.size(), stream);
     T* first = out.data(access::write, stream);
+#if DEVCOL_HOST_FAST_PATHS
+    if constexpr (detail::host_radix_sorts<T>) {
+      if (col.size() <= std::numeric_limits<std::uint32_t>::max()) {
+        detail::host_radix_sort(col, direction, nulls, detail::place_values<T>{col.data(access::read), first}, stream);
+        return out;
+      }
+    }
+#endif
     detail::executor exec(stream);
     if constexpr (std::is_floating_point_v<T>) {
       auto keys = col.template make_like<detail::sort_key_t<T>>(col.size(), stream);
