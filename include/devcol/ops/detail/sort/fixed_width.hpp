@@ -205,10 +205,6 @@ struct radix_integer_key {
   [[nodiscard, gnu::always_inline]] key_type operator()(T x) const noexcept {
     return static_cast<key_type>(static_cast<key_type>(x) ^ flip);
   }
-  /// The value a key stands for.
-  [[nodiscard, gnu::always_inline]] static T value(key_type key) noexcept {
-    return static_cast<T>(static_cast<key_type>(key ^ flip));
-  }
 };
 
 /// What argsort's radix sort places: each row's number.
@@ -218,24 +214,6 @@ struct place_row_numbers {
   template <class K>
   [[gnu::always_inline]] void keyed(std::size_t at, std::size_t r, K) const noexcept {
     out[at] = static_cast<std::int64_t>(r);
-  }
-};
-
-/// What sort's radix sort places: each row's value, made back from its key but for the rows whose
-/// key stands for several values (the zeros' key, for -0.0 and 0.0; NaN, unkeyed), which are read
-/// at their row.
-template <class T>
-struct place_values {
-  T const* in;
-  T* out;
-  [[gnu::always_inline]] void row(std::size_t at, std::size_t r) const noexcept { out[at] = in[r]; }
-  template <class K>
-  [[gnu::always_inline]] void keyed(std::size_t at, std::size_t r, K key) const noexcept {
-    if constexpr (std::is_floating_point_v<T>) {
-      out[at] = key == ordered_key<T>::sign_bit ? in[r] : ordered_value<T>{0}(key);  // no number's key is 0
-    } else {
-      out[at] = radix_integer_key<T>::value(key);
-    }
   }
 };
 
@@ -335,9 +313,7 @@ template <fixed_width T, class Policy>
 
 /**
  * @brief `col` in order, stable, nulls first or last, floating point as devcol/ops/sort.hpp says.
- * Without nulls on the host backend, an arithmetic column takes argsort()'s radix sort, its last
- * pass writing the values, made back from their keys, instead of the row numbers. Otherwise, without nulls:
- * a copy then one sort of the values in place, no synchronisation; floating point
+ * Without nulls: a copy then one sort of the values in place, no synchronisation; floating point
  * sorts its ordered_key integers instead (a scratch column from `col`'s resource) and places its
  * zero and NaN rows after (see detail::sort_floats: two binary searches, which synchronise
  * `stream`). With nulls, argsort then gather. A chrono column sorts as its counts (see argsort()).
@@ -361,14 +337,6 @@ template <fixed_width T, class Policy>
     }
     auto out = col.template make_like<T>(col.size(), stream);
     T* first = out.data(access::write, stream);
-#if DEVCOL_HOST_FAST_PATHS
-    if constexpr (detail::host_radix_sorts<T>) {
-      if (col.size() <= std::numeric_limits<std::uint32_t>::max()) {
-        detail::host_radix_sort(col, direction, nulls, detail::place_values<T>{col.data(access::read), first}, stream);
-        return out;
-      }
-    }
-#endif
     detail::executor exec(stream);
     if constexpr (std::is_floating_point_v<T>) {
       auto keys = col.template make_like<detail::sort_key_t<T>>(col.size(), stream);
