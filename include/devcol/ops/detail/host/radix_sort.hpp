@@ -5,8 +5,8 @@
  *
  * One pass over the rows counts every byte's buckets; a byte that is the same in every valid key
  * (the high bytes of small integers, the low bytes of integral doubles) costs no pass. The first
- * pass reads the column itself (keys made on the fly, null rows placed where they go), the last
- * places each row alone where it goes (argsort: its number, as the result's int64).
+ * pass reads the column itself (keys made on the fly, null rows' numbers written where they go),
+ * the last writes the row numbers alone, as the result's int64.
  *
  * Its scratch is two arrays of records beside the result. sort() keeps Thrust's path: run through
  * this sort, writing values made back from their keys, it was 1.8-2.2x faster but needed about a
@@ -98,24 +98,21 @@ template <class F, class G>
 }
 
 /**
- * Stable sort by radix of `n` rows: places every row once, at positions 0..n-1 that put the rows
- * in key order (descending when `descending`; equal keys in row order): `place.keyed(position,
- * row, key)` for a keyed row, `place.row(position, row)` for the others. Two groups of rows sort apart from the keys, each in
+ * Stable argsort by radix: writes at `out` the numbers of the `n` rows in key order (descending
+ * when `descending`; equal keys in row order). Two groups of rows sort apart from the keys, each in
  * row order: the null rows, before the others (`nulls_first`) or after, and beside them the valid
  * rows that `unordered(row)` picks (floating point's NaN, which Arrow sorts beside the nulls).
  * @tparam K the key: an unsigned integer of 1, 2, 4 or 8 bytes that orders as the rows do
  * @tparam KeyOf `K(std::size_t row)`, called for valid rows that are not `unordered` only
  * @tparam Unordered `bool(std::size_t row)`, called for valid rows
- * @tparam Place with `void row(std::size_t position, std::size_t row)` and `void keyed(std::size_t
- *         position, std::size_t row, K key)`; called from several threads, each position once
  * @tparam Scratch `keyed_row<K>*(std::size_t count)`: storage for `count` records, kept until the
  *         sort returns; called at most twice, and not when one pass (or none) sorts the keys
  * @param mask, mask_offset the rows' validity (a null mask: every row valid)
  * @param n fewer than 2^32 rows
  */
-template <class K, class KeyOf, class Unordered, class Place, class Scratch>
-void radix_sort(KeyOf const& key_of, Unordered const& unordered, std::size_t n, bitmask_word const* mask,
-                std::size_t mask_offset, bool descending, bool nulls_first, Place const& place, Scratch&& scratch) {
+template <class K, class KeyOf, class Unordered, class Scratch>
+void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t n, bitmask_word const* mask,
+                   std::size_t mask_offset, bool descending, bool nulls_first, std::int64_t* out, Scratch&& scratch) {
   using record = keyed_row<K>;
   constexpr std::size_t digits = sizeof(K);
   constexpr std::size_t stride = digits * radix_buckets + 1;  // and the chunk's unordered rows
@@ -181,30 +178,27 @@ void radix_sort(KeyOf const& key_of, Unordered const& unordered, std::size_t n, 
     bool const last = passes.size() <= 1;
     unsigned const shift = passes.empty() ? 0 : 8U * passes.front();
     std::size_t const bucket_mask = passes.empty() ? 0 : 0xFF;
-    if (passes.empty()) {
-      for (std::size_t c = 0; c < chunks; ++c) {
-        std::fill_n(counts.data() + c * stride, radix_buckets, 0);
-        counts[c * stride] = keyed_before[c + 1] - keyed_before[c];
-      }
+    if (passes.empty()) {  // each chunk's keyed rows after those of the chunks before it
+      for (std::size_t c = 0; c < chunks; ++c) { positions[c * radix_buckets] = keyed_base + keyed_before[c]; }
+    } else {
+      radix_positions(counts.data() + passes.front() * radix_buckets, stride, chunks, descending,
+                      last ? keyed_base : 0, positions.data());
     }
-    std::size_t const column = passes.empty() ? 0 : passes.front() * radix_buckets;
-    radix_positions(counts.data() + column, stride, chunks, descending, last ? keyed_base : 0, positions.data());
     for_each_chunk(chunks, [&](std::size_t c) {
       auto const [begin, size] = rows_of(c);
       std::size_t* const at = positions.data() + c * radix_buckets;
       std::size_t null_at = null_base + (begin - keyed_before[c] - unordered_before[c]);
       std::size_t unordered_at = unordered_base + unordered_before[c];
-      auto on_null = [&](std::size_t i) __attribute__((always_inline)) { place.row(null_at++, i); };
+      auto on_null = [&](std::size_t i) __attribute__((always_inline)) {
+        out[null_at++] = static_cast<std::int64_t>(i);
+      };
       if (last) {
         for_each_row(
             mask, mask_offset, begin, begin + size,
             [&](std::size_t i) __attribute__((always_inline)) {
-              if (unordered(i)) {
-                place.row(unordered_at++, i);
-              } else {
-                K const key = key_of(i);
-                place.keyed(at[radix_bucket(key, shift, bucket_mask)]++, i, key);
-              }
+              std::size_t const to_at =
+                  unordered(i) ? unordered_at++ : at[radix_bucket(key_of(i), shift, bucket_mask)]++;
+              out[to_at] = static_cast<std::int64_t>(i);
             },
             on_null);
       } else {
@@ -212,7 +206,7 @@ void radix_sort(KeyOf const& key_of, Unordered const& unordered, std::size_t n, 
             mask, mask_offset, begin, begin + size,
             [&](std::size_t i) __attribute__((always_inline)) {
               if (unordered(i)) {
-                place.row(unordered_at++, i);
+                out[unordered_at++] = static_cast<std::int64_t>(i);
                 return;
               }
               K const key = key_of(i);
@@ -255,7 +249,7 @@ void radix_sort(KeyOf const& key_of, Unordered const& unordered, std::size_t n, 
       if (last) {
         for (std::size_t i = begin; i < begin + size; ++i) {
           record const r = from[i];
-          place.keyed(at[radix_bucket(r.key, shift, 0xFF)]++, r.row, r.key);
+          out[at[radix_bucket(r.key, shift, 0xFF)]++] = static_cast<std::int64_t>(r.row);
         }
       } else {
         for (std::size_t i = begin; i < begin + size; ++i) {

@@ -201,30 +201,21 @@ inline constexpr bool host_radix_sorts = std::is_arithmetic_v<T> && sizeof(T) <=
 template <class T>
 struct radix_integer_key {
   using key_type = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>>;
-  static constexpr key_type flip = std::is_signed_v<T> ? key_type(key_type{1} << (sizeof(T) * 8 - 1)) : key_type{0};
   [[nodiscard, gnu::always_inline]] key_type operator()(T x) const noexcept {
+    constexpr key_type flip = std::is_signed_v<T> ? key_type(key_type{1} << (sizeof(T) * 8 - 1)) : key_type{0};
     return static_cast<key_type>(static_cast<key_type>(x) ^ flip);
   }
 };
 
-/// What argsort's radix sort places: each row's number.
-struct place_row_numbers {
-  std::int64_t* out;
-  [[gnu::always_inline]] void row(std::size_t at, std::size_t r) const noexcept { out[at] = static_cast<std::int64_t>(r); }
-  template <class K>
-  [[gnu::always_inline]] void keyed(std::size_t at, std::size_t r, K) const noexcept {
-    out[at] = static_cast<std::int64_t>(r);
-  }
-};
-
 /**
- * The host radix sort (host/radix_sort.hpp) of `col`'s rows, its first pass over `col` itself:
- * `place` puts every row where it goes (see host::radix_sort). Scratch (up to two arrays of
- * 12-byte records per valid row, for 8-byte keys) from `col`'s resource.
+ * argsort() on the host fast path: the host radix sort (host/radix_sort.hpp), its first pass over
+ * `col` itself. Scratch (up to two arrays of 12-byte records per valid row, for 8-byte keys) from
+ * `col`'s resource.
  */
-template <class T, class Policy, class Place>
-void host_radix_sort(column<T, Policy> const& col, order direction, null_order nulls, Place const& place,
-                     stream_ref stream) {
+template <class T, class Policy>
+[[nodiscard]] column<std::int64_t, Policy> host_argsort(column<T, Policy> const& col, order direction,
+                                                        null_order nulls, stream_ref stream) {
+  auto indices = col.template make_like<std::int64_t>(col.size(), stream);
   column_view<T> const rows = col.view();
   T const* const values = col.data(access::read);
   auto const key_of = [values](std::size_t i) __attribute__((always_inline)) {
@@ -243,12 +234,14 @@ void host_radix_sort(column<T, Policy> const& col, order direction, null_order n
     }
   };
   std::vector<buffer<Policy>> scratch;
-  host::radix_sort<K>(key_of, nan_at, col.size(), col.has_nulls() ? rows.null_mask() : nullptr, rows.mask_offset(),
-                      direction == order::descending, nulls == null_order::first, place, [&](std::size_t count) {
-                        scratch.emplace_back(count * sizeof(host::keyed_row<K>), stream, mr::default_alignment,
-                                             col.resource());
-                        return static_cast<host::keyed_row<K>*>(scratch.back().data(access::write, stream));
-                      });
+  host::radix_argsort<K>(key_of, nan_at, col.size(), col.has_nulls() ? rows.null_mask() : nullptr, rows.mask_offset(),
+                         direction == order::descending, nulls == null_order::first,
+                         indices.data(access::write, stream), [&](std::size_t count) {
+                           scratch.emplace_back(count * sizeof(host::keyed_row<K>), stream, mr::default_alignment,
+                                                col.resource());
+                           return static_cast<host::keyed_row<K>*>(scratch.back().data(access::write, stream));
+                         });
+  return indices;
 }
 #endif
 
@@ -283,12 +276,7 @@ template <fixed_width T, class Policy>
     std::size_t const n = col.size();
 #if DEVCOL_HOST_FAST_PATHS
     if constexpr (detail::host_radix_sorts<T>) {
-      if (n <= std::numeric_limits<std::uint32_t>::max()) {
-        auto indices = col.template make_like<std::int64_t>(n, stream);
-        std::int64_t* const out = indices.data(access::write, stream);
-        detail::host_radix_sort(col, direction, nulls, detail::place_row_numbers{out}, stream);
-        return indices;
-      }
+      if (n <= std::numeric_limits<std::uint32_t>::max()) { return detail::host_argsort(col, direction, nulls, stream); }
     }
 #endif
     auto indices = col.template make_like<std::int64_t>(n, stream);
