@@ -194,6 +194,33 @@ any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream) {
   return std::visit([&](auto const& c) { return any_column<Policy>(c.deep_copy(stream)); }, col);
 }
 
+namespace detail {
+template <buffer_policy Policy>
+bool any_state(any_column<Policy> const& col, child_state question) noexcept {
+  return std::visit([question](auto const& c) noexcept { return state_of(c, question); }, col);
+}
+template <buffer_policy Policy>
+std::size_t any_spill(any_column<Policy>& col, stream_ref stream) {
+  return std::visit([stream](auto& c) { return c.spill(stream); }, col);
+}
+template <buffer_policy Policy>
+void any_unspill(any_column<Policy>& col, stream_ref stream) {
+  std::visit([stream](auto& c) { c.unspill(stream); }, col);
+}
+template <buffer_policy Policy>
+any_column<Policy> any_alias(any_column<Policy> const& col) {
+  return std::visit([](auto const& c) { return any_column<Policy>(c.alias()); }, col);
+}
+template <buffer_policy Policy>
+resource_storage_t<typename Policy::resource> any_resource(any_column<Policy> const& col) {
+  return std::visit([](auto const& c) { return c.resource(); }, col);
+}
+template <buffer_policy Policy>
+std::string any_resource_name(any_column<Policy> const& col) {
+  return std::visit([](auto const& c) { return c.resource_name(); }, col);
+}
+}  // namespace detail
+
 /**
  * @brief The device a column's memory belongs to (DESIGN.md rule 21: its copies and host reads run
  * with that device current): its first buffer's (values, offsets or indices); for a struct, its

@@ -138,4 +138,65 @@ template <buffer_policy Policy>
 template <buffer_policy Policy>
 [[nodiscard]] any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream = {});
 
+namespace detail {
+/**
+ * @brief What a nested column asks of a child of any kind about its buffers. Every nested kind
+ * (lists, list views, fixed-size lists, structs, unions, dictionaries, run-end encoded) asks through
+ * any_state(), one dispatch on the child's kind shared by all of them: a visit per question in each
+ * nested kind compiled every kind's answer once per question and nested kind, in every file that
+ * holds a nested column.
+ */
+enum class child_state : unsigned char {
+  spilled,        ///< whether any buffer is in host memory now (spillable policies)
+  shared,         ///< whether another handle shares any buffer
+  borrowed,       ///< whether any memory was made elsewhere (an import)
+  exposed,        ///< whether any buffer was handed out as a raw mutable pointer (rule 11)
+  copy_on_write,  ///< whether writes to every buffer copy first
+};
+/// @brief The answer of one column of a known kind to `question` (its own member of that name).
+/// @tparam C a column kind
+template <class C>
+[[nodiscard]] bool state_of(C const& col, child_state question) noexcept {
+  switch (question) {
+    case child_state::spilled:
+      if constexpr (C::policy::spill::enabled) { return col.is_spilled(); }
+      return false;
+    case child_state::shared: return col.is_shared();
+    case child_state::borrowed: return col.is_borrowed();
+    case child_state::exposed: return col.is_exposed();
+    case child_state::copy_on_write: return col.copy_on_write();
+  }
+  return false;
+}
+/// @brief The answer of the kind `col` holds to `question` (its own member of that name). O(1) per
+/// buffer (a nested child: its depth); reads no device memory.
+/// @tparam Policy the buffer policy shared by every kind in the variant
+template <buffer_policy Policy>
+[[nodiscard]] bool any_state(any_column<Policy> const& col, child_state question) noexcept;
+/// @brief The held kind's spill(): the device bytes freed. Synchronises `stream`.
+/// @tparam Policy a spillable buffer policy
+/// @throws what the kind's spill() throws
+template <buffer_policy Policy>
+std::size_t any_spill(any_column<Policy>& col, stream_ref stream);
+/// @brief The held kind's unspill(). Synchronises.
+/// @tparam Policy a spillable buffer policy
+/// @throws what the device allocation throws
+template <buffer_policy Policy>
+void any_unspill(any_column<Policy>& col, stream_ref stream);
+/// @brief The held kind's alias(): the same buffers even when exposed. O(1) per buffer.
+/// @tparam Policy the buffer policy shared by every kind in the variant
+/// @throws std::bad_alloc (a nested kind's heap cells)
+template <buffer_policy Policy>
+[[nodiscard]] any_column<Policy> any_alias(any_column<Policy> const& col);
+/// @brief The held kind's resource(): what ops allocate its results from.
+/// @tparam Policy the buffer policy shared by every kind in the variant
+template <buffer_policy Policy>
+[[nodiscard]] resource_storage_t<typename Policy::resource> any_resource(any_column<Policy> const& col);
+/// @brief The held kind's resource_name().
+/// @tparam Policy the buffer policy shared by every kind in the variant
+/// @throws std::bad_alloc
+template <buffer_policy Policy>
+[[nodiscard]] std::string any_resource_name(any_column<Policy> const& col);
+}  // namespace detail
+
 DEVCOL_NAMESPACE_END

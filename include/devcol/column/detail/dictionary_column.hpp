@@ -156,8 +156,7 @@ class dictionary_column {
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
-    auto const spill_one = [&](auto& c) { return c.spill(stream); };
-    return on_indices(spill_one) + std::visit(spill_one, *values_);
+    return on_indices([&](auto& i) { return i.spill(stream); }) + detail::any_spill(*values_, stream);
   }
   /// @brief Spillable policies: brings indices and values back to the device. Synchronises.
   /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
@@ -165,13 +164,13 @@ class dictionary_column {
     requires Policy::spill::enabled
   {
     on_indices([&](auto& i) { i.unspill(stream); });
-    std::visit([&](auto& c) { c.unspill(stream); }, *values_);
+    detail::any_unspill(*values_, stream);
   }
   /// @brief Spillable policies: whether any buffer is in host memory now.
   [[nodiscard]] bool is_spilled() const noexcept
     requires Policy::spill::enabled
   {
-    return in_any_part([](auto const& c) { return c.is_spilled(); });
+    return in_any_part(detail::child_state::spilled);
   }
 
   /// @brief The number of rows.
@@ -190,26 +189,27 @@ class dictionary_column {
   [[nodiscard]] std::size_t offset() const noexcept { return on_indices([](auto const& i) { return i.offset(); }); }
   /// @brief Whether another handle shares any buffer.
   [[nodiscard]] bool is_shared() const noexcept {
-    return in_any_part([](auto const& c) { return c.is_shared(); });
+    return in_any_part(detail::child_state::shared);
   }
   /// @brief Whether any memory was made elsewhere (an import).
   [[nodiscard]] bool is_borrowed() const noexcept {
-    return in_any_part([](auto const& c) { return c.is_borrowed(); });
+    return in_any_part(detail::child_state::borrowed);
   }
   /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
   /// good (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept {
-    return in_any_part([](auto const& c) { return c.is_exposed(); });
+    return in_any_part(detail::child_state::exposed);
   }
   /// @brief Whether writes copy first, in the indices and the values (see list_column::copy_on_write).
   [[nodiscard]] bool copy_on_write() const noexcept {
-    return !in_any_part([](auto const& c) { return !c.copy_on_write(); });
+    return on_indices([](auto const& i) { return i.copy_on_write(); }) &&
+           detail::any_state(*values_, detail::child_state::copy_on_write);
   }
   /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
   /// copy of exposed memory a deep one, does not apply). O(1).
   [[nodiscard]] dictionary_column alias() const {
     return dictionary_column(on_indices([](auto const& i) { return indices_type(i.alias()); }),
-                             std::visit([](auto const& c) { return values_type(c.alias()); }, *values_));
+                             detail::any_alias(*values_));
   }
   /// @brief The resource that made the indices (what ops allocate results from).
   [[nodiscard]] resource_type resource() const {
@@ -242,10 +242,10 @@ class dictionary_column {
   decltype(auto) on_indices(F&& f) {
     return std::visit(std::forward<F>(f), indices_);
   }
-  // Whether `f` (a generic callable) is true of the indices or of the values.
-  template <class F>
-  bool in_any_part(F const& f) const {
-    return on_indices(f) || std::visit(f, *values_);
+  // Whether the indices or the values answer `question` with yes.
+  [[nodiscard]] bool in_any_part(detail::child_state question) const noexcept {
+    return on_indices([question](auto const& i) { return detail::state_of(i, question); }) ||
+           detail::any_state(*values_, question);
   }
 
   indices_type indices_;

@@ -100,7 +100,7 @@ class fixed_size_list_column : public detail::column_rows<fixed_size_list_column
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
-    return mask_.spill(stream) + std::visit([&](auto& c) { return c.spill(stream); }, *child_);
+    return mask_.spill(stream) + detail::any_spill(*child_, stream);
   }
   /// @brief Spillable policies: brings the mask and the child back to the device. Synchronises.
   /// @param stream accepted for symmetry with spill()
@@ -109,46 +109,46 @@ class fixed_size_list_column : public detail::column_rows<fixed_size_list_column
     requires Policy::spill::enabled
   {
     mask_.unspill(stream);
-    std::visit([&](auto& c) { c.unspill(stream); }, *child_);
+    detail::any_unspill(*child_, stream);
   }
   /// @brief Spillable policies: whether the mask or any of the child is in host memory now.
   [[nodiscard]] bool is_spilled() const noexcept
     requires Policy::spill::enabled
   {
-    return mask_.is_spilled() || std::visit([](auto const& c) { return c.is_spilled(); }, *child_);
+    return mask_.is_spilled() || detail::any_state(*child_, detail::child_state::spilled);
   }
 
   /// @brief Whether another handle shares the mask or the child's buffers.
   [[nodiscard]] bool is_shared() const noexcept {
-    return mask_.is_shared() || std::visit([](auto const& c) { return c.is_shared(); }, *child_);
+    return mask_.is_shared() || detail::any_state(*child_, detail::child_state::shared);
   }
   /// @brief Whether any memory was made elsewhere (an import).
   [[nodiscard]] bool is_borrowed() const noexcept {
-    return mask_.is_borrowed() || std::visit([](auto const& c) { return c.is_borrowed(); }, *child_);
+    return mask_.is_borrowed() || detail::any_state(*child_, detail::child_state::borrowed);
   }
   /// @brief Whether the mask or the child was exposed (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept {
-    return mask_.is_exposed() || std::visit([](auto const& c) { return c.is_exposed(); }, *child_);
+    return mask_.is_exposed() || detail::any_state(*child_, detail::child_state::exposed);
   }
   /// @brief Whether writes copy first.
   [[nodiscard]] bool copy_on_write() const noexcept {
-    return mask_.copy_on_write() && std::visit([](auto const& c) { return c.copy_on_write(); }, *child_);
+    return mask_.copy_on_write() && detail::any_state(*child_, detail::child_state::copy_on_write);
   }
   /// @brief Another column on the same mask and child even when exposed (rule 12 does not apply). O(1).
   [[nodiscard]] fixed_size_list_column alias() const {
     fixed_size_list_column out;
     out.list_size_ = list_size_;
-    *out.child_ = std::visit([](auto const& c) { return child_type(c.alias()); }, *child_);
+    *out.child_ = detail::any_alias(*child_);
     this->alias_rows(out);
     return out;
   }
   /// @brief The resource results are allocated from: the mask's, else the child's.
   [[nodiscard]] resource_type resource() const {
-    return mask_.empty() ? std::visit([](auto const& c) { return c.resource(); }, *child_) : mask_.resource();
+    return mask_.empty() ? detail::any_resource(*child_) : mask_.resource();
   }
   /// @brief The name of that resource.
   [[nodiscard]] std::string resource_name() const {
-    return mask_.empty() ? std::visit([](auto const& c) { return c.resource_name(); }, *child_)
+    return mask_.empty() ? detail::any_resource_name(*child_)
                          : mask_.resource_name();
   }
   /// @brief "fixed_size_list<int64>[4]", as pyarrow prints the type.

@@ -197,7 +197,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
     requires Policy::spill::enabled
   {
     return offsets_.spill(stream) + mask_.spill(stream) +
-           std::visit([&](auto& c) { return c.spill(stream); }, *child_);
+           detail::any_spill(*child_, stream);
   }
   /// @brief Spillable policies: brings the buffers (the child's too) back to the device. Synchronises.
   /// @param stream accepted for symmetry with spill(); the buffers copy on their own streams
@@ -206,36 +206,36 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   {
     offsets_.unspill(stream);
     mask_.unspill(stream);
-    std::visit([&](auto& c) { c.unspill(stream); }, *child_);
+    detail::any_unspill(*child_, stream);
   }
   /// @brief Spillable policies: whether any buffer (the child's too) is in host memory now.
   [[nodiscard]] bool is_spilled() const noexcept
     requires Policy::spill::enabled
   {
     return offsets_.is_spilled() || mask_.is_spilled() ||
-           std::visit([](auto const& c) { return c.is_spilled(); }, *child_);
+           detail::any_state(*child_, detail::child_state::spilled);
   }
 
   /// @brief Whether another handle shares any buffer, the child's included.
   [[nodiscard]] bool is_shared() const noexcept {
-    return offsets_.is_shared() || mask_.is_shared() || std::visit([](auto const& c) { return c.is_shared(); }, *child_);
+    return offsets_.is_shared() || mask_.is_shared() || detail::any_state(*child_, detail::child_state::shared);
   }
   /// @brief Whether any memory was made elsewhere (an import): writes copy it first.
   [[nodiscard]] bool is_borrowed() const noexcept {
     return offsets_.is_borrowed() || mask_.is_borrowed() ||
-           std::visit([](auto const& c) { return c.is_borrowed(); }, *child_);
+           detail::any_state(*child_, detail::child_state::borrowed);
   }
   /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
   /// good (rule 11), the child's included.
   [[nodiscard]] bool is_exposed() const noexcept {
     return offsets_.is_exposed() || mask_.is_exposed() ||
-           std::visit([](auto const& c) { return c.is_exposed(); }, *child_);
+           detail::any_state(*child_, detail::child_state::exposed);
   }
   /// @brief Whether writes copy first, here and in the child (under `runtime_sharing` the child may
   /// have been made in another mode; an export snapshots a column unless all of it copies on write).
   [[nodiscard]] bool copy_on_write() const noexcept {
     return offsets_.copy_on_write() && mask_.copy_on_write() &&
-           std::visit([](auto const& c) { return c.copy_on_write(); }, *child_);
+           detail::any_state(*child_, detail::child_state::copy_on_write);
   }
   /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
   /// copy of exposed memory a deep one, does not apply). O(1).
@@ -243,7 +243,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
     basic_list_column out;
     out.map_ = map_;
     out.offsets_ = offsets_.alias();
-    *out.child_ = std::visit([](auto const& c) { return child_type(c.alias()); }, *child_);
+    *out.child_ = detail::any_alias(*child_);
     this->alias_rows(out);
     return out;
   }

@@ -131,7 +131,7 @@ class basic_list_view_column : public detail::column_rows<basic_list_view_column
     requires Policy::spill::enabled
   {
     return offsets_.spill(stream) + sizes_.spill(stream) + mask_.spill(stream) +
-           std::visit([&](auto& c) { return c.spill(stream); }, *child_);
+           detail::any_spill(*child_, stream);
   }
   /// @brief Spillable policies: brings the buffers (the child's too) back to the device. Synchronises.
   /// @param stream accepted for symmetry with spill()
@@ -141,51 +141,51 @@ class basic_list_view_column : public detail::column_rows<basic_list_view_column
     offsets_.unspill(stream);
     sizes_.unspill(stream);
     mask_.unspill(stream);
-    std::visit([&](auto& c) { c.unspill(stream); }, *child_);
+    detail::any_unspill(*child_, stream);
   }
   /// @brief Spillable policies: whether any buffer (the child's too) is in host memory now.
   [[nodiscard]] bool is_spilled() const noexcept
     requires Policy::spill::enabled
   {
     return offsets_.is_spilled() || sizes_.is_spilled() || mask_.is_spilled() ||
-           std::visit([](auto const& c) { return c.is_spilled(); }, *child_);
+           detail::any_state(*child_, detail::child_state::spilled);
   }
   /// @brief Whether another handle shares any buffer, the child's included.
   [[nodiscard]] bool is_shared() const noexcept {
     return offsets_.is_shared() || sizes_.is_shared() || mask_.is_shared() ||
-           std::visit([](auto const& c) { return c.is_shared(); }, *child_);
+           detail::any_state(*child_, detail::child_state::shared);
   }
   /// @brief Whether any memory was made elsewhere (an import).
   [[nodiscard]] bool is_borrowed() const noexcept {
     return offsets_.is_borrowed() || sizes_.is_borrowed() || mask_.is_borrowed() ||
-           std::visit([](auto const& c) { return c.is_borrowed(); }, *child_);
+           detail::any_state(*child_, detail::child_state::borrowed);
   }
   /// @brief Whether any buffer, the child's included, was exposed (rule 11).
   [[nodiscard]] bool is_exposed() const noexcept {
     return offsets_.is_exposed() || sizes_.is_exposed() || mask_.is_exposed() ||
-           std::visit([](auto const& c) { return c.is_exposed(); }, *child_);
+           detail::any_state(*child_, detail::child_state::exposed);
   }
   /// @brief Whether writes copy first, here and in the child.
   [[nodiscard]] bool copy_on_write() const noexcept {
     return offsets_.copy_on_write() && sizes_.copy_on_write() && mask_.copy_on_write() &&
-           std::visit([](auto const& c) { return c.copy_on_write(); }, *child_);
+           detail::any_state(*child_, detail::child_state::copy_on_write);
   }
   /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).
   [[nodiscard]] basic_list_view_column alias() const {
     basic_list_view_column out;
     out.offsets_ = offsets_.alias();
     out.sizes_ = sizes_.alias();
-    *out.child_ = std::visit([](auto const& c) { return child_type(c.alias()); }, *child_);
+    *out.child_ = detail::any_alias(*child_);
     this->alias_rows(out);
     return out;
   }
   /// @brief The resource results are allocated from: the offsets', else the child's.
   [[nodiscard]] resource_type resource() const {
-    return offsets_.empty() ? std::visit([](auto const& c) { return c.resource(); }, *child_) : offsets_.resource();
+    return offsets_.empty() ? detail::any_resource(*child_) : offsets_.resource();
   }
   /// @brief The name of that resource.
   [[nodiscard]] std::string resource_name() const {
-    return offsets_.empty() ? std::visit([](auto const& c) { return c.resource_name(); }, *child_)
+    return offsets_.empty() ? detail::any_resource_name(*child_)
                             : offsets_.resource_name();
   }
   /// @brief "list_view<int64>" or "large_list_view<int64>", as pyarrow prints them.

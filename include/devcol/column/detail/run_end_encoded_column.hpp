@@ -213,7 +213,7 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
     requires Policy::spill::enabled
   {
     return std::visit([&](auto& c) { return c.spill(stream); }, run_ends_) +
-           std::visit([&](auto& c) { return c.spill(stream); }, *values_);
+           detail::any_spill(*values_, stream);
   }
   /// @brief Spillable policies: brings both children back to the device. Synchronises.
   /// @param stream accepted for symmetry with spill()
@@ -222,34 +222,33 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
     requires Policy::spill::enabled
   {
     std::visit([&](auto& c) { c.unspill(stream); }, run_ends_);
-    std::visit([&](auto& c) { c.unspill(stream); }, *values_);
+    detail::any_unspill(*values_, stream);
   }
   /// @brief Spillable policies: whether any of either child is in host memory now.
   [[nodiscard]] bool is_spilled() const noexcept
     requires Policy::spill::enabled
   {
-    return std::visit([](auto const& c) { return c.is_spilled(); }, run_ends_) ||
-           std::visit([](auto const& c) { return c.is_spilled(); }, *values_);
+    return any_child(detail::child_state::spilled);
   }
 
   /// @brief Whether another handle shares either child's buffers.
-  [[nodiscard]] bool is_shared() const noexcept { return any_child([](auto const& c) { return c.is_shared(); }); }
+  [[nodiscard]] bool is_shared() const noexcept { return any_child(detail::child_state::shared); }
   /// @brief Whether any memory was made elsewhere (an import).
   [[nodiscard]] bool is_borrowed() const noexcept {
-    return any_child([](auto const& c) { return c.is_borrowed(); });
+    return any_child(detail::child_state::borrowed);
   }
   /// @brief Whether either child was exposed (rule 11).
-  [[nodiscard]] bool is_exposed() const noexcept { return any_child([](auto const& c) { return c.is_exposed(); }); }
+  [[nodiscard]] bool is_exposed() const noexcept { return any_child(detail::child_state::exposed); }
   /// @brief Whether writes copy first.
   [[nodiscard]] bool copy_on_write() const noexcept {
     return std::visit([](auto const& c) { return c.copy_on_write(); }, run_ends_) &&
-           std::visit([](auto const& c) { return c.copy_on_write(); }, *values_);
+           detail::any_state(*values_, detail::child_state::copy_on_write);
   }
   /// @brief Another column on the same children even when exposed (rule 12 does not apply). O(1).
   [[nodiscard]] run_end_encoded_column alias() const {
     run_end_encoded_column out;
     out.run_ends_ = std::visit([](auto const& c) { return run_ends_type(c.alias()); }, run_ends_);
-    *out.values_ = std::visit([](auto const& c) { return values_type(c.alias()); }, *values_);
+    *out.values_ = detail::any_alias(*values_);
     this->alias_rows(out);
     return out;
   }
@@ -273,9 +272,9 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
   void replace_null_mask(buffer_type, std::size_t) = delete;
 
  private:
-  template <class F>
-  [[nodiscard]] bool any_child(F f) const noexcept {
-    return std::visit(f, run_ends_) || std::visit(f, *values_);
+  [[nodiscard]] bool any_child(detail::child_state question) const noexcept {
+    return std::visit([question](auto const& c) { return detail::state_of(c, question); }, run_ends_) ||
+           detail::any_state(*values_, question);
   }
   auto own_state() noexcept { return std::tie(run_ends_, values_); }
   // deep_copy()'s part: the runs the rows span, their ends rebased to the offset and cut at the

@@ -140,7 +140,7 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     requires Policy::spill::enabled
   {
     std::size_t freed = mask_.spill(stream);
-    for (auto& c : children_) { freed += std::visit([&](auto& k) { return k.spill(stream); }, c); }
+    for (auto& c : children_) { freed += detail::any_spill(c, stream); }
     return freed;
   }
   /// @brief Spillable policies: brings the mask and every child back to the device. Synchronises.
@@ -149,34 +149,34 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     requires Policy::spill::enabled
   {
     mask_.unspill(stream);
-    for (auto& c : children_) { std::visit([&](auto& k) { k.unspill(stream); }, c); }
+    for (auto& c : children_) { detail::any_unspill(c, stream); }
   }
   /// @brief Spillable policies: whether any buffer is in host memory now.
   [[nodiscard]] bool is_spilled() const noexcept
     requires Policy::spill::enabled
   {
-    return mask_.is_spilled() || any_child([](auto const& k) { return k.is_spilled(); });
+    return mask_.is_spilled() || any_child(detail::child_state::spilled);
   }
 
   /// @brief Whether another handle shares any buffer, children's included.
   [[nodiscard]] bool is_shared() const noexcept {
-    return mask_.is_shared() || any_child([](auto const& k) { return k.is_shared(); });
+    return mask_.is_shared() || any_child(detail::child_state::shared);
   }
   /// @brief Whether any memory was made elsewhere (an import).
   [[nodiscard]] bool is_borrowed() const noexcept {
-    return mask_.is_borrowed() || any_child([](auto const& k) { return k.is_borrowed(); });
+    return mask_.is_borrowed() || any_child(detail::child_state::borrowed);
   }
   /// @brief Whether any buffer was exposed, handed out as a raw mutable pointer, which marks it for
   /// good (rule 11), children's included.
   [[nodiscard]] bool is_exposed() const noexcept {
-    return mask_.is_exposed() || any_child([](auto const& k) { return k.is_exposed(); });
+    return mask_.is_exposed() || any_child(detail::child_state::exposed);
   }
   /// @brief Whether writes copy first in the mask and every child (without a mask, the policy's
   /// mode now; under `runtime_sharing` children may have been made in another mode).
   [[nodiscard]] bool copy_on_write() const noexcept {
     return mask_.copy_on_write() &&
            std::all_of(children_.begin(), children_.end(),
-                       [](auto const& c) { return std::visit([](auto const& k) { return k.copy_on_write(); }, c); });
+                       [](auto const& c) { return detail::any_state(c, detail::child_state::copy_on_write); });
   }
   /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow
   /// copy of exposed memory a deep one, does not apply). O(1) per child.
@@ -184,7 +184,7 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     struct_column out;
     out.names_ = names_;
     for (auto const& c : children_) {
-      out.children_.push_back(std::visit([](auto const& k) { return child_type(k.alias()); }, c));
+      out.children_.push_back(detail::any_alias(c));
     }
     this->alias_rows(out);
     return out;
@@ -195,12 +195,12 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     if (!mask_.empty() || children_.empty()) {
       return mask_.empty() ? detail::policy_resource<typename Policy::resource>() : mask_.resource();
     }
-    return std::visit([](auto const& k) { return k.resource(); }, children_.front());
+    return detail::any_resource(children_.front());
   }
   /// @brief The name of that resource ("" for a struct with neither mask nor fields).
   [[nodiscard]] std::string resource_name() const {
     if (!mask_.empty() || children_.empty()) { return mask_.resource_name(); }
-    return std::visit([](auto const& k) { return k.resource_name(); }, children_.front());
+    return detail::any_resource_name(children_.front());
   }
   /// @brief "struct<a: int64, b: string>", as pyarrow prints it.
   [[nodiscard]] std::string type_name() const {
@@ -230,9 +230,9 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     if (mask_.writes_copy()) { this->take_own_copy(stream); }
   }
 
-  template <class F>
-  [[nodiscard]] bool any_child(F f) const noexcept {
-    return std::any_of(children_.begin(), children_.end(), [&](auto const& c) { return std::visit(f, c); });
+  [[nodiscard]] bool any_child(detail::child_state question) const noexcept {
+    return std::any_of(children_.begin(), children_.end(),
+                       [question](auto const& c) { return detail::any_state(c, question); });
   }
   void check_field(std::size_t i) const {
     DEVCOL_EXPECTS(i < children_.size(), "struct_column: field index ", i, " is out of range for ",

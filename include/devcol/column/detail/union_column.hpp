@@ -271,7 +271,7 @@ class union_column : public detail::column_rows<union_column<Policy>, Policy> {
     requires Policy::spill::enabled
   {
     std::size_t freed = type_ids_.spill(stream) + offsets_.spill(stream);
-    for (auto& c : children_) { freed += std::visit([&](auto& k) { return k.spill(stream); }, c); }
+    for (auto& c : children_) { freed += detail::any_spill(c, stream); }
     return freed;
   }
   /// @brief Spillable policies: brings every buffer and child back to the device. Synchronises.
@@ -282,33 +282,33 @@ class union_column : public detail::column_rows<union_column<Policy>, Policy> {
   {
     type_ids_.unspill(stream);
     offsets_.unspill(stream);
-    for (auto& c : children_) { std::visit([&](auto& k) { k.unspill(stream); }, c); }
+    for (auto& c : children_) { detail::any_unspill(c, stream); }
   }
   /// @brief Spillable policies: whether any buffer or child is in host memory now.
   [[nodiscard]] bool is_spilled() const noexcept
     requires Policy::spill::enabled
   {
-    return type_ids_.is_spilled() || offsets_.is_spilled() || any_child([](auto const& k) { return k.is_spilled(); });
+    return type_ids_.is_spilled() || offsets_.is_spilled() || any_child(detail::child_state::spilled);
   }
 
   /// @brief Whether another handle shares any buffer, children's included.
   [[nodiscard]] bool is_shared() const noexcept {
-    return type_ids_.is_shared() || offsets_.is_shared() || any_child([](auto const& k) { return k.is_shared(); });
+    return type_ids_.is_shared() || offsets_.is_shared() || any_child(detail::child_state::shared);
   }
   /// @brief Whether any memory was made elsewhere (an import).
   [[nodiscard]] bool is_borrowed() const noexcept {
     return type_ids_.is_borrowed() || offsets_.is_borrowed() ||
-           any_child([](auto const& k) { return k.is_borrowed(); });
+           any_child(detail::child_state::borrowed);
   }
   /// @brief Whether any buffer was exposed (rule 11), children's included.
   [[nodiscard]] bool is_exposed() const noexcept {
-    return type_ids_.is_exposed() || offsets_.is_exposed() || any_child([](auto const& k) { return k.is_exposed(); });
+    return type_ids_.is_exposed() || offsets_.is_exposed() || any_child(detail::child_state::exposed);
   }
   /// @brief Whether writes copy first, in every buffer and child.
   [[nodiscard]] bool copy_on_write() const noexcept {
     return type_ids_.copy_on_write() && offsets_.copy_on_write() &&
            std::all_of(children_.begin(), children_.end(),
-                       [](auto const& c) { return std::visit([](auto const& k) { return k.copy_on_write(); }, c); });
+                       [](auto const& c) { return detail::any_state(c, detail::child_state::copy_on_write); });
   }
   /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(children).
   [[nodiscard]] union_column alias() const {
@@ -317,7 +317,7 @@ class union_column : public detail::column_rows<union_column<Policy>, Policy> {
     out.type_codes_ = type_codes_;
     out.names_ = names_;
     for (auto const& c : children_) {
-      out.children_.push_back(std::visit([](auto const& k) { return child_type(k.alias()); }, c));
+      out.children_.push_back(detail::any_alias(c));
     }
     out.type_ids_ = type_ids_.alias();
     out.offsets_ = offsets_.alias();
@@ -330,12 +330,12 @@ class union_column : public detail::column_rows<union_column<Policy>, Policy> {
     if (!type_ids_.empty() || children_.empty()) {
       return type_ids_.empty() ? detail::policy_resource<typename Policy::resource>() : type_ids_.resource();
     }
-    return std::visit([](auto const& k) { return k.resource(); }, children_.front());
+    return detail::any_resource(children_.front());
   }
   /// @brief The name of that resource.
   [[nodiscard]] std::string resource_name() const {
     if (!type_ids_.empty() || children_.empty()) { return type_ids_.resource_name(); }
-    return std::visit([](auto const& k) { return k.resource_name(); }, children_.front());
+    return detail::any_resource_name(children_.front());
   }
   /// @brief "sparse_union<a: int64=3, b: string=7>" (or dense_union), as pyarrow prints the type.
   [[nodiscard]] std::string type_name() const {
@@ -360,9 +360,9 @@ class union_column : public detail::column_rows<union_column<Policy>, Policy> {
   void replace_null_mask(buffer_type, std::size_t) = delete;
 
  private:
-  template <class F>
-  [[nodiscard]] bool any_child(F f) const noexcept {
-    return std::any_of(children_.begin(), children_.end(), [&](auto const& c) { return std::visit(f, c); });
+  [[nodiscard]] bool any_child(detail::child_state question) const noexcept {
+    return std::any_of(children_.begin(), children_.end(),
+                       [question](auto const& c) { return detail::any_state(c, question); });
   }
   void check_child(std::size_t k) const {
     DEVCOL_EXPECTS(k < children_.size(), kind_name, ": child ", k, " is out of range for ", children_.size(),
