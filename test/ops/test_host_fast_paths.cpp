@@ -324,14 +324,18 @@ TEMPLATE_TEST_CASE("host fast paths: gather and filter give what the Thrust path
         });
       }
     }
-    for (unsigned const keep_nulls : {0U, 5U}) {
-      sliced<bool> keep{rows<bool>(n + offset + 9), offset + 5, offset + 5 + n};
-      for (auto& k : keep.whole) {
-        if (keep_nulls == 0 || rng() % keep_nulls != 0) { k = rng() % 3 != 0; }
+    // Two in three rows kept (blocks of 64 partly kept), every row and none: a block whose kept
+    // rows end where its thread's result ends is copied with a test per row, the others without.
+    for (int const density : {3, 1, 0}) {
+      for (unsigned const keep_nulls : {0U, 5U}) {
+        sliced<bool> keep{rows<bool>(n + offset + 9), offset + 5, offset + 5 + n};
+        for (auto& k : keep.whole) {
+          if (keep_nulls == 0 || rng() % keep_nulls != 0) { k = density > 1 ? rng() % 3 != 0 : density == 1; }
+        }
+        INFO("keep nulls 1 in " << keep_nulls << ", density " << density);
+        auto const thrust = thrust_path::filter(a, keep);
+        for_each_simd_level([&] { CHECK(same_rows(fast_path::filter(a, keep), thrust)); });
       }
-      INFO("keep nulls 1 in " << keep_nulls);
-      auto const thrust = thrust_path::filter(a, keep);
-      for_each_simd_level([&] { CHECK(same_rows(fast_path::filter(a, keep), thrust)); });
     }
   }
 }
