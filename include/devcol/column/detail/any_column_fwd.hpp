@@ -155,6 +155,8 @@ enum class child_state : unsigned char {
 };
 /// @brief The answer of one column of a known kind to `question` (its own member of that name).
 /// @tparam C a column kind
+/// @param col the column asked
+/// @param question what is asked (spilled: false for a policy that does not spill)
 template <class C>
 [[nodiscard]] bool state_of(C const& col, child_state question) noexcept {
   switch (question) {
@@ -171,29 +173,38 @@ template <class C>
 /// @brief The answer of the kind `col` holds to `question` (its own member of that name). O(1) per
 /// buffer (a nested child: its depth); reads no device memory.
 /// @tparam Policy the buffer policy shared by every kind in the variant
+/// @param col the column asked
+/// @param question what is asked
 template <buffer_policy Policy>
 [[nodiscard]] bool any_state(any_column<Policy> const& col, child_state question) noexcept;
 /// @brief The held kind's spill(): the device bytes freed. Synchronises `stream`.
 /// @tparam Policy a spillable buffer policy
+/// @param col the column spilled
+/// @param stream the stream the copies to the host are ordered on
 /// @throws what the kind's spill() throws
 template <buffer_policy Policy>
 std::size_t any_spill(any_column<Policy>& col, stream_ref stream);
 /// @brief The held kind's unspill(). Synchronises.
 /// @tparam Policy a spillable buffer policy
+/// @param col the column brought back
+/// @param stream accepted for symmetry with any_spill()
 /// @throws what the device allocation throws
 template <buffer_policy Policy>
 void any_unspill(any_column<Policy>& col, stream_ref stream);
 /// @brief The held kind's alias(): the same buffers even when exposed. O(1) per buffer.
 /// @tparam Policy the buffer policy shared by every kind in the variant
+/// @param col the column aliased
 /// @throws std::bad_alloc (a nested kind's heap cells)
 template <buffer_policy Policy>
 [[nodiscard]] any_column<Policy> any_alias(any_column<Policy> const& col);
 /// @brief The held kind's resource(): what ops allocate its results from.
 /// @tparam Policy the buffer policy shared by every kind in the variant
+/// @param col the column asked
 template <buffer_policy Policy>
 [[nodiscard]] resource_storage_t<typename Policy::resource> any_resource(any_column<Policy> const& col);
 /// @brief The held kind's resource_name().
 /// @tparam Policy the buffer policy shared by every kind in the variant
+/// @param col the column asked
 /// @throws std::bad_alloc
 template <buffer_policy Policy>
 [[nodiscard]] std::string any_resource_name(any_column<Policy> const& col);
