@@ -12,6 +12,7 @@
 #include <devcol/ops/filter.hpp>
 #include <devcol/ops/gather.hpp>
 #include <devcol/ops/reduce.hpp>
+#include <devcol/ops/scan.hpp>
 #include <devcol/ops/sort.hpp>
 #include <devcol/ops/transform.hpp>
 
@@ -82,6 +83,8 @@ gathered<T> gather(sliced<T> const& a, sliced<std::int32_t> const& indices, bool
 template <class T>
 rows<T> filter(sliced<T> const& a, sliced<bool> const& keep);
 template <class T>
+rows<T> scan(sliced<T> const& a, int op, bool inclusive);
+template <class T>
 std::vector<std::int64_t> argsort(sliced<T> const& a, bool descending, bool nulls_first);
 template <class T>
 rows<T> sort(sliced<T> const& a, bool descending, bool nulls_first);
@@ -141,6 +144,14 @@ gathered<T> gather(sliced<T> const& a, sliced<std::int32_t> const& indices, bool
 template <class T>
 rows<T> filter(sliced<T> const& a, sliced<bool> const& keep) {
   return devcol::to_host(devcol::filter(make(a), make(keep)));
+}
+
+/// `op` is devcol::scan_op as an int (the enum's type differs between the two builds).
+template <class T>
+rows<T> scan(sliced<T> const& a, int op, bool inclusive) {
+  auto const col = make(a);
+  auto const kind = static_cast<devcol::scan_op>(op);
+  return devcol::to_host(inclusive ? devcol::inclusive_scan(col, kind) : devcol::exclusive_scan(col, kind));
 }
 
 /// argsort's row numbers (it makes no nulls).

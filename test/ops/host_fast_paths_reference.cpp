@@ -17,6 +17,7 @@ namespace devcol_test::fast_paths::thrust_path {
   template rows<double> cast_to_double<T>(sliced<T> const&);                                     \
   template gathered<T> gather<T>(sliced<T> const&, sliced<std::int32_t> const&, bool);           \
   template rows<T> filter<T>(sliced<T> const&, sliced<bool> const&);                             \
+  template rows<T> scan<T>(sliced<T> const&, int, bool);                                         \
   template std::vector<std::int64_t> argsort<T>(sliced<T> const&, bool, bool);                   \
   template rows<T> sort<T>(sliced<T> const&, bool, bool);
 

@@ -374,6 +374,80 @@ TEMPLATE_TEST_CASE("host fast paths: a filter split over threads gives what the 
 
 namespace devcol_test::fast_paths {
 namespace {
+/// Whether two scans of `in` agree: integers and min / max exactly (-0.0 and 0.0 alike); floating-
+/// point sums within the rounding of a different order of additions (2 k u times the sum of the
+/// magnitudes of the k rows so far, u the unit roundoff), NaN and the infinities exactly.
+template <class T>
+bool same_scan(sliced<T> const& in, rows<T> const& a, rows<T> const& b, bool sum) {
+  if (a.size() != b.size() || a.size() != in.end - in.begin) { return false; }
+  double magnitude = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].has_value() != b[i].has_value()) { return false; }
+    auto const& x = in.whole[in.begin + i];
+    if (x && std::isfinite(static_cast<double>(*x))) { magnitude += std::abs(static_cast<double>(*x)); }
+    if (!a[i]) { continue; }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (sum && std::isfinite(*a[i]) && std::isfinite(*b[i])) {
+        double const bound = 2.0 * static_cast<double>(i + 1) * std::numeric_limits<T>::epsilon() * magnitude;
+        if (std::abs(static_cast<double>(*a[i]) - static_cast<double>(*b[i])) > bound) { return false; }
+        continue;
+      }
+    }
+    if (!same(*a[i], *b[i])) { return false; }
+  }
+  return true;
+}
+
+/// Every scan (sum, min, max; inclusive and exclusive) of `hurt` (min and max) and `summable`
+/// (sums: an integer sum past the type's range is undefined on the Thrust path) against the Thrust
+/// path's, in every instruction-set build.
+template <class T>
+void check_scans(sliced<T> const& hurt, sliced<T> const& summable) {
+  for (int const op : {0, 1, 2}) {  // devcol::scan_op: sum, min, max
+    auto const& in = op == 0 ? summable : hurt;
+    for (bool const inclusive : {true, false}) {
+      INFO("scan op " << op << ", inclusive " << inclusive);
+      auto const thrust = thrust_path::scan(in, op, inclusive);
+      for_each_simd_level([&] { CHECK(same_scan(in, fast_path::scan(in, op, inclusive), thrust, op == 0)); });
+    }
+  }
+}
+}  // namespace
+}  // namespace devcol_test::fast_paths
+
+// The scans run each 64-row block as a SIMD prefix, rows past the last whole block one at a time,
+// and, over several threads, each thread's chunk from the fold of the chunks before it.
+TEMPLATE_TEST_CASE("host fast paths: scans give what the Thrust path gives", "[ops][fast_paths][scan]", std::int8_t,
+                   std::int32_t, std::int64_t, float, double) {
+  std::uint64_t seed = 5000;
+  for (auto const [n, offset, nulls] : shapes({0U, 10U, 2U})) {
+    INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls);
+    auto const hurt = make_input<TestType>(n, offset, nulls, pool::hurt, ++seed);
+    check_scans(hurt, make_input<TestType>(n, offset, nulls, pool::summable, ++seed));
+  }
+  if constexpr (std::is_floating_point_v<TestType>) {  // a min or max scan whose rows are all NaN or null
+    for (bool const nulls : {false, true}) {
+      INFO("every row NaN, nulls " << nulls);
+      auto const nan = uniform_input<TestType>(200, std::numeric_limits<TestType>::quiet_NaN(), nulls);
+      check_scans(nan, nan);
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("host fast paths: a scan split over threads gives what the Thrust path gives",
+                   "[ops][fast_paths][scan]", std::int8_t, std::int64_t, double) {
+  [[maybe_unused]] four_threads const four;
+  std::size_t const n = 4 * (std::size_t{1} << 15) + 100;
+  std::uint64_t seed = 6000;
+  for (unsigned const nulls : {0U, 10U}) {
+    INFO("nulls 1 in " << nulls);
+    auto const hurt = make_input<TestType>(n, 5, nulls, pool::hurt, ++seed);
+    check_scans(hurt, make_input<TestType>(n, 5, nulls, pool::summable, ++seed));
+  }
+}
+
+namespace devcol_test::fast_paths {
+namespace {
 /// The row numbers a stable sort puts `in`'s rows in, as Arrow's sort_indices orders them: null
 /// rows first or last, NaN beside them, -0.0 and 0.0 equal; equal rows in row order.
 template <class T>

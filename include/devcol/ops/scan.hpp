@@ -19,6 +19,7 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/host/scan.hpp>
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/ops/reduce.hpp>
 
@@ -64,8 +65,34 @@ column<T, Policy> run_scan(column<T, Policy> const& col, Op op, T identity, bool
   return out;
 }
 
+#if DEVCOL_HOST_FAST_PATHS
+/// The host fast path of run_scan() (host/scan.hpp): the same rows, NaN and nulls treated alike.
+template <host::scan_kind Kind, class T, class Policy>
+column<T, Policy> run_host_scan(column<T, Policy> const& col, T identity, bool inclusive, stream_ref stream) {
+  auto out = col.template make_like<T>(col.size(), stream);
+  T* result = out.data(access::write, stream);
+  column_view<T> const v = col.view();
+  bitmask_word const* mask = col.has_nulls() ? v.null_mask() : nullptr;
+  if (inclusive) {
+    host::scan<Kind, true>(v.data(), v.size(), mask, v.mask_offset(), identity, result);
+  } else {
+    host::scan<Kind, false>(v.data(), v.size(), mask, v.mask_offset(), identity, result);
+  }
+  copy_validity(col, out, stream);
+  return out;
+}
+#endif
+
 template <class T, class Policy>
 column<T, Policy> scan(column<T, Policy> const& col, scan_op op, bool inclusive, stream_ref stream) {
+#if DEVCOL_HOST_FAST_PATHS
+  switch (op) {
+    case scan_op::min: return run_host_scan<host::scan_kind::min>(col, highest<T>(), inclusive, stream);
+    case scan_op::max: return run_host_scan<host::scan_kind::max>(col, lowest<T>(), inclusive, stream);
+    case scan_op::sum: break;
+  }
+  return run_host_scan<host::scan_kind::sum>(col, T{0}, inclusive, stream);
+#else
   constexpr bool skip_nan = std::is_floating_point_v<T>;
   switch (op) {
     case scan_op::min: return run_scan<skip_nan>(col, min_op{}, highest<T>(), inclusive, stream);
@@ -73,6 +100,7 @@ column<T, Policy> scan(column<T, Policy> const& col, scan_op op, bool inclusive,
     case scan_op::sum: break;
   }
   return run_scan<false>(col, cuda::std::plus<T>{}, T{0}, inclusive, stream);
+#endif
 }
 }  // namespace detail
 

@@ -146,10 +146,49 @@ void for_each_chunk(std::size_t chunks, F&& f) {
 #  endif
 }
 
+/**
+ * Runs `f(i)` for every i in [0, count) on up to `threads` OpenMP threads, each thread of the team
+ * taking i = its number, then that plus the team's size, and so on, in increasing order: `f(i)`
+ * may wait for `f(i - 1)` (a scan's tiles do), since the least i not yet done is always running or
+ * next on its thread. Synchronous; `f` must not throw.
+ */
+template <class F>
+void for_each_in_turn(std::size_t threads, std::size_t count, F&& f) {
+#  if defined(_OPENMP)
+  if (threads > 1 && count > 1) {
+#    pragma omp parallel num_threads(static_cast<int>(threads))
+    {
+      auto const team = static_cast<std::size_t>(omp_get_num_threads());
+      for (auto i = static_cast<std::size_t>(omp_get_thread_num()); i < count; i += team) { f(i); }
+    }
+    return;
+  }
+#  endif
+  (void)threads;
+  for (std::size_t i = 0; i < count; ++i) { f(i); }
+}
+
 /// The rows per chunk when `rows` rows go in `chunks` chunks: a multiple of block_rows (so no two
 /// chunks write one validity word), chunk c holding [c * per, (c + 1) * per) clipped to `rows`.
 [[nodiscard]] inline std::size_t chunk_rows(std::size_t rows, std::size_t chunks) noexcept {
   return ((rows + chunks - 1) / chunks + block_rows - 1) / block_rows * block_rows;
+}
+
+/// Runs `kernel(begin, end, chunk)` once, in the build `level` (active_simd_level()'s answer).
+template <class Kernel>
+void run_build(simd_level level, Kernel& kernel, std::size_t begin, std::size_t end, std::size_t chunk) {
+#  if DEVCOL_HOST_SIMD_DISPATCH
+  if (level == simd_level::avx512) {
+    run_avx512(kernel, begin, end, chunk);
+    return;
+  }
+  if (level == simd_level::avx2) {
+    run_avx2(kernel, begin, end, chunk);
+    return;
+  }
+#  endif
+  (void)level;
+  run_baseline(kernel, begin, end, chunk);
 }
 
 /**
@@ -161,23 +200,10 @@ template <class Kernel>
 void run_chunks(Kernel& kernel, std::size_t rows, std::size_t chunks) {
   std::size_t const per = chunk_rows(rows, chunks);
   simd_level const level = active_simd_level();
-  auto one = [&](std::size_t c) {
+  for_each_chunk(chunks, [&](std::size_t c) {
     std::size_t const begin = std::min(rows, c * per);
-    std::size_t const end = std::min(rows, begin + per);
-#  if DEVCOL_HOST_SIMD_DISPATCH
-    if (level == simd_level::avx512) {
-      run_avx512(kernel, begin, end, c);
-      return;
-    }
-    if (level == simd_level::avx2) {
-      run_avx2(kernel, begin, end, c);
-      return;
-    }
-#  endif
-    (void)level;
-    run_baseline(kernel, begin, end, c);
-  };
-  for_each_chunk(chunks, one);
+    run_build(level, kernel, begin, std::min(rows, begin + per), c);
+  });
 }
 
 }  // namespace detail::host
