@@ -6,6 +6,8 @@
  * kept rows, so that every thread knows where its rows go (the result is sized exactly, as
  * Arrow's filter does). The Thrust path makes three passes and a byte of scratch per kept row
  * (measured on 2^24 int64 rows with 10% nulls: 320 ms, against Arrow C++'s 80 ms).
+ * In the AVX-512 build, 4- and 8-byte rows are compacted 16 or 8 at a time (compress_block()) and
+ * the kept rows' validity bits of a block in one PEXT.
  */
 #pragma once
 
@@ -115,13 +117,44 @@ struct compact_kernel {
   bitmask_word* out_words;   // null: no validity wanted
   shared_word* edges;
   std::size_t* valid;
-  bool fast_pext;  // has_fast_pext() of the build that runs the kernel
+  bool avx512;  // runs_avx512() of the build that runs the kernel
+
+  /// Whether the block of rows from `row` on may be compressed (compress_block()) to `out + j`:
+  /// AVX-512, 4- or 8-byte rows, a whole block, and room for 64 rows before the chunk's end.
+  [[nodiscard, gnu::always_inline]] bool compresses(std::size_t row, std::size_t end, std::size_t j,
+                                                    std::size_t stop) const noexcept {
+    return (sizeof(T) == 4 || sizeof(T) == 8) && avx512 && row + block_rows <= end && j + block_rows <= stop;
+  }
+
+  /// Copies the kept rows of the whole block from `row` to `out + j` and returns how many
+  /// (compress_block() where compresses() holds, else one branchless row at a time).
+  [[gnu::always_inline]] std::size_t copy_block(std::size_t row, bitmask_word kept, std::size_t j,
+                                                std::size_t stop) const noexcept {
+#  if DEVCOL_HOST_SIMD_DISPATCH
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+      // 16 or 8 rows per instruction: 8.5 -> 3.6 ms per 2^24 int32 rows (half kept) on one
+      // AVX-512 core, 10.3 -> 6.7 ms for int64, in a standalone file.
+      if (compresses(row, row + block_rows, j, stop)) { return compress_block(in + row, kept, out + j); }
+    }
+#  endif
+    (void)stop;
+    std::size_t const start = j;
+    for (std::size_t b = 0; b < block_rows; ++b) {
+      out[j] = in[row + b];
+      j += static_cast<std::size_t>((kept >> b) & 1U);
+    }
+    return j - start;
+  }
 
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
     std::size_t j = first[chunk];
     std::size_t const stop = first[chunk + 1];
     if (out_words == nullptr && flags.mask == nullptr) {  // the flags' bytes are the stencil
-      for (std::size_t i = begin; i < end && j < stop; ++i) {
+      std::size_t i = begin;
+      for (; compresses(i, end, j, stop); i += block_rows) {
+        j += copy_block(i, filter_flags::flag_bits(flags.keep + i), j, stop);
+      }
+      for (; i < end && j < stop; ++i) {
         out[j] = in[i];
         j += static_cast<std::size_t>(flags.keep[i]);
       }
@@ -148,10 +181,7 @@ struct compact_kernel {
         // A kept row of this chunk follows the block, so the block's writes (at most at the row
         // after its last kept one) stay in the chunk's result: no test per row. Testing the end
         // of the chunk at each row made this loop three times longer.
-        for (std::size_t b = 0; b < block_rows; ++b) {
-          out[j] = in[row + b];
-          j += static_cast<std::size_t>((kept >> b) & 1U);
-        }
+        j += copy_block(row, kept, j, stop);
       } else {
         for (std::size_t b = 0; b < count && j < stop; ++b) {
           out[j] = in[row + b];
@@ -163,7 +193,7 @@ struct compact_kernel {
       bitmask_word bits = 0;
       auto const taken = static_cast<unsigned>(std::popcount(kept));
 #  if DEVCOL_HOST_SIMD_DISPATCH
-      if (fast_pext) {
+      if (avx512) {
         // One instruction for the kept rows' bits; the loop below takes two to three cycles per
         // kept row (filter of 2^24 int32 rows with 10% nulls, one AVX-512 core: 16.5 -> 9.7 ms).
         bits = pext(in_valid, kept);
@@ -220,7 +250,7 @@ std::size_t compact(filter_plan const& plan, T const* in, bitmask_word const* in
   std::vector<std::size_t> valid(plan.chunks, 0);
   compact_kernel<T> kernel{in,         in_mask,       in_offset,   flags,
                            out,        plan.first.data(), out_words, edges.data(),
-                           valid.data(), has_fast_pext(active_simd_level())};
+                           valid.data(), runs_avx512(active_simd_level())};
   run_chunks(kernel, n, plan.chunks);
   if (out_words == nullptr) { return plan.kept(); }
   for (auto const& edge : edges) {  // words two chunks share: cleared, then each chunk's bits added
