@@ -29,11 +29,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <type_traits>
 
 #if DEVCOL_HOST_FAST_PATHS && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 /// 1 when the fast paths also have AVX2 and AVX-512 builds chosen at run time.
@@ -99,52 +96,23 @@ inline std::atomic<simd_level>& simd_level_cap() noexcept {
 }
 
 /// Whether a kernel runs in the AVX-512 build (`level` from active_simd_level()), where it may
-/// call pext() and compress_block(). Every CPU with AVX-512 (Intel from Skylake-SP, AMD from Zen 4)
-/// runs PEXT in one instruction of about 3 cycles; AMD's earlier CPUs with AVX2 have it too but
-/// microcoded, at up to hundreds of cycles.
+/// call pext() and filter.hpp's compress_block(). Every CPU with AVX-512 (Intel from Skylake-SP,
+/// AMD from Zen 4) runs PEXT in one instruction of about 3 cycles; AMD's earlier CPUs with AVX2
+/// have it too but microcoded, at up to hundreds of cycles.
 [[nodiscard]] inline bool runs_avx512(simd_level level) noexcept {
   return DEVCOL_HOST_SIMD_DISPATCH && level == simd_level::avx512;
 }
 
 #  if DEVCOL_HOST_SIMD_DISPATCH
-// pext() and compress_block() are not always-inline: the builds without their instructions compile
-// a call to them (which they never make, see runs_avx512()) and the AVX-512 build inlines them.
+// pext() (and filter.hpp's compress_block()) are not always-inline: the builds without their
+// instructions compile a call to them (which they never make, see runs_avx512()) and the AVX-512
+// build inlines them.
 
 /// The bits of `bits` where `select` is set, packed from bit 0 (BMI2's PEXT).
 [[nodiscard, gnu::target("bmi2")]] inline std::uint64_t pext(std::uint64_t bits, std::uint64_t select) noexcept {
   return __builtin_ia32_pext_di(bits, select);
 }
 
-/**
- * Writes the rows of `in[0, 64)` whose bit is set in `kept` to `out`, in order, and returns how
- * many: AVX-512's compress, 16 4-byte or 8 8-byte rows per instruction, each group stored whole,
- * so that it writes up to `out[63]` whatever the count (the caller gives that room). Written with
- * the compilers' builtins (GCC's and clang's are the same) rather than `<immintrin.h>`, which
- * would add 0.4 s to the parse of every file that includes a filter.
- */
-template <class T>
-[[nodiscard, gnu::target("avx512f")]] inline std::size_t compress_block(T const* in, std::uint64_t kept,
-                                                                      T* out) noexcept {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8);
-  using vector = std::conditional_t<sizeof(T) == 4, int __attribute__((vector_size(64))),
-                                    long long __attribute__((vector_size(64)))>;
-  constexpr std::size_t group = 64 / sizeof(T);
-  std::size_t n = 0;
-  for (std::size_t g = 0; g < block_rows; g += group) {
-    vector v;
-    std::memcpy(&v, in + g, sizeof v);
-    auto const select = static_cast<std::uint32_t>((kept >> g) & ((std::uint64_t{1} << group) - 1U));
-    vector packed;
-    if constexpr (sizeof(T) == 4) {
-      packed = __builtin_ia32_compresssi512_mask(v, vector{}, static_cast<unsigned short>(select));
-    } else {
-      packed = __builtin_ia32_compressdi512_mask(v, vector{}, static_cast<unsigned char>(select));
-    }
-    std::memcpy(out + n, &packed, sizeof packed);
-    n += static_cast<std::size_t>(std::popcount(select));
-  }
-  return n;
-}
 #  endif
 
 #  if DEVCOL_HOST_SIMD_DISPATCH

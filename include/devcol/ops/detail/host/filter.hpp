@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #if DEVCOL_HOST_FAST_PATHS
@@ -61,6 +62,39 @@ struct filter_flags {
     return bits;
   }
 };
+
+#  if DEVCOL_HOST_SIMD_DISPATCH
+/**
+ * Writes the rows of `in[0, 64)` whose bit is set in `kept` to `out`, in order, and returns how
+ * many: AVX-512's compress, 16 4-byte or 8 8-byte rows per instruction, each group stored whole,
+ * so that it writes up to `out[63]` whatever the count (the caller gives that room). Written with
+ * the compilers' builtins (GCC's and clang's are the same) rather than `<immintrin.h>`, which
+ * would add 0.4 s to the parse of every file that includes a filter.
+ */
+template <class T>
+[[nodiscard, gnu::target("avx512f")]] inline std::size_t compress_block(T const* in, std::uint64_t kept,
+                                                                      T* out) noexcept {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+  using vector = std::conditional_t<sizeof(T) == 4, int __attribute__((vector_size(64))),
+                                    long long __attribute__((vector_size(64)))>;
+  constexpr std::size_t group = 64 / sizeof(T);
+  std::size_t n = 0;
+  for (std::size_t g = 0; g < block_rows; g += group) {
+    vector v;
+    std::memcpy(&v, in + g, sizeof v);
+    auto const select = static_cast<std::uint32_t>((kept >> g) & ((std::uint64_t{1} << group) - 1U));
+    vector packed;
+    if constexpr (sizeof(T) == 4) {
+      packed = __builtin_ia32_compresssi512_mask(v, vector{}, static_cast<unsigned short>(select));
+    } else {
+      packed = __builtin_ia32_compressdi512_mask(v, vector{}, static_cast<unsigned char>(select));
+    }
+    std::memcpy(out + n, &packed, sizeof packed);
+    n += static_cast<std::size_t>(std::popcount(select));
+  }
+  return n;
+}
+#  endif
 
 /// The kernel of plan_filter(): the kept rows of each chunk.
 struct count_kept_kernel {
@@ -152,7 +186,7 @@ struct compact_kernel {
     if (out_words == nullptr && flags.mask == nullptr) {  // the flags' bytes are the stencil
       std::size_t i = begin;
       for (; compresses(i, end, j, stop); i += block_rows) {
-        j += copy_block(i, filter_flags::flag_bits(flags.keep + i), j, stop);
+        j += copy_block(i, flags.word(i, block_rows), j, stop);
       }
       for (; i < end && j < stop; ++i) {
         out[j] = in[i];

@@ -19,6 +19,7 @@
 
 #include <devcol/column/bitmask.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/ops/detail/floating_point.hpp>
 #include <devcol/ops/detail/host/dispatch.hpp>
 #include <devcol/ops/detail/host/mask_words.hpp>
 #include <devcol/ops/detail/host/reduce.hpp>
@@ -59,7 +60,7 @@ using scan_acc_t = typename std::conditional_t<Kind == scan_kind::sum && std::is
 template <scan_kind Kind, class A, class T>
 [[nodiscard, gnu::always_inline]] inline A scan_value(T v, A identity) noexcept {
   if constexpr (Kind != scan_kind::sum && std::is_floating_point_v<T>) {
-    return v != v ? identity : v;
+    return is_nan(v) ? identity : v;
   } else {
     (void)identity;
     return static_cast<A>(v);
@@ -114,7 +115,7 @@ template <scan_kind Kind, bool Inclusive, bool Masked, class A, class T>
 #  undef DEVCOL_HOST_SCAN_LOOPS
 }
 
-/// The kernel of scan(): scans rows [begin, end) from `start` into `out`, and leaves the running
+/// The kernel of scan(): scans rows [begin, end) from `identity` into `out`, and leaves the running
 /// value after the last row in `totals[chunk]` where `totals` is not null.
 template <scan_kind Kind, bool Inclusive, class T>
 struct scan_kernel {
@@ -123,11 +124,10 @@ struct scan_kernel {
   bitmask_word const* mask;
   std::size_t offset;
   acc_type identity;
-  acc_type start;
   acc_type* totals;
   T* out;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
-    acc_type acc = start;
+    acc_type acc = identity;
     std::size_t row = begin;
     for (; row + block_rows <= end; row += block_rows) {
       bitmask_word const word = mask == nullptr ? ~bitmask_word{0} : word_at(mask, offset + row);
@@ -149,14 +149,15 @@ struct scan_kernel {
 };
 
 /// The kernel that brings a tile scanned from the identity to its place: `out[i]` becomes the
-/// step of `carries[tile]` and `out[i]`, for the tile's rows [begin, end).
+/// step of `through[tile - 1]` (the running value after the tile before) and `out[i]`, for the
+/// tile's rows [begin, end).
 template <scan_kind Kind, class T>
 struct carry_kernel {
   using acc_type = scan_acc_t<Kind, T>;
-  acc_type const* carries;
+  acc_type const* through;
   T* out;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t tile) const noexcept {
-    acc_type const carry = carries[tile];
+    acc_type const carry = through[tile - 1];
     for (std::size_t i = begin; i < end; ++i) {
       out[i] = static_cast<T>(scan_step<Kind>{}(carry, static_cast<acc_type>(out[i])));
     }
@@ -184,22 +185,22 @@ void scan_tiles(T const* values, std::size_t rows, bitmask_word const* mask, std
   using A = scan_acc_t<Kind, T>;
   constexpr std::size_t tile = scan_tile_rows<T>;
   std::size_t const tiles = (rows + tile - 1) / tile;
-  std::vector<A> totals(tiles, identity);
-  std::vector<A> carries(tiles, identity);  // the running value before each tile
-  std::vector<A> through(tiles, identity);  // and after it, published by its thread
+  std::vector<A> totals(tiles, identity);   // each tile's own, from the identity
+  std::vector<A> through(tiles, identity);  // the running value after each tile, published by its thread
   std::unique_ptr<std::atomic<bool>[]> const published(new std::atomic<bool>[tiles]());
-  scan_kernel<Kind, Inclusive, T> local{values, mask, offset, identity, identity, totals.data(), out};
-  carry_kernel<Kind, T> carry{carries.data(), out};
+  scan_kernel<Kind, Inclusive, T> local{values, mask, offset, identity, totals.data(), out};
+  carry_kernel<Kind, T> carry{through.data(), out};
   simd_level const level = active_simd_level();
   for_each_in_turn(threads, tiles, [&](std::size_t t) {
     std::size_t const begin = t * tile;
     std::size_t const end = std::min(rows, begin + tile);
     run_build(level, local, begin, end, t);
-    if (t > 0) {
+    if (t == 0) {
+      through[0] = totals[0];
+    } else {
       published[t - 1].wait(false, std::memory_order_acquire);
-      carries[t] = through[t - 1];
+      through[t] = scan_step<Kind>{}(through[t - 1], totals[t]);
     }
-    through[t] = scan_step<Kind>{}(carries[t], totals[t]);
     published[t].store(true, std::memory_order_release);
     published[t].notify_all();
     if (t > 0) { run_build(level, carry, begin, end, t); }
@@ -221,11 +222,15 @@ void scan(T const* values, std::size_t rows, bitmask_word const* mask, std::size
     scan_tiles<Kind, Inclusive>(values, rows, mask, offset, static_cast<A>(identity), out, threads);
     return;
   }
-  scan_kernel<Kind, Inclusive, T> kernel{values, mask, offset, static_cast<A>(identity), static_cast<A>(identity),
-                                         nullptr, out};
+  scan_kernel<Kind, Inclusive, T> kernel{values, mask, offset, static_cast<A>(identity), nullptr, out};
   run_chunks(kernel, rows, 1);
 }
 
 }  // namespace detail::host
 DEVCOL_NAMESPACE_END
+
+#  undef DEVCOL_HOST_SIMD_SCAN
+#  undef DEVCOL_HOST_SCAN_INCLUSIVE
+#  undef DEVCOL_HOST_SCAN_EXCLUSIVE
+#  undef DEVCOL_HOST_PRAGMA_TEXT
 #endif
