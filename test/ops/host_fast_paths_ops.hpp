@@ -11,6 +11,7 @@
 #include <devcol/ops/compare.hpp>
 #include <devcol/ops/filter.hpp>
 #include <devcol/ops/gather.hpp>
+#include <devcol/ops/null_mask.hpp>
 #include <devcol/ops/reduce.hpp>
 #include <devcol/ops/scan.hpp>
 #include <devcol/ops/sort.hpp>
@@ -18,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
@@ -92,9 +94,37 @@ rows<T> sort(sliced<T> const& a, bool descending, bool nulls_first);
 
 namespace DEVCOL_TEST_PATH {
 
+/**
+ * What a null row of the tests' columns holds underneath: an extreme that changes any sum, min,
+ * max, comparison or order it reaches (the pools hold it only among valid rows), so a kernel that
+ * folds, compares or copies a null row's value, instead of the identity or nothing, is caught.
+ */
+template <class T>
+T under_null(std::size_t row) {
+  using lim = std::numeric_limits<T>;
+  if constexpr (std::is_same_v<T, bool>) {
+    return row % 2 == 0;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return row % 3 == 0 ? lim::quiet_NaN() : row % 3 == 1 ? lim::infinity() : -lim::infinity();
+  } else {
+    return row % 2 == 0 ? lim::max() : lim::lowest();
+  }
+}
+
+/// The column of `in`'s rows, a null row holding under_null()'s value.
 template <class T>
 devcol::column<T> make(sliced<T> const& in) {
-  return devcol::make_column<T>(in.whole).slice(in.begin, in.end);
+  std::vector<T> values(in.whole.size());
+  std::vector<bool> valid(in.whole.size());
+  bool nulls = false;
+  for (std::size_t i = 0; i < in.whole.size(); ++i) {
+    valid[i] = in.whole[i].has_value();
+    values[i] = valid[i] ? *in.whole[i] : under_null<T>(i);
+    nulls = nulls || !valid[i];
+  }
+  auto col = devcol::make_column<T>(values);
+  if (nulls) { col = devcol::set_null_mask(col, devcol::make_column<bool>(valid)); }
+  return col.slice(in.begin, in.end);
 }
 
 /// `sums`: also sum and mean (not over extremes whose integer sum would overflow, which is undefined).
