@@ -104,6 +104,7 @@ template <class Acc, class T, class Step>
 /// The kernel of fold(): one partial result per chunk.
 template <class Acc, class T, class Step>
 struct fold_kernel {
+  static constexpr bool reads_at_256_bits = true;  // see dispatch.hpp: it only reads
   T const* values;
   bitmask_word const* mask;
   std::size_t offset;
@@ -140,6 +141,7 @@ template <class Acc, class T, class Step>
 /// The kernel of fold_minmax(): both extremes of each chunk, in one pass.
 template <class T>
 struct minmax_kernel {
+  static constexpr bool reads_at_256_bits = true;  // see dispatch.hpp: it only reads
   T const* values;
   bitmask_word const* mask;
   std::size_t offset;
