@@ -63,9 +63,19 @@ struct gathered {
   bool threw = false;
 };
 
+/// a + b, wrapping for integers: transform runs the op on every row, the values under null rows
+/// (under_null()'s extremes) too, as libcudf's binary ops do, where a signed overflow would be
+/// undefined.
 template <class T>
 struct add_values {
-  DEVCOL_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a + b); }
+  DEVCOL_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    } else {
+      return static_cast<T>(a + b);
+    }
+  }
 };
 
 /// The Thrust path's build of the ops below (host_fast_paths_reference.cpp instantiates them).
