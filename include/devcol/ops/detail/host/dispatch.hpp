@@ -211,7 +211,7 @@ void for_each_in_turn(std::size_t threads, std::size_t count, F&& f) {
  * width). On a Zen 4 core, whose 512-bit instructions are two 256-bit halves, the folds that only
  * read (sum, min, max, minmax) read memory faster so: one core, 2^24 rows, sum of int64 and of
  * double 6% faster and int32 minmax 14%; at 2^27 rows 6-8% and 4%; int32 sum 4% slower at 2^24,
- * unchanged at 2^27. Kernels that write (compare, cast, scan) ran 3-20% slower at 256 bits and
+ * unchanged at 2^27. Kernels that write (compare, cast, scan) ran up to 22% slower at 256 bits and
  * keep 512.
  */
 template <class Kernel>
