@@ -173,7 +173,7 @@ TEST_CASE("any_column holds every kind, recursively: list<struct<a: string, b: i
   CHECK(devcol::to_host_values(part) == rows_of(model, 1, 3));
   auto const copy = devcol::deep_copy(part);
   CHECK(devcol::to_host_values(copy) == rows_of(model, 1, 3));
-  CHECK(devcol::size(std::get<devcol::list_column>(copy).child()) == 2);
+  CHECK(devcol::size(devcol::get<devcol::list_column>(copy).child()) == 2);
   std::ostringstream out;
   out << col;
   CHECK(out.str() == R"(list<struct<a: string, b: int64>>[[{a: "x", b: 1}, {a: null, b: 2}], [], [{a: "", b: null}, null], null])");
@@ -194,17 +194,17 @@ TEST_CASE("copying an any_column copies the column: buffers shared in O(1), expo
   devcol::any_column<> a = list;
   devcol::any_column<> b = a;
   CHECK(leaks.live() == live);  // no device memory: the children's heap cells hold shared handles
-  auto const& la = std::get<devcol::list_column>(a);
-  auto const& lb = std::get<devcol::list_column>(b);
-  CHECK(std::get<devcol::column<std::int64_t>>(la.child()).data(devcol::access::read) ==
-        std::get<devcol::column<std::int64_t>>(lb.child()).data(devcol::access::read));
+  auto const& la = devcol::get<devcol::list_column>(a);
+  auto const& lb = devcol::get<devcol::list_column>(b);
+  CHECK(devcol::get<devcol::column<std::int64_t>>(la.child()).data(devcol::access::read) ==
+        devcol::get<devcol::column<std::int64_t>>(lb.child()).data(devcol::access::read));
   // An exposed child is copied when the list is copied (alias(): the list holds the exposed memory itself).
   (void)child.expose();
   auto const exposed = devcol::make_list_column({0, 10}, child.alias());
   CHECK(exposed.is_exposed());
   devcol::list_column const copied = exposed;
-  CHECK(std::get<devcol::column<std::int64_t>>(copied.child()).data(devcol::access::read) !=
-        std::get<devcol::column<std::int64_t>>(exposed.child()).data(devcol::access::read));
+  CHECK(devcol::get<devcol::column<std::int64_t>>(copied.child()).data(devcol::access::read) !=
+        devcol::get<devcol::column<std::int64_t>>(exposed.child()).data(devcol::access::read));
 }
 
 TEST_CASE("nested factories refuse bad input, naming the value", "[nested][errors]") {

@@ -29,7 +29,7 @@ TEST_CASE("a table holds named columns of mixed types, select by name and index,
 
   t.drop("price");
   CHECK(t.names() == std::vector<std::string>{"id", "flag"});
-  CHECK(std::holds_alternative<devcol::column<bool>>(t[1]));
+  CHECK(devcol::holds_alternative<devcol::column<bool>>(t[1]));
 }
 
 TEST_CASE("a table refuses bad input with messages naming it", "[table][errors]") {

@@ -4,15 +4,13 @@
 #include <devcol/column/any_column.hpp>
 
 #include <cstddef>
-#include <variant>
 
 namespace devcol_fuzz {
 
 template <std::size_t I = 0>
 constexpr std::size_t leading_plain_columns() {
-  using alternatives = devcol::any_column<>;
-  if constexpr (I < std::variant_size_v<alternatives>) {
-    if constexpr (devcol::detail::is_plain_column<std::variant_alternative_t<I, alternatives>>) {
+  if constexpr (I < devcol::any_column_kind_count<>) {
+    if constexpr (devcol::detail::is_plain_column<devcol::any_column_kind_t<I>>) {
       return leading_plain_columns<I + 1>();
     } else {
       return I;

@@ -62,7 +62,7 @@ void read_back(Column const& col) {
 
 void read_back(devcol::table const& t) {
   for (std::size_t i = 0; i < t.num_columns(); ++i) {
-    std::visit([](auto const& c) { read_back(c); }, t[i]);
+    devcol::visit([](auto const& c) { read_back(c); }, t[i]);
   }
 }
 
@@ -70,10 +70,9 @@ void read_back(devcol::table const& t) {
 /// grows as devcol's column types do).
 template <std::size_t I = 0>
 void import_as(std::size_t index, ArrowSchema* s, ArrowDeviceArray* a) {
-  using alternatives = devcol::any_column<>;
   if constexpr (I < fixed_width_kinds) {
     if (index != I) { return import_as<I + 1>(index, s, a); }
-    using T = typename std::variant_alternative_t<I, alternatives>::value_type;
+    using T = typename devcol::any_column_kind_t<I>::value_type;
     read_back(devcol::from_arrow<T>(s, a));
   }
 }
@@ -81,9 +80,8 @@ void import_as(std::size_t index, ArrowSchema* s, ArrowDeviceArray* a) {
 /// The column type whose Arrow format is `format`, as an index into any_column, if any.
 template <std::size_t I = 0>
 std::size_t type_of_format(std::string_view format, std::size_t otherwise) {
-  using alternatives = devcol::any_column<>;
   if constexpr (I < fixed_width_kinds) {
-    using T = typename std::variant_alternative_t<I, alternatives>::value_type;
+    using T = typename devcol::any_column_kind_t<I>::value_type;
     if (devcol::detail::format_matches<T>(format)) { return I; }
     return type_of_format<I + 1>(format, otherwise);
   } else {

@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   auto each_type = [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
         [&] {
-          using T = typename std::variant_alternative_t<I, devcol::any_column<>>::value_type;
+          using T = typename devcol::any_column_kind_t<I>::value_type;
           for (bool nulls : {false, true}) {
             for (auto const& [n, begin, end] : {std::tuple{0, 0, 0}, {5, 0, 5}, {70, 3, 69}}) {
               auto col = column_of<T>(static_cast<std::size_t>(n), nulls).slice(static_cast<std::size_t>(begin),

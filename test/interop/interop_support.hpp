@@ -91,8 +91,8 @@ void check_null_masks_and_any_column(C const& col, std::vector<std::string> cons
   devcol::any_column<> const any(col);
   CHECK(devcol::to_host(devcol::is_null(any)) == nulls);
   auto const gathered = devcol::gather(any, devcol::make_column<std::int64_t>({2, 20}));
-  REQUIRE(std::holds_alternative<C>(gathered));
-  CHECK(host_text(std::get<C>(gathered)) == std::vector<std::string>{rows[2], rows[20]});
+  REQUIRE(devcol::holds_alternative<C>(gathered));
+  CHECK(host_text(devcol::get<C>(gathered)) == std::vector<std::string>{rows[2], rows[20]});
 }
 
 /// A value of `T` for row `i`, varied enough that a shifted or misread row shows.

@@ -135,8 +135,8 @@ TEST_CASE("binary: any_column, table, host values and printing name the binary t
   CHECK(devcol::size(any) == 3);
   CHECK(devcol::null_count(any) == 1);
   auto const g = devcol::gather(any, devcol::make_column<std::int64_t>({2, 1}));
-  REQUIRE(std::holds_alternative<devcol::binary_column>(g));
-  CHECK(devcol::to_host(std::get<devcol::binary_column>(g)) == (blobs{std::string("\0\xFF", 2), std::nullopt}));
+  REQUIRE(devcol::holds_alternative<devcol::binary_column>(g));
+  CHECK(devcol::to_host(devcol::get<devcol::binary_column>(g)) == (blobs{std::string("\0\xFF", 2), std::nullopt}));
   CHECK(devcol::type_name(devcol::concatenate(std::vector<devcol::any_column<>>{any, g})) == "binary");
   CHECK(devcol::type_name(devcol::filter(any, devcol::make_column<bool>({true, false, true}))) == "binary");
   devcol::table tbl;
@@ -178,8 +178,8 @@ TEMPLATE_TEST_CASE("arrow binary: devcol -> Arrow -> devcol at an odd offset, ze
     exported e;
     devcol::to_arrow(devcol::any_column<>(col), &e.schema, &e.array);
     auto const any = devcol::any_from_arrow(&e.schema, &e.array);
-    REQUIRE(std::holds_alternative<binary>(any));
-    CHECK(devcol::to_host(std::get<binary>(any)) == blob_slice(m, 13, 83));
+    REQUIRE(devcol::holds_alternative<binary>(any));
+    CHECK(devcol::to_host(devcol::get<binary>(any)) == blob_slice(m, 13, 83));
   }
   {  // a binary array is not a strings column, nor the other offset width
     exported e;

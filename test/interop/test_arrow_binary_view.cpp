@@ -214,8 +214,8 @@ TEST_CASE("arrow string view and binary view: devcol -> Arrow -> devcol at an od
     devcol::to_arrow(devcol::any_column<>(bin), &e.schema, &e.array);
     CHECK(std::string(e.schema.format) == "vz");
     auto const any = devcol::any_from_arrow(&e.schema, &e.array);
-    REQUIRE(std::holds_alternative<bvc>(any));
-    CHECK(devcol::to_host(std::get<bvc>(any)) == devcol::to_host(bin));
+    REQUIRE(devcol::holds_alternative<bvc>(any));
+    CHECK(devcol::to_host(devcol::get<bvc>(any)) == devcol::to_host(bin));
   }
   {  // no rows, no buffers: still every buffer non-NULL, and the sizes buffer last
     exported e;
@@ -242,8 +242,8 @@ TEST_CASE("arrow string view: malformed views and buffers are refused naming the
     handmade h(good);
     h.publish();
     auto const col = devcol::any_from_arrow(&h.schema, &h.array);
-    REQUIRE(std::holds_alternative<svc>(col));
-    CHECK(devcol::to_host(std::get<svc>(col)) == rows_t{good[0], good[1], good[2]});
+    REQUIRE(devcol::holds_alternative<svc>(col));
+    CHECK(devcol::to_host(devcol::get<svc>(col)) == rows_t{good[0], good[1], good[2]});
   }
   {
     handmade h(good);

@@ -111,8 +111,8 @@ TEST_CASE("arrow fixed-size list: devcol -> Arrow -> devcol at an odd offset, ze
     exported e;
     devcol::to_arrow(devcol::any_column<>(col), &e.schema, &e.array);
     auto const any = devcol::any_from_arrow(&e.schema, &e.array);
-    REQUIRE(std::holds_alternative<fsl>(any));
-    CHECK(host_text(std::get<fsl>(any)) == host_text(col));
+    REQUIRE(devcol::holds_alternative<fsl>(any));
+    CHECK(host_text(devcol::get<fsl>(any)) == host_text(col));
   }
   {  // a child too short for the lists the offset and length name
     exported e;

@@ -37,7 +37,7 @@ devcol::basic_list_view_column<O> views(std::size_t rows) {
 /// The address of a view's child values (the child is an int64 column).
 template <class C>
 void const* child_data(C const& col) {
-  return std::get<devcol::column<std::int64_t>>(col.child()).data_buffer().data(devcol::access::read);
+  return devcol::get<devcol::column<std::int64_t>>(col.child()).data_buffer().data(devcol::access::read);
 }
 
 }  // namespace devcol_test::list_view
@@ -119,7 +119,7 @@ TEMPLATE_TEST_CASE("arrow list view: devcol -> Arrow -> devcol at an odd offset,
     exported e;
     devcol::to_arrow(devcol::any_column<>(lv{}), &e.schema, &e.array);
     auto const any = devcol::any_from_arrow(&e.schema, &e.array);
-    REQUIRE(std::holds_alternative<lv>(any));
+    REQUIRE(devcol::holds_alternative<lv>(any));
     CHECK(devcol::size(any) == 0);
   }
   {  // a valid row past the child: named with its values

@@ -117,8 +117,8 @@ TEST_CASE("arrow map: devcol -> Arrow -> devcol at an odd offset, zero-copy, key
     devcol::field_info info;
     auto const any = devcol::any_from_arrow(&e.schema, &e.array, {}, &info);
     CHECK(info.keys_sorted);
-    REQUIRE(std::holds_alternative<lc>(any));
-    CHECK(std::get<lc>(any).is_map());
+    REQUIRE(devcol::holds_alternative<lc>(any));
+    CHECK(devcol::get<lc>(any).is_map());
     exported again;
     devcol::to_arrow(any, &again.schema, &again.array, {}, info);
     CHECK(std::string(again.schema.format) == "+m");

@@ -57,8 +57,8 @@ TEST_CASE("list<struct<a: string, b: int64>> round-trips through Arrow, sliced a
     CHECK(devcol::to_host_values(back) == nested_samples::rows_of(model, b, e));
     CHECK(devcol::null_count(back) == devcol::null_count(sliced));
     if (n != 0) {  // zero-copy both ways: the imported offsets are the exported ones
-      CHECK(std::get<devcol::list_column>(back).offsets(devcol::access::read) ==
-            std::get<devcol::list_column>(sliced).offsets(devcol::access::read));
+      CHECK(devcol::get<devcol::list_column>(back).offsets(devcol::access::read) ==
+            devcol::get<devcol::list_column>(sliced).offsets(devcol::access::read));
     }
   }
 }
@@ -259,7 +259,7 @@ TEST_CASE("a nested column copies on write only if all of it does, an export sna
   }();
   devcol::scoped_copy_on_write const cow{true};
   auto const list = devcol::make_list_column<std::int32_t, runtime_sharing_policy>({0, 1, 4}, child);
-  CHECK(!std::get<devcol::column<std::int64_t, runtime_sharing_policy>>(list.child()).copy_on_write());
+  CHECK(!devcol::get<devcol::column<std::int64_t, runtime_sharing_policy>>(list.child()).copy_on_write());
   CHECK(!list.copy_on_write());  // its offsets copy on write, its child does not
   auto const st = devcol::make_struct_column<runtime_sharing_policy>({{"x", child}});
   CHECK(!st.copy_on_write());    // no mask: the children decide

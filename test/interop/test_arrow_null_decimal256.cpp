@@ -129,7 +129,7 @@ TEST_CASE("arrow decimal256: devcol -> Arrow -> devcol at an odd offset, zero-co
     exported e;
     devcol::to_arrow(devcol::any_column<>(col), &e.schema, &e.array);
     auto const any = devcol::any_from_arrow(&e.schema, &e.array);
-    REQUIRE(std::holds_alternative<devcol::decimal256_column>(any));
+    REQUIRE(devcol::holds_alternative<devcol::decimal256_column>(any));
     CHECK(devcol::type_name(any) == "decimal256(60, -3)");
   }
   {

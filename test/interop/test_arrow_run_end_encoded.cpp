@@ -131,8 +131,8 @@ TEST_CASE("arrow run-end encoded: devcol -> Arrow -> devcol at an odd offset, ze
     exported e;
     devcol::to_arrow(devcol::any_column<>(col), &e.schema, &e.array);
     auto const any = devcol::any_from_arrow(&e.schema, &e.array);
-    REQUIRE(std::holds_alternative<ree>(any));
-    CHECK(host_text(std::get<ree>(any)) == host_text(col));
+    REQUIRE(devcol::holds_alternative<ree>(any));
+    CHECK(host_text(devcol::get<ree>(any)) == host_text(col));
   }
 }
 

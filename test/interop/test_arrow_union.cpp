@@ -165,8 +165,8 @@ TEST_CASE("arrow unions: devcol -> Arrow -> devcol at an odd offset, zero-copy, 
       exported e;
       devcol::to_arrow(devcol::any_column<>(col), &e.schema, &e.array);
       auto const any = devcol::any_from_arrow(&e.schema, &e.array);
-      REQUIRE(std::holds_alternative<union_col>(any));
-      CHECK(host_text(std::get<union_col>(any)) == host_text(col));
+      REQUIRE(devcol::holds_alternative<union_col>(any));
+      CHECK(host_text(devcol::get<union_col>(any)) == host_text(col));
     }
     {
       exported e;  // no rows, no buffers: zeroed stand-ins

@@ -50,7 +50,7 @@ TEMPLATE_TEST_CASE("gather of nested columns matches the host reference, nulls a
     auto const [whole, model] = list_of_structs(n);
     devcol::any_column<> col = whole;
     if constexpr (std::is_same_v<TestType, devcol::struct_column<>>) {  // the struct inside, sliced
-      auto const& list = std::get<devcol::list_column>(whole);
+      auto const& list = devcol::get<devcol::list_column>(whole);
       auto const [first, last] = list.child_range();
       col = devcol::slice(list.child(), first, last);
     }
@@ -64,7 +64,7 @@ TEMPLATE_TEST_CASE("gather of nested columns matches the host reference, nulls a
     auto const out = devcol::gather(sliced, indices);
     CHECK(devcol::type_name(out) == devcol::type_name(col));
     CHECK(devcol::to_host_values(out) == reference_gather(nested_samples::rows_of(rows, b, e), idx));
-    CHECK(std::visit([](auto const& c) { return c.resource_name(); }, out) == "leak_check");
+    CHECK(devcol::visit([](auto const& c) { return c.resource_name(); }, out) == "leak_check");
   }
 }
 
@@ -91,9 +91,9 @@ TEST_CASE("gather of a dictionary gathers its indices and shares its values", "[
   auto const out = devcol::gather(dict.slice(1, 5), devcol::make_column<std::int32_t>({3, 0, std::nullopt, 1}));
   CHECK(devcol::to_host_values(out) == values{hv(), hv(), hv(), "x"});
   CHECK(out.null_count() == 2);  // the null index and the index of the null slot; the null value stays a value
-  CHECK(&std::get<devcol::strings_column>(out.values()) != nullptr);
-  CHECK(std::get<devcol::strings_column>(out.values()).chars(devcol::access::read) ==
-        std::get<devcol::strings_column>(dict.values()).chars(devcol::access::read));
+  CHECK(&devcol::get<devcol::strings_column>(out.values()) != nullptr);
+  CHECK(devcol::get<devcol::strings_column>(out.values()).chars(devcol::access::read) ==
+        devcol::get<devcol::strings_column>(dict.values()).chars(devcol::access::read));
 }
 
 TEST_CASE("filter of nested columns keeps the flagged rows, a null flag drops", "[nested][ops][filter]") {
@@ -112,7 +112,7 @@ TEST_CASE("filter of nested columns keeps the flagged rows, a null flag drops", 
     }
     auto const out = devcol::filter(sliced, devcol::make_column<bool>(flags));
     CHECK(devcol::to_host_values(out) == expected);
-    auto const& list = std::get<devcol::list_column>(sliced);
+    auto const& list = devcol::get<devcol::list_column>(sliced);
     CHECK(devcol::to_host_values(devcol::filter(list, devcol::make_column<bool>(flags))) == expected);
   }
   auto const dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({0, 1, 0}),
@@ -139,8 +139,8 @@ TEST_CASE("filter of nested columns keeps the flagged rows, a null flag drops", 
   auto const kept = devcol::filter(coded, devcol::make_column<bool>(flags));
   CHECK(devcol::to_host_values(kept) == expected);
   CHECK(devcol::type_name(kept) == devcol::type_name(coded));
-  CHECK(std::get<devcol::column<double>>(kept.values()).data(devcol::access::read) ==
-        std::get<devcol::column<double>>(coded.values()).data(devcol::access::read));
+  CHECK(devcol::get<devcol::column<double>>(kept.values()).data(devcol::access::read) ==
+        devcol::get<devcol::column<double>>(coded.values()).data(devcol::access::read));
 }
 
 TEST_CASE("concatenate of nested columns: slices at odd offsets, nulls, empty inputs", "[nested][ops][concatenate]") {
@@ -188,7 +188,7 @@ TEST_CASE("is_null and is_valid of every kind read the rows' validity at their o
   auto const [col, model] = list_of_structs(65);
   auto const sliced = devcol::slice(col, 11, 65);
   auto const nulls = devcol::to_host(devcol::is_null(sliced));
-  auto const valid = devcol::to_host(devcol::is_valid(std::get<devcol::list_column>(sliced)));
+  auto const valid = devcol::to_host(devcol::is_valid(devcol::get<devcol::list_column>(sliced)));
   for (std::size_t i = 0; i < nulls.size(); ++i) {
     CHECK(*nulls[i] == model[11 + i].is_null());
     CHECK(*valid[i] == !model[11 + i].is_null());

@@ -357,7 +357,7 @@ struct kind_snapshot {
     s.rows = text.str();
     s.size = devcol::size(c);
     s.null_count = devcol::null_count(c);
-    std::visit(
+    devcol::visit(
         [&](auto const& col) {
           s.offset = col.offset();
           s.shared = col.is_shared();

@@ -57,7 +57,7 @@ std::string rows_of(C const& c) {
   return out.str();
 }
 inline std::string rows_of(any const& c) {
-  return std::visit([](auto const& k) { return rows_of(k); }, c);
+  return devcol::visit([](auto const& k) { return rows_of(k); }, c);
 }
 
 /// The inputs, every kind, with nulls and at offsets that are not a multiple of 8; made fresh for

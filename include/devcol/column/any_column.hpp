@@ -1,11 +1,11 @@
 /**
  * @file any_column.hpp
- * @brief `devcol::any_column`: any column kind of one policy (a recursive `std::variant`, declared
- * in detail/any_column_fwd.hpp), and the free functions that work on every kind and on the variant:
+ * @brief `devcol::any_column`: any column kind of one policy (a closed, recursive variant, declared
+ * in detail/any_column_fwd.hpp), and the free functions that work on every kind and on any_column:
  * `size`, `null_count`, `nullable`, `type_name`, `arrow_format`, `slice`, `deep_copy`.
  *
  * Why a variant and not a class hierarchy: the set of kinds is closed (Arrow's layouts), kernels
- * need the concrete types, and `std::visit` dispatches once per column at run time instead of
+ * need the concrete types, and `devcol::visit` dispatches once per column at run time instead of
  * instantiating every type combination (which matters for nvcc's compile time).
  */
 #pragma once
@@ -37,10 +37,10 @@
 DEVCOL_NAMESPACE_BEGIN
 
 namespace detail {
-template <class C, class Variant>
+template <class C, class AnyColumn>
 struct is_alternative : std::false_type {};
-template <class C, class... Ts>
-struct is_alternative<C, std::variant<Ts...>> : std::bool_constant<(std::is_same_v<C, Ts> || ...)> {};
+template <class C, buffer_policy Policy>
+struct is_alternative<C, any_column<Policy>> : std::bool_constant<in_kind_list<C, any_column_kinds<Policy>>> {};
 template <class T>
 struct is_any_column : std::false_type {};
 template <buffer_policy Policy>
@@ -134,7 +134,7 @@ template <class C>
  */
 template <buffer_policy Policy>
 [[nodiscard]] std::size_t size(any_column<Policy> const& col) noexcept {
-  return std::visit([](auto const& c) noexcept { return c.size(); }, col);
+  return devcol::visit([](auto const& c) noexcept { return c.size(); }, col);
 }
 /**
  * @brief The null count of any column, whatever kind it holds. O(1): always known, never counted
@@ -144,7 +144,7 @@ template <buffer_policy Policy>
  */
 template <buffer_policy Policy>
 [[nodiscard]] std::size_t null_count(any_column<Policy> const& col) noexcept {
-  return std::visit([](auto const& c) noexcept { return c.null_count(); }, col);
+  return devcol::visit([](auto const& c) noexcept { return c.null_count(); }, col);
 }
 /**
  * @brief The number of rows of a column of any kind (`column<T>`, strings, decimal, fixed-size
@@ -175,49 +175,49 @@ template <class C>
  */
 template <buffer_policy Policy>
 [[nodiscard]] bool nullable(any_column<Policy> const& col) noexcept {
-  return std::visit([](auto const& c) noexcept { return c.nullable(); }, col);
+  return devcol::visit([](auto const& c) noexcept { return c.nullable(); }, col);
 }
 template <buffer_policy Policy>
 std::string type_name(any_column<Policy> const& col) {
-  return std::visit([](auto const& c) { return devcol::type_name(c); }, col);
+  return devcol::visit([](auto const& c) { return devcol::type_name(c); }, col);
 }
 template <buffer_policy Policy>
 std::string arrow_format(any_column<Policy> const& col) {
-  return std::visit([](auto const& c) { return devcol::arrow_format(c); }, col);
+  return devcol::visit([](auto const& c) { return devcol::arrow_format(c); }, col);
 }
 template <buffer_policy Policy>
 any_column<Policy> slice(any_column<Policy> const& col, std::size_t begin, std::size_t end, stream_ref stream) {
-  return std::visit([&](auto const& c) { return any_column<Policy>(c.slice(begin, end, stream)); }, col);
+  return devcol::visit([&](auto const& c) { return any_column<Policy>(c.slice(begin, end, stream)); }, col);
 }
 template <buffer_policy Policy>
 any_column<Policy> deep_copy(any_column<Policy> const& col, stream_ref stream) {
-  return std::visit([&](auto const& c) { return any_column<Policy>(c.deep_copy(stream)); }, col);
+  return devcol::visit([&](auto const& c) { return any_column<Policy>(c.deep_copy(stream)); }, col);
 }
 
 namespace detail {
 template <buffer_policy Policy>
 bool any_state(any_column<Policy> const& col, child_state question) noexcept {
-  return std::visit([question](auto const& c) noexcept { return state_of(c, question); }, col);
+  return devcol::visit([question](auto const& c) noexcept { return state_of(c, question); }, col);
 }
 template <buffer_policy Policy>
 std::size_t any_spill(any_column<Policy>& col, stream_ref stream) {
-  return std::visit([stream](auto& c) { return c.spill(stream); }, col);
+  return devcol::visit([stream](auto& c) { return c.spill(stream); }, col);
 }
 template <buffer_policy Policy>
 void any_unspill(any_column<Policy>& col, stream_ref stream) {
-  std::visit([stream](auto& c) { c.unspill(stream); }, col);
+  devcol::visit([stream](auto& c) { c.unspill(stream); }, col);
 }
 template <buffer_policy Policy>
 any_column<Policy> any_alias(any_column<Policy> const& col) {
-  return std::visit([](auto const& c) { return any_column<Policy>(c.alias()); }, col);
+  return devcol::visit([](auto const& c) { return any_column<Policy>(c.alias()); }, col);
 }
 template <buffer_policy Policy>
 resource_storage_t<typename Policy::resource> any_resource(any_column<Policy> const& col) {
-  return std::visit([](auto const& c) { return c.resource(); }, col);
+  return devcol::visit([](auto const& c) { return c.resource(); }, col);
 }
 template <buffer_policy Policy>
 std::string any_resource_name(any_column<Policy> const& col) {
-  return std::visit([](auto const& c) { return c.resource_name(); }, col);
+  return devcol::visit([](auto const& c) { return c.resource_name(); }, col);
 }
 }  // namespace detail
 
@@ -234,7 +234,7 @@ std::string any_resource_name(any_column<Policy> const& col) {
 template <class C>
 [[nodiscard]] device_id column_device(C const& col) {
   if constexpr (detail::is_any_column<C>::value) {
-    return std::visit([](auto const& c) { return column_device(c); }, col);
+    return devcol::visit([](auto const& c) { return column_device(c); }, col);
   } else {
     constexpr kind k = kind_of<C>;
     if constexpr (k == kind::strings || k == kind::binary || k == kind::list) {

@@ -333,7 +333,7 @@ template <buffer_policy Policy>
 std::vector<host_value> to_host_values(any_column<Policy> const& col, stream_ref stream) {
   scoped_device const on_device(column_device(col));  // rule 21: read with its device current
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return std::visit([&](auto const& c) { return detail::host_values_of(c, stream); }, col);
+  return devcol::visit([&](auto const& c) { return detail::host_values_of(c, stream); }, col);
 }
 /**
  * @brief to_host_values() of one column kind, without wrapping it in an `any_column` first.
@@ -382,7 +382,7 @@ std::ostream& operator<<(std::ostream& out, C const& col) {
 template <buffer_policy Policy>
 std::ostream& operator<<(std::ostream& out, any_column<Policy> const& col) {
   detail::operation_spill_lock<Policy> const spill_scope;  // the rows are copied and synchronised on the host
-  std::visit([&](auto const& c) { out << c; }, col);
+  devcol::visit([&](auto const& c) { out << c; }, col);
   return out;
 }
 

@@ -6,7 +6,7 @@
  *
  * Code that treats kinds differently asks `kind_of<C>` instead of testing which members a type
  * happens to have, so a new kind is a compile error where it is not handled, not a silent branch.
- * Everything here is compile-time: no cost at run time beyond the variant's own dispatch.
+ * Everything here is compile-time: no cost at run time beyond any_column's own dispatch.
  */
 #pragma once
 
@@ -21,7 +21,6 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <variant>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -153,40 +152,56 @@ inline constexpr bool is_plain_column = of_kind<C, kind::fixed_width>;
 template <class C>
 inline constexpr bool is_nested_kind = requires { requires kind_traits<C>::nested; };
 
-template <class F, class Variant>
-inline constexpr bool handles_every_kind = false;
-template <class F, class... Cs>
-inline constexpr bool handles_every_kind<F, std::variant<Cs...>> = (std::is_invocable_v<F, Cs const&> && ...);
-
 // One static_assert per kind, so the compiler names the column type that `F` does not accept.
 template <class F, class C>
 constexpr bool accepts_kind() {
-  static_assert(std::is_invocable_v<F, C const&>,
+  static_assert(std::is_invocable_v<F, C&>,
                 "devcol::visit: the callable does not accept this column kind (see the type C in the note "
                 "below); give it an overload, or a generic one, for every kind of any_column");
-  return std::is_invocable_v<F, C const&>;
+  return std::is_invocable_v<F, C&>;
 }
 template <class F, class... Cs>
-constexpr bool accepts_every_kind(std::variant<Cs...> const*) {
+constexpr bool accepts_every_kind(kind_list<Cs...>) {
   return (accepts_kind<F, Cs>() && ...);
+}
+template <class F, class... Cs>
+constexpr bool accepts_every_kind_const(kind_list<Cs...>) {
+  return (accepts_kind<F, Cs const>() && ...);
 }
 }  // namespace detail
 
 /**
- * @brief Calls `f` with the column `col` holds, as its concrete kind (`std::visit`), after checking
- * at compile time that `f` accepts every kind: a kind it misses is a `static_assert` naming that
- * column type, never a run-time error. One indirect call; nothing is copied.
- * @tparam F a callable accepting `C const&` for every column kind `C` of `any_column<Policy>`
+ * @brief Calls `f` with the column `col` holds, as its concrete kind, after checking at compile
+ * time that `f` accepts every kind: a kind it misses is a `static_assert` naming that column type,
+ * never a run-time error. One indirect call through a table of one entry per kind; nothing is
+ * copied.
+ * @tparam F a callable accepting `C const&` for every column kind `C` of `any_column<Policy>`, and
+ * returning the same type for all
  * @tparam Policy the columns' buffer policy
  * @param f the callable
  * @param col the column
- * @returns what `f` returns (the same type for every kind, as `std::visit` requires)
+ * @returns what `f` returns
  * @throws what `f` throws
  */
 template <class F, buffer_policy Policy>
 decltype(auto) visit(F&& f, any_column<Policy> const& col) {
-  static_assert(detail::accepts_every_kind<F>(static_cast<any_column<Policy> const*>(nullptr)));
-  return std::visit(std::forward<F>(f), col);
+  static_assert(detail::accepts_every_kind_const<F>(detail::any_column_kinds<Policy>{}));
+  return col.visit(f);
+}
+/**
+ * @brief As visit() of a const column, with each kind passed as `C&` for `f` to change in place.
+ * @tparam F a callable accepting `C&` for every column kind `C` of `any_column<Policy>`, and
+ * returning the same type for all
+ * @tparam Policy the columns' buffer policy
+ * @param f the callable
+ * @param col the column
+ * @returns what `f` returns
+ * @throws what `f` throws
+ */
+template <class F, buffer_policy Policy>
+decltype(auto) visit(F&& f, any_column<Policy>& col) {
+  static_assert(detail::accepts_every_kind<F>(detail::any_column_kinds<Policy>{}));
+  return col.visit(f);
 }
 
 DEVCOL_NAMESPACE_END

@@ -247,14 +247,14 @@ class basic_table {
   template <fixed_width T>
   [[nodiscard]] column<T, Policy> const& typed(std::size_t index) const {
     auto const& [name, col] = columns_[index];
-    auto const* found = std::get_if<column<T, Policy>>(&col);
+    auto const* found = devcol::get_if<column<T, Policy>>(&col);
     DEVCOL_EXPECTS(found != nullptr, "table: column '", name, "' holds ", type_of(col), ", not ", type_name_v<T>);
     return *found;
   }
   template <class C>
   [[nodiscard]] C const& kind(std::size_t index) const {
     auto const& [name, col] = columns_[index];
-    auto const* found = std::get_if<C>(&col);
+    auto const* found = devcol::get_if<C>(&col);
     DEVCOL_EXPECTS(found != nullptr, "table: column '", name, "' holds ", type_of(col), ", not ",
                    kind_traits<C>::name);
     return *found;
@@ -397,7 +397,7 @@ DEVCOL_TABLE_ADD_KIND(union_column<default_policy>)
 #  undef DEVCOL_TABLE_ADD_KIND
 // A kind added to any_column but not above would still work, compiled in each consumer: this
 // keeps the list whole.
-static_assert(std::variant_size_v<any_column<default_policy>> == 29 + 21,
+static_assert(any_column_kind_count<default_policy> == 29 + 21,
               "table.hpp: declare the precompiled add() of every any_column alternative");
 #endif
 

@@ -35,7 +35,7 @@ DEVCOL_NAMESPACE_BEGIN
 
 /**
  * @brief concatenate() of any columns, all of the first's type: each input's alternative is copied
- * out (O(1): buffers are shared), then one dispatch on the kind (`std::visit`) to that kind's
+ * out (O(1): buffers are shared), then one dispatch on the kind (`devcol::visit`) to that kind's
  * concatenate (see there for its costs), in memory from the first's resource. Every kind
  * `any_column` holds has a concatenate; a kind without one fails to compile here. An empty list
  * gives an empty int8 column.
@@ -49,12 +49,12 @@ any_column<Policy> concatenate(std::span<any_column<Policy> const> cols, stream_
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (cols.empty()) { return {}; }
   detail::expect_same_types(cols, "concatenate");
-  return std::visit(
+  return devcol::visit(
       [&](auto const& first) -> any_column<Policy> {
         using C = std::decay_t<decltype(first)>;
         std::vector<C> typed;
         typed.reserve(cols.size());
-        for (auto const& c : cols) { typed.push_back(std::get<C>(c)); }
+        for (auto const& c : cols) { typed.push_back(devcol::get<C>(c)); }
         if constexpr (requires { concatenate(std::span<C const>(typed), stream); }) {
           return concatenate(std::span<C const>(typed), stream);
         } else {

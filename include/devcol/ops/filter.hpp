@@ -29,7 +29,7 @@
 DEVCOL_NAMESPACE_BEGIN
 
 /**
- * @brief filter() of any column: dispatches once on its kind (`std::visit`) to that kind's filter
+ * @brief filter() of any column: dispatches once on its kind (`devcol::visit`) to that kind's filter
  * (see there for its costs). Where the kind's filter takes `keep` only of its own policy (fixed
  * width, strings, decimals, fixed-size binary) and `keep` has another, the kept positions are
  * listed instead (a count, which synchronises `stream`, and one compaction into int64 scratch from
@@ -45,7 +45,7 @@ template <buffer_policy Policy, class KeepPolicy>
 [[nodiscard]] any_column<Policy> filter(any_column<Policy> const& col, column<bool, KeepPolicy> const& keep,
                                         stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return std::visit(
+  return devcol::visit(
       [&](auto const& c) -> any_column<Policy> {
         if constexpr (requires { filter(c, keep, stream); }) {
           return filter(c, keep, stream);

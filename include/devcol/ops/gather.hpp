@@ -34,7 +34,7 @@
 DEVCOL_NAMESPACE_BEGIN
 
 /**
- * @brief gather() of any column: dispatches once on its kind (`std::visit`) to that kind's gather
+ * @brief gather() of any column: dispatches once on its kind (`devcol::visit`) to that kind's gather
  * (see there for what it costs, when it synchronises and what it allocates, from `col`'s resource).
  * Every kind `any_column` holds has a gather; a kind without one fails to compile here.
  * @tparam Policy the buffer policy of `col` and of the result
@@ -50,7 +50,7 @@ template <buffer_policy Policy, std::integral I, class IndexPolicy>
 any_column<Policy> gather(any_column<Policy> const& col, column<I, IndexPolicy> const& indices, stream_ref stream,
                           out_of_bounds policy) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return std::visit(
+  return devcol::visit(
       [&](auto const& c) -> any_column<Policy> {
         using C = std::decay_t<decltype(c)>;
         if constexpr (requires { gather(c, indices, stream, policy); }) {

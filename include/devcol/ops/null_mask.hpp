@@ -67,7 +67,7 @@ template <class C>
 template <buffer_policy Policy>
 [[nodiscard]] column<bool, Policy> is_null(any_column<Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return std::visit([&](auto const& c) { return detail::mask_flags(c, true, stream); }, col);
+  return devcol::visit([&](auto const& c) { return detail::mask_flags(c, true, stream); }, col);
 }
 
 /**
@@ -79,7 +79,7 @@ template <buffer_policy Policy>
 template <buffer_policy Policy>
 [[nodiscard]] column<bool, Policy> is_valid(any_column<Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return std::visit([&](auto const& c) { return detail::mask_flags(c, false, stream); }, col);
+  return devcol::visit([&](auto const& c) { return detail::mask_flags(c, false, stream); }, col);
 }
 
 /**

@@ -235,7 +235,7 @@ inline void check_same_table(arrow::RecordBatch const& batch, devcol::table cons
   for (std::size_t i = 0; i < t.num_columns(); ++i) {
     INFO("column " << i << " '" << t.name(i) << "'");
     CHECK(batch.schema()->field(static_cast<int>(i))->name() == t.name(i));
-    std::visit(
+    devcol::visit(
         [&](auto const& col) {
           using C = std::decay_t<decltype(col)>;
           if constexpr (devcol::detail::is_plain_column<C>) {  // the tables here are of all_types
@@ -261,11 +261,11 @@ inline void check_bit_exact(devcol::table const& got, devcol::table const& want)
   for (std::size_t i = 0; i < got.num_columns(); ++i) {
     INFO("column " << i << " '" << got.name(i) << "'");
     REQUIRE(got[i].index() == want[i].index());
-    std::visit(
+    devcol::visit(
         [&](auto const& col) {
           using C = std::decay_t<decltype(col)>;
           if constexpr (devcol::detail::is_plain_column<C>) {
-            check_bit_exact(col, std::get<C>(want[i]));
+            check_bit_exact(col, devcol::get<C>(want[i]));
           } else {  // other kinds: the same rows
             CHECK(devcol::to_host_values(col) == devcol::to_host_values(want[i]));
           }

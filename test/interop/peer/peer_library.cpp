@@ -77,7 +77,7 @@ devcol::column<T> base_column() {
 
 /// The fixed-width kinds come first in devcol::any_column: 19 of them.
 constexpr std::size_t fixed_width_kinds = 19;
-static_assert(requires { typename std::variant_alternative_t<fixed_width_kinds - 1, devcol::any_column<>>::value_type; });
+static_assert(requires { typename devcol::any_column_kind_t<fixed_width_kinds - 1>::value_type; });
 
 /// Calls f(std::type_identity<T>{}) for the column type whose devcol name is `name` ("int64",
 /// "timestamp[ms]", ...); false when no type has that name.
@@ -87,7 +87,7 @@ bool with_type(std::string_view name, F&& f) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
         [&] {
-          using T = typename std::variant_alternative_t<I, devcol::any_column<>>::value_type;
+          using T = typename devcol::any_column_kind_t<I>::value_type;
           if (!found && devcol::type_name_v<T> == name) {
             found = true;
             f(std::type_identity<T>{});
@@ -104,7 +104,7 @@ devcol::table test_table(std::size_t first, std::size_t last) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
         [&] {
-          using T = typename std::variant_alternative_t<I, devcol::any_column<>>::value_type;
+          using T = typename devcol::any_column_kind_t<I>::value_type;
           t.add(std::string(devcol::type_name_v<T>), base_column<T>().slice(first, last));
         }(),
         ...);
@@ -322,7 +322,7 @@ void append_table(std::string& out, devcol::table const& t) {
     out += "{\"name\": ";
     append_string(out, t.name(i));
     out += ", \"column\": ";
-    std::visit(
+    devcol::visit(
         [&](auto const& col) {
           using C = std::decay_t<decltype(col)>;
           if constexpr (requires { col.scale(); }) {
@@ -423,7 +423,7 @@ devcol::any_column<> nested_column(std::string_view kind) {
 
 /// {"type": ..., "size": ..., "null_count": ..., "offset": ..., "values": [...]} of any column.
 void append_any(std::string& out, devcol::any_column<> const& col) {
-  std::visit([&](auto const& c) { append_column(out, c); }, col);
+  devcol::visit([&](auto const& c) { append_column(out, c); }, col);
 }
 
 }  // namespace
@@ -914,7 +914,7 @@ std::optional<devcol::any_column<>> apply_op(devcol::any_column<> const& col, st
   }
   if (op == "is_null") { return devcol::any_column<>{devcol::is_null(col)}; }
   DEVCOL_EXPECTS(op == "sort" || op == "compare", "devcol_peer_round_trip: no op named '", op, "'");
-  return std::visit(
+  return devcol::visit(
       [&](auto const& c) -> std::optional<devcol::any_column<>> {
         using C = std::remove_cvref_t<decltype(c)>;
         if constexpr (newer_ordered<C>()) {

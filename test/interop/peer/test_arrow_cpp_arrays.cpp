@@ -173,7 +173,7 @@ TEST_CASE("a devcol table is an Arrow C++ record batch and back, sliced on both 
       CHECK(back.array.array.release == nullptr);
       devcol::table want;
       for (std::size_t i = 0; i < t.num_columns(); ++i) {
-        std::visit([&](auto const& col) {
+        devcol::visit([&](auto const& col) {
           want.add(t.name(i), col.slice(static_cast<std::size_t>(first), static_cast<std::size_t>(first + length)));
         }, t[i]);
       }
@@ -396,7 +396,7 @@ TEST_CASE("list<struct<a: string, b: int64>>: Arrow C++ -> devcol -> Arrow C++, 
     auto const col = devcol::any_from_arrow(&out.schema, &out.array);
     CHECK(devcol::type_name(col) == "list<struct<a: string, b: int64>>");
     CHECK(devcol::null_count(col) == static_cast<std::size_t>(original->null_count()));
-    CHECK(std::get<devcol::list_column>(col).offset() == static_cast<std::size_t>(first));  // borrowed at its offset
+    CHECK(devcol::get<devcol::list_column>(col).offset() == static_cast<std::size_t>(first));  // borrowed at its offset
     peer::exported again;
     devcol::to_arrow(col, &again.schema, &again.array);
     auto const back = peer::require_ok(arrow::ImportDeviceArray(&again.array, &again.schema));

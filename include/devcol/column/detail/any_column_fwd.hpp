@@ -1,7 +1,7 @@
 /**
  * @file any_column_fwd.hpp
  * @brief The declarations the recursive column kinds need before they are defined: the nested
- * kinds, the `any_column` variant over every kind, and the free functions over it that a nested
+ * kinds, `any_column` over every kind, and the free functions over it that a nested
  * column's members call on its children (defined in column/any_column.hpp).
  */
 #pragma once
@@ -10,17 +10,18 @@
 #include <devcol/column/binary_view_column.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/decimal_column.hpp>
+#include <devcol/column/detail/kind_variant.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/null_column.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
+#include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <variant>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -42,22 +43,11 @@ class basic_list_view_column;
 template <buffer_policy Policy>
 class union_column;
 
-/**
- * @brief Any column of one policy: every kind devcol has (the conventions' table), as a
- * `std::variant`, so `std::visit`, `std::get_if` and `std::holds_alternative` work on it. It is
- * recursive: a list's child, a struct's children and a dictionary's values are `any_column`s,
- * held by value (a list's child and a dictionary's values in a heap cell, `detail::box`, whose copy
- * copies the column). Copying an any_column copies the column: buffers are shared in O(1) (rule
- * 1: a copy shares the owner), and exposed buffers are copied since a third party may be writing
- * them (rule 12), as for the column itself.
- *
- * The fixed-width alternatives come first, so that their indices in the variant do not depend on
- * the nested kinds that follow them.
- * @tparam Policy the buffer policy of every alternative, children included
- */
-template <buffer_policy Policy = default_policy>
-using any_column =
-    std::variant<column<std::int8_t, Policy>, column<std::int16_t, Policy>, column<std::int32_t, Policy>,
+namespace detail {
+/// Every kind `any_column<Policy>` may hold, in the order of its index(). Naming the list
+/// instantiates no kind, so concepts and traits ask it instead of the class.
+template <buffer_policy Policy>
+using any_column_kinds = kind_list<column<std::int8_t, Policy>, column<std::int16_t, Policy>, column<std::int32_t, Policy>,
                  column<std::int64_t, Policy>, column<std::uint8_t, Policy>, column<std::uint16_t, Policy>,
                  column<std::uint32_t, Policy>, column<std::uint64_t, Policy>, column<float, Policy>,
                  column<double, Policy>, column<bool, Policy>, column<timestamp_s, Policy>,
@@ -77,6 +67,95 @@ using any_column =
                  basic_binary_view_column<Policy, encoding::utf8>, basic_binary_view_column<Policy, encoding::binary>,
                  run_end_encoded_column<Policy>, basic_list_view_column<std::int32_t, Policy>,
                  basic_list_view_column<std::int64_t, Policy>, union_column<Policy>>;
+}  // namespace detail
+
+/**
+ * @brief Any column of one policy: every kind devcol has (the conventions' table), held in place
+ * with the index of the one held. `devcol::visit` calls a function with the kind held, and
+ * `devcol::holds_alternative`, `devcol::get_if` and `devcol::get` ask for one kind, as their
+ * `std::` namesakes do on a `std::variant` (it is not one: see detail/kind_variant.hpp for why).
+ * It is recursive: a list's child, a struct's children and a dictionary's values are
+ * `any_column`s, held by value (a list's child and a dictionary's values in a heap cell,
+ * `detail::box`, whose copy copies the column). Copying an any_column copies the column: buffers
+ * are shared in O(1) (rule 1: a copy shares the owner), and exposed buffers are copied since a
+ * third party may be writing them (rule 12), as for the column itself. Never empty: a default
+ * one holds an empty `column<std::int8_t>`, and a throwing copy-assignment leaves it as it was.
+ *
+ * The fixed-width kinds come first, so that their indices do not depend on the nested kinds that
+ * follow them.
+ * @tparam Policy the buffer policy of every kind, children included
+ */
+template <buffer_policy Policy = default_policy>
+class any_column : public detail::kind_variant<detail::any_column_kinds<Policy>> {
+  using base = detail::kind_variant<detail::any_column_kinds<Policy>>;
+
+ public:
+  using base::base;
+  using base::operator=;
+  any_column() = default;
+};
+
+/**
+ * @brief The number of kinds an `any_column<Policy>` may hold.
+ * @tparam Policy the buffer policy
+ */
+template <buffer_policy Policy = default_policy>
+inline constexpr std::size_t any_column_kind_count = detail::kind_list_size<detail::any_column_kinds<Policy>>;
+/**
+ * @brief The kind at index `I` of `any_column<Policy>` (what `index()` returns when it holds one).
+ * @tparam I the index, below any_column_kind_count
+ * @tparam Policy the buffer policy
+ */
+template <std::size_t I, buffer_policy Policy = default_policy>
+using any_column_kind_t = typename detail::kind_list_at<I, detail::any_column_kinds<Policy>>::type;
+
+/**
+ * @brief Whether `col` holds a `K`. O(1).
+ * @tparam K one of the kinds of `any_column<Policy>` (another type is a compile error)
+ * @tparam Policy the buffer policy
+ * @param col the column asked
+ */
+template <class K, buffer_policy Policy>
+[[nodiscard]] bool holds_alternative(any_column<Policy> const& col) noexcept {
+  return col.template if_holds<K>() != nullptr;
+}
+/**
+ * @brief The `K` that `*col` holds, or nullptr when it holds another kind (or `col` is null). O(1).
+ * @tparam K one of the kinds of `any_column<Policy>` (another type is a compile error)
+ * @tparam Policy the buffer policy
+ * @param col the column asked
+ */
+template <class K, buffer_policy Policy>
+[[nodiscard]] K const* get_if(any_column<Policy> const* col) noexcept {
+  return col != nullptr ? col->template if_holds<K>() : nullptr;
+}
+template <class K, buffer_policy Policy>
+[[nodiscard]] K* get_if(any_column<Policy>* col) noexcept {
+  return col != nullptr ? col->template if_holds<K>() : nullptr;
+}
+namespace detail {
+[[noreturn]] inline void wrong_kind(std::string const& held, std::size_t held_index, std::size_t asked_index) {
+  DEVCOL_FAIL("devcol::get: the column holds ", held, " (index ", held_index, " of any_column's kinds), not the kind at index ",
+              asked_index, " that was asked for");
+}
+}  // namespace detail
+/**
+ * @brief The `K` that `col` holds. O(1).
+ * @tparam K one of the kinds of `any_column<Policy>` (another type is a compile error)
+ * @tparam Policy the buffer policy
+ * @param col the column asked
+ * @throws devcol::logic_error naming both kinds' indices when `col` holds another kind
+ */
+template <class K, buffer_policy Policy>
+[[nodiscard]] K const& get(any_column<Policy> const& col) {
+  if (auto const* held = col.template if_holds<K>()) { return *held; }
+  detail::wrong_kind(type_name(col), col.index(), detail::kind_index_in<K>(detail::any_column_kinds<Policy>{}));
+}
+template <class K, buffer_policy Policy>
+[[nodiscard]] K& get(any_column<Policy>& col) {
+  if (auto* held = col.template if_holds<K>()) { return *held; }
+  detail::wrong_kind(type_name(col), col.index(), detail::kind_index_in<K>(detail::any_column_kinds<Policy>{}));
+}
 
 
 /**

@@ -166,7 +166,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   [[nodiscard]] basic_list_column as_map(bool map = true) && {
     if (map) {
       DEVCOL_EXPECTS(sizeof(O) == 4, kind_name, ": a map has 32-bit offsets, not a large list's");
-      auto const* entries = std::get_if<struct_column<Policy>>(&*child_);
+      auto const* entries = devcol::get_if<struct_column<Policy>>(&*child_);
       DEVCOL_EXPECTS(entries != nullptr && entries->num_children() == 2, kind_name,
                      ": a map's child is a struct of 2 fields (keys and values), not ", devcol::type_name(*child_));
       std::size_t const null_keys = devcol::null_count(entries->child(0));
@@ -257,7 +257,7 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   /// map's "map<keys, values>" ("map<string, int32>").
   [[nodiscard]] std::string type_name() const {
     if (map_) {
-      auto const& entries = std::get<struct_column<Policy>>(*child_);
+      auto const& entries = devcol::get<struct_column<Policy>>(*child_);
       return "map<" + devcol::type_name(entries.child(0)) + ", " + devcol::type_name(entries.child(1)) + ">";
     }
     return std::string(sizeof(O) == 4 ? "list<" : "large_list<") + devcol::type_name(*child_) + ">";

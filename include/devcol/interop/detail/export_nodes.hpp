@@ -175,6 +175,16 @@ struct holding_array_node final : array_node {
   holding_array_node(std::size_t n_children, Kept k) : array_node(n_children), kept(std::move(k)) {}
 };
 
+/// Makes `node` a new node with `n_children` children that holds `kept`, and returns what it holds.
+/// Owned through the base pointer from the start, so that a kind's export instantiates no
+/// `std::unique_ptr` of its own node type. Throws std::bad_alloc (`node` unchanged then).
+template <class Kept>
+Kept const& hold_in(std::unique_ptr<array_node>& node, std::size_t n_children, Kept kept) {
+  auto* made = new holding_array_node<Kept>(n_children, std::move(kept));
+  node.reset(made);
+  return made->kept;
+}
+
 inline void release_array_node(ArrowArray* array) noexcept {
   delete static_cast<array_node*>(array->private_data);
   array->release = nullptr;

@@ -57,8 +57,8 @@ arrow_device device_of(fixed_size_binary_column<Policy> const& col) {
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(fixed_size_binary_column<Policy> const& col, stream_ref stream) {
   fixed_size_binary_column<Policy> kept = export_handle(col, stream);
-  auto node = std::make_unique<holding_array_node<fixed_size_binary_column<Policy>>>(0, std::move(kept));
-  auto const& held = node->kept;
+  std::unique_ptr<array_node> node;
+  auto const& held = hold_in<fixed_size_binary_column<Policy>>(node, 0, std::move(kept));
   describe_rows(*node, held, held.offset(), held.mask_buffer().data(access::read), 2);
   node->buffers[1] = held.data_buffer().data(access::read);
   return node;

@@ -50,8 +50,8 @@ std::unique_ptr<schema_node> schema_of(fixed_size_list_column<Policy> const& col
 /// (the offset counts lists of it). Zero-copy; a snapshot when exposed or not copy-on-write.
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(fixed_size_list_column<Policy> const& col, stream_ref stream) {
-  auto node = std::make_unique<holding_array_node<fixed_size_list_column<Policy>>>(1, export_handle(col, stream));
-  auto const& held = node->kept;
+  std::unique_ptr<array_node> node;
+  auto const& held = hold_in<fixed_size_list_column<Policy>>(node, 1, export_handle(col, stream));
   describe_rows(*node, held, held.offset(), held.mask_buffer().data(access::read), 1);
   publish(pinned_export_node(held.child(), stream), node->children[0]);
   return node;

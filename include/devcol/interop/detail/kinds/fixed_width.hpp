@@ -74,9 +74,8 @@ std::unique_ptr<array_node> export_values_node(column<T, Policy> const& col, str
   std::size_t const offset = kept.offset() - skipped_words * bits_per_word;
   buffer<Policy> packed;
   if constexpr (type_traits<T>::arrow_bit_packed) { packed = pack_bools(kept, offset, stream); }
-  auto node = std::make_unique<holding_array_node<exported<column<T, Policy>>>>(
-      0, exported<column<T, Policy>>{std::move(kept), std::move(packed)});
-  auto const& held = node->kept;
+  std::unique_ptr<array_node> node;
+  auto const& held = hold_in<exported<column<T, Policy>>>(node, 0, exported<column<T, Policy>>{std::move(kept), std::move(packed)});
   auto const* mask = static_cast<bitmask_word const*>(held.col.mask_buffer().data(access::read));
   describe_rows(*node, held.col, offset, mask != nullptr ? mask + skipped_words : nullptr, 2);
   node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.made.data(access::read) : held.col.data_buffer().data(access::read);
@@ -141,8 +140,8 @@ void visit_format(std::string_view format, std::string const& path, F&& f) {
     }
   };
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (try_one(std::type_identity<std::variant_alternative_t<I, any_column<>>>{}), ...);
-  }(std::make_index_sequence<std::variant_size_v<any_column<>>>{});
+    (try_one(std::type_identity<any_column_kind_t<I>>{}), ...);
+  }(std::make_index_sequence<any_column_kind_count<>>{});
   DEVCOL_ARROW_EXPECTS(found, path, ".format '", format, "' is not a type devcol imports (", importable_formats, ")");
 }
 

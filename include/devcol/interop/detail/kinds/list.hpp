@@ -57,9 +57,8 @@ std::unique_ptr<array_node> export_node(basic_list_column<O, Policy> const& col,
   if (kept.offsets_buffer().empty()) {  // no buffers (0 rows): Arrow still wants one offset
     zero = zeroed_export_buffer<Policy>(sizeof(O), kept.resource(), stream);
   }
-  auto node = std::make_unique<holding_array_node<exported<basic_list_column<O, Policy>>>>(
-      1, exported<basic_list_column<O, Policy>>{std::move(kept), std::move(zero)});
-  auto const& held = node->kept;
+  std::unique_ptr<array_node> node;
+  auto const& held = hold_in<exported<basic_list_column<O, Policy>>>(node, 1, exported<basic_list_column<O, Policy>>{std::move(kept), std::move(zero)});
   // With the export's own {0} (a column without buffers, whose offset may be anything), offset 0:
   // a consumer reads offsets[offset], which must lie in that one-element buffer.
   describe_rows(*node, held.col, held.made.empty() ? held.col.offset() : 0, held.col.mask_buffer().data(access::read), 2);
@@ -117,7 +116,7 @@ basic_list_column<O, Policy> import_list(ArrowArray const& array, arrow_field co
   auto child = import_any<Policy>(child_array, field.children[0], keep, stream, path + ".children[0]");
   bool const map = field.format == "+m";
   if (map) {  // the entries are a struct of two fields (check_list); its first, the keys, never null
-    auto const& keys = std::get<struct_column<Policy>>(child).child(0);
+    auto const& keys = devcol::get<struct_column<Policy>>(child).child(0);
     DEVCOL_ARROW_EXPECTS(devcol::null_count(keys) == 0, path, ".children[0].children[0] (the keys) holds ",
                          devcol::null_count(keys), " null rows of ", devcol::size(keys),
                          ": a map's keys are never null");

@@ -46,8 +46,8 @@ std::unique_ptr<schema_node> schema_of(run_end_encoded_column<Policy> const& col
 /// both children whole. Zero-copy; a snapshot when exposed or not copy-on-write.
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(run_end_encoded_column<Policy> const& col, stream_ref stream) {
-  auto node = std::make_unique<holding_array_node<run_end_encoded_column<Policy>>>(2, export_handle(col, stream));
-  auto const& held = node->kept;
+  std::unique_ptr<array_node> node;
+  auto const& held = hold_in<run_end_encoded_column<Policy>>(node, 2, export_handle(col, stream));
   describe_rows(*node, held, held.offset(), nullptr, 0);
   held.visit_run_ends([&](auto const& ends) { publish(pinned_export_node(ends, stream), node->children[0]); });
   publish(pinned_export_node(held.values(), stream), node->children[1]);
@@ -104,26 +104,24 @@ run_end_encoded_column<Policy> import_run_end_encoded(ArrowArray const& array, a
   auto ends_any = import_any<Policy>(*array.children[0], field.children[0], keep, stream, ends_path);
   auto values = import_any<Policy>(*array.children[1], field.children[1], keep, stream, path + ".children[1]");
   auto const rows = static_cast<std::int64_t>(array.offset) + static_cast<std::int64_t>(array.length);
-  auto ends = std::visit(
-      [&](auto&& c) -> run_ends_column<Policy> {
-        using C = std::remove_cvref_t<decltype(c)>;
-        if constexpr (std::is_same_v<C, column<std::int16_t, Policy>> || std::is_same_v<C, column<std::int32_t, Policy>> ||
-                      std::is_same_v<C, column<std::int64_t, Policy>>) {
-          DEVCOL_ARROW_EXPECTS(c.null_count() == 0, ends_path, ".null_count is ", c.null_count(),
-                               ": run ends may not be null");
-          auto const s = summarise_run_ends(c, stream);
-          DEVCOL_ARROW_EXPECTS(c.empty() || s.first > 0, ends_path, ": run end 0 is ", s.first, ", not positive");
-          DEVCOL_ARROW_EXPECTS(s.bad == run_ends_summary::none, ends_path, ": run end ", s.bad, " is ", s.here,
-                               ", not below run end ", s.bad + 1, " (", s.next, ")");
-          DEVCOL_ARROW_EXPECTS(s.last >= rows, ends_path, ": the last run end is ", s.last, ", short of the ", rows,
-                               " rows that offset ", array.offset, " and length ", array.length, " name");
-          return run_ends_column<Policy>(std::move(c));
-        } else {
-          DEVCOL_ARROW_EXPECTS(false, ends_path, ": run ends are int16, int32 or int64");  // check_run_end_encoded did
-          return run_ends_column<Policy>{};
-        }
-      },
-      std::move(ends_any));
+  auto checked = [&](auto& c) -> run_ends_column<Policy> {
+    DEVCOL_ARROW_EXPECTS(c.null_count() == 0, ends_path, ".null_count is ", c.null_count(), ": run ends may not be null");
+    auto const s = summarise_run_ends(c, stream);
+    DEVCOL_ARROW_EXPECTS(c.empty() || s.first > 0, ends_path, ": run end 0 is ", s.first, ", not positive");
+    DEVCOL_ARROW_EXPECTS(s.bad == run_ends_summary::none, ends_path, ": run end ", s.bad, " is ", s.here,
+                         ", not below run end ", s.bad + 1, " (", s.next, ")");
+    DEVCOL_ARROW_EXPECTS(s.last >= rows, ends_path, ": the last run end is ", s.last, ", short of the ", rows,
+                         " rows that offset ", array.offset, " and length ", array.length, " name");
+    return run_ends_column<Policy>(std::move(c));
+  };
+  // Only the three run-end types are asked for, so no other kind's branch is compiled.
+  auto ends = [&]() -> run_ends_column<Policy> {
+    if (auto* c = devcol::get_if<column<std::int16_t, Policy>>(&ends_any)) { return checked(*c); }
+    if (auto* c = devcol::get_if<column<std::int32_t, Policy>>(&ends_any)) { return checked(*c); }
+    if (auto* c = devcol::get_if<column<std::int64_t, Policy>>(&ends_any)) { return checked(*c); }
+    DEVCOL_ARROW_EXPECTS(false, ends_path, ": run ends are int16, int32 or int64");  // check_run_end_encoded did
+    return run_ends_column<Policy>{};
+  }();
   return run_end_encoded_column<Policy>(std::move(ends), std::move(values), static_cast<std::size_t>(array.length),
                                         static_cast<std::size_t>(array.offset));
 }

@@ -58,9 +58,8 @@ std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy, E> const
   if (no_offsets || kept.chars_buffer().empty()) {
     zeros = zeroed_export_buffer<Policy>(64, kept.resource(), stream);
   }
-  auto node = std::make_unique<holding_array_node<exported<basic_strings_column<O, Policy, E>>>>(
-      0, exported<basic_strings_column<O, Policy, E>>{std::move(kept), std::move(zeros)});
-  auto const& held = node->kept;
+  std::unique_ptr<array_node> node;
+  auto const& held = hold_in<exported<basic_strings_column<O, Policy, E>>>(node, 0, exported<basic_strings_column<O, Policy, E>>{std::move(kept), std::move(zeros)});
   void const* const zero = held.made.data(access::read);
   describe_rows(*node, held.col, no_offsets ? 0 : held.col.offset(), held.col.mask_buffer().data(access::read), 3);
   node->buffers[1] = no_offsets ? zero : held.col.offsets_buffer().data(access::read);

@@ -91,8 +91,8 @@ std::unique_ptr<array_node> export_node(union_column<Policy> const& col, stream_
   if (kept.type_ids_buffer().empty()) { zero = zeroed_export_buffer<Policy>(sizeof(std::int32_t), kept.resource(), stream); }
   using held_type = exported<union_column<Policy>>;
   std::size_t const n = kept.num_children();
-  auto node = std::make_unique<holding_array_node<held_type>>(n, held_type{std::move(kept), std::move(zero)});
-  auto const& held = node->kept;
+  std::unique_ptr<array_node> node;
+  auto const& held = hold_in<held_type>(node, n, held_type{std::move(kept), std::move(zero)});
   bool const own = held.made.empty();
   bool const dense = held.col.mode() == union_mode::dense;
   describe_rows(*node, held.col, own ? held.col.offset() : 0,

@@ -44,7 +44,7 @@ struct run_flag {
 template <class Policy>
 column<bool, Policy> mask_flags(run_end_encoded_column<Policy> const& col, bool null, stream_ref stream) {
   auto const value_flags =
-      std::visit([&](auto const& v) { return detail::mask_flags(v, null, stream); }, col.values());
+      devcol::visit([&](auto const& v) { return detail::mask_flags(v, null, stream); }, col.values());
   column<bool, Policy> out(col.size(), stream, mask_state::unallocated, col.resource());
   if (col.size() == 0) { return out; }
   col.visit_run_ends([&]<class E>(column<E, Policy> const& ends) {

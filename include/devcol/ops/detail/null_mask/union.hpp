@@ -57,7 +57,7 @@ template <class Policy>
 column<bool, Policy> mask_flags(union_column<Policy> const& col, bool null, stream_ref stream) {
   std::vector<column<bool, Policy>> child_flags;
   for (auto const& c : col.children()) {
-    child_flags.push_back(std::visit([&](auto const& k) { return detail::mask_flags(k, null, stream); }, c));
+    child_flags.push_back(devcol::visit([&](auto const& k) { return detail::mask_flags(k, null, stream); }, c));
   }
   column<bool, Policy> out(col.size(), stream, mask_state::unallocated, col.resource());
   if (col.size() == 0) { return out; }
