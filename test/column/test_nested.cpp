@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -183,6 +184,46 @@ TEST_CASE("any_column holds every kind, recursively: list<struct<a: string, b: i
   CHECK(devcol::arrow_format(ints) == "C");
   CHECK(devcol::to_host_values(ints) == values{std::uint64_t{1}, hv()});
   CHECK(devcol::type_name(devcol::any_column<>(devcol::large_strings_column{})) == "large_string");
+}
+
+TEST_CASE("any_column asks for one kind as std::variant does: index, holds_alternative, get_if, get", "[nested][any]") {
+  devcol_test::leak_check leaks;
+  devcol::any_column<> empty;  // never empty-handed: an empty int8 column, as std::variant's first alternative
+  CHECK(empty.index() == 0);
+  CHECK(devcol::holds_alternative<devcol::column<std::int8_t>>(empty));
+  CHECK(devcol::size(empty) == 0);
+  static_assert(devcol::any_column_kind_count<> == 50);
+  static_assert(std::is_same_v<devcol::any_column_kind_t<3>, devcol::column<std::int64_t>>);
+
+  auto const ints = devcol::make_column<std::int64_t>({7, std::nullopt, 9});
+  devcol::any_column<> col = ints;
+  CHECK(col.index() == 3);
+  CHECK(devcol::holds_alternative<devcol::column<std::int64_t>>(col));
+  CHECK_FALSE(devcol::holds_alternative<devcol::column<double>>(col));
+  CHECK(devcol::get_if<devcol::column<double>>(&col) == nullptr);
+  CHECK(devcol::get_if<devcol::column<std::int64_t>>(static_cast<devcol::any_column<> const*>(nullptr)) == nullptr);
+  REQUIRE(devcol::get_if<devcol::column<std::int64_t>>(&col) != nullptr);
+  CHECK(devcol::get_if<devcol::column<std::int64_t>>(&col)->data(devcol::access::read) == ints.data(devcol::access::read));
+  CHECK_THROWS_AS(devcol::get<devcol::strings_column>(col), devcol::logic_error);
+  CHECK_THROWS_WITH(devcol::get<devcol::strings_column>(std::as_const(col)),
+                    Catch::Contains("holds int64 (index 3 of any_column's kinds), not the kind at index 29"));
+
+  // Assigning a kind replaces the one held; get() of a non-const column hands it out to change.
+  col = devcol::make_strings_column({"a", std::nullopt});
+  REQUIRE(devcol::holds_alternative<devcol::strings_column>(col));
+  devcol::get<devcol::strings_column>(col) = devcol::make_strings_column({"xyz"});
+  CHECK(devcol::to_host_values(col) == values{"xyz"});
+  devcol::any_column<> moved = std::move(col);
+  CHECK(devcol::to_host_values(moved) == values{"xyz"});
+  col = moved;  // a moved-from any_column may be assigned
+  CHECK(devcol::to_host_values(col) == values{"xyz"});
+  col = std::as_const(col);  // self-assignment keeps the column
+  CHECK(devcol::to_host_values(col) == values{"xyz"});
+
+  // visit() of a non-const column passes each kind as C&.
+  devcol::any_column<> grown = devcol::make_column<std::int32_t>({1, 2, 3});
+  devcol::visit([](auto& c) { c = c.slice(1, c.size()); }, grown);
+  CHECK(devcol::to_host_values(grown) == values{std::int64_t{2}, std::int64_t{3}});
 }
 
 TEST_CASE("copying an any_column copies the column: buffers shared in O(1), exposed ones copied (rule 12)",

@@ -554,4 +554,42 @@ TEST_CASE("allocation-failure sweep over strings, lists, structs, dictionaries, 
   CHECK(failures >= 100);
 }
 
+TEST_CASE("a failing copy-assignment of any_column leaves the target as it was", "[reliability][allocation_failure][any]") {
+  auto schedule = std::make_shared<failure_schedule>();
+  auto handle = mr::make_resource_handle<failing_device>("failing", std::in_place, schedule);
+  auto const& tracker = *handle.target<failing_device>();
+  mr::scoped_default use_it{handle};
+  devcol::any_column<> source{devcol::sequence<std::int64_t>(40, -5, 2)};
+  auto& exposed = devcol::get<devcol::column<std::int64_t>>(source);
+  (void)exposed.expose();  // a copy of it is deep (rule 12), so the assignment allocates
+  std::vector<std::optional<std::string>> const rows{"a", std::nullopt, "bcd"};
+  std::size_t failures = 0;
+  for (std::size_t k = 1;; ++k) {
+    REQUIRE(k < 100);
+    devcol::any_column<> target{devcol::make_strings_column(rows)};
+    void const* const chars = devcol::get<devcol::strings_column>(target).chars(access::read);
+    std::size_t const live = tracker.outstanding_count();
+    schedule->arm(k);
+    try {
+      target = std::as_const(source);
+    } catch (devcol::out_of_memory const&) {
+      schedule->disarm();
+      ++failures;
+      CHECK(tracker.outstanding_count() == live);
+      REQUIRE(devcol::holds_alternative<devcol::strings_column>(target));
+      CHECK(devcol::get<devcol::strings_column>(target).chars(access::read) == chars);
+      CHECK(devcol::to_host(devcol::get<devcol::strings_column>(target)) == rows);
+      continue;
+    }
+    schedule->disarm();
+    CHECK(schedule->failures == 0);
+    REQUIRE(devcol::holds_alternative<devcol::column<std::int64_t>>(target));
+    auto const& copied = devcol::get<devcol::column<std::int64_t>>(target);
+    CHECK(devcol::to_host(copied) == devcol::to_host(exposed));
+    CHECK(copied.data(access::read) != exposed.data(access::read));
+    break;
+  }
+  CHECK(failures >= 1);
+}
+
 }  // namespace devcol_test::reliability
