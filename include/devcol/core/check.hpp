@@ -91,14 +91,46 @@ inline void append_location(std::string& out, char const* file, int line) {
   out += ']';
 }
 
-/// Joins every argument into one message and appends the location. Only failures call it, so it
-/// is kept out of line and out of the callers' hot paths.
-template <class... Args>
-[[nodiscard, gnu::cold, gnu::noinline]] std::string make_message(char const* file, int line, Args const&... args) {
+/// What make_message passes an argument of type `T` on as, so that messages of the same shape share
+/// one joining function: C strings as `char const*`, other text as `std::string_view`, integers
+/// (not characters or bool) as the widest of their signedness, floating point as double; anything
+/// else as itself. Each prints as the original would.
+template <class T, class D = std::decay_t<T>>
+using message_part_t = std::conditional_t<
+    std::is_same_v<D, char*> || std::is_same_v<D, char const*>, char const*,
+    std::conditional_t<
+        std::is_convertible_v<T const&, std::string_view>, std::string_view,
+        std::conditional_t<
+            std::is_integral_v<D> && !std::is_same_v<D, bool> && !std::is_same_v<D, char> &&
+                !std::is_same_v<D, signed char> && !std::is_same_v<D, unsigned char>,
+            std::conditional_t<std::is_signed_v<D>, long long, unsigned long long>,
+            std::conditional_t<std::is_floating_point_v<D>, double, T>>>>;
+
+/// Joins every part into one message and appends the location. Only failures call it, so it is
+/// kept out of line and out of the callers' hot paths.
+template <class... Parts>
+[[nodiscard, gnu::cold, gnu::noinline]] std::string join_message(char const* file, int line, Parts const&... parts) {
   std::string out = "devcol: ";
-  (append_part(out, args), ...);
+  (append_part(out, parts), ...);
   append_location(out, file, line);
   return out;
+}
+
+/// The message of a failed check: "devcol: ", every argument as `operator<<` would print it, and
+/// " [at <file>:<line>]". The arguments are passed on as their message_part_t, so that the
+/// hundreds of checks, which differ mostly in the lengths of their string literals, instantiate a
+/// few dozen joining functions rather than one each.
+template <class Part, class T>
+decltype(auto) as_message_part(T const& value) {
+  if constexpr (std::is_same_v<Part, T>) {
+    return (value);  // passed on by reference, uncopied
+  } else {
+    return Part(value);
+  }
+}
+template <class... Args>
+[[nodiscard]] std::string make_message(char const* file, int line, Args const&... args) {
+  return join_message<message_part_t<Args>...>(file, line, as_message_part<message_part_t<Args>>(args)...);
 }
 
 #if DEVCOL_BACKEND_CUDA
