@@ -160,13 +160,10 @@ constexpr bool accepts_kind() {
                 "below); give it an overload, or a generic one, for every kind of any_column");
   return std::is_invocable_v<F, C&>;
 }
-template <class F, class... Cs>
+/// Whether `F` accepts every kind, each as `C const&` (`as_const`) or `C&`.
+template <class F, bool as_const, class... Cs>
 constexpr bool accepts_every_kind(kind_list<Cs...>) {
-  return (accepts_kind<F, Cs>() && ...);
-}
-template <class F, class... Cs>
-constexpr bool accepts_every_kind_const(kind_list<Cs...>) {
-  return (accepts_kind<F, Cs const>() && ...);
+  return (accepts_kind<F, std::conditional_t<as_const, Cs const, Cs>>() && ...);
 }
 }  // namespace detail
 
@@ -185,7 +182,7 @@ constexpr bool accepts_every_kind_const(kind_list<Cs...>) {
  */
 template <class F, buffer_policy Policy>
 decltype(auto) visit(F&& f, any_column<Policy> const& col) {
-  static_assert(detail::accepts_every_kind_const<F>(detail::any_column_kinds<Policy>{}));
+  static_assert(detail::accepts_every_kind<F, true>(detail::any_column_kinds<Policy>{}));
   return col.visit(f);
 }
 /**
@@ -200,7 +197,7 @@ decltype(auto) visit(F&& f, any_column<Policy> const& col) {
  */
 template <class F, buffer_policy Policy>
 decltype(auto) visit(F&& f, any_column<Policy>& col) {
-  static_assert(detail::accepts_every_kind<F>(detail::any_column_kinds<Policy>{}));
+  static_assert(detail::accepts_every_kind<F, false>(detail::any_column_kinds<Policy>{}));
   return col.visit(f);
 }
 

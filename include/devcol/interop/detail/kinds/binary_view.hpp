@@ -81,7 +81,7 @@ std::unique_ptr<array_node> export_node(basic_binary_view_column<Policy, E> cons
     stream.synchronize();  // the host sizes go when this returns
   }
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in<exported<column_type>>(node, 0, exported<column_type>{std::move(kept), std::move(sizes)});
+  auto const& held = hold_in(node, 0, exported<column_type>{std::move(kept), std::move(sizes)});
   void const* const made = held.made.data(access::read);
   describe_rows(*node, held.col, held.col.views_buffer().empty() ? 0 : held.col.offset(),
                 held.col.mask_buffer().data(access::read), static_cast<std::int64_t>(n + 3));

@@ -58,7 +58,7 @@ template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(fixed_size_binary_column<Policy> const& col, stream_ref stream) {
   fixed_size_binary_column<Policy> kept = export_handle(col, stream);
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in<fixed_size_binary_column<Policy>>(node, 0, std::move(kept));
+  auto const& held = hold_in(node, 0, std::move(kept));
   describe_rows(*node, held, held.offset(), held.mask_buffer().data(access::read), 2);
   node->buffers[1] = held.data_buffer().data(access::read);
   return node;

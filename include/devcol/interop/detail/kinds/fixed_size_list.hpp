@@ -51,7 +51,7 @@ std::unique_ptr<schema_node> schema_of(fixed_size_list_column<Policy> const& col
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(fixed_size_list_column<Policy> const& col, stream_ref stream) {
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in<fixed_size_list_column<Policy>>(node, 1, export_handle(col, stream));
+  auto const& held = hold_in(node, 1, export_handle(col, stream));
   describe_rows(*node, held, held.offset(), held.mask_buffer().data(access::read), 1);
   publish(pinned_export_node(held.child(), stream), node->children[0]);
   return node;

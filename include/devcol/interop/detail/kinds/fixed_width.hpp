@@ -75,7 +75,7 @@ std::unique_ptr<array_node> export_values_node(column<T, Policy> const& col, str
   buffer<Policy> packed;
   if constexpr (type_traits<T>::arrow_bit_packed) { packed = pack_bools(kept, offset, stream); }
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in<exported<column<T, Policy>>>(node, 0, exported<column<T, Policy>>{std::move(kept), std::move(packed)});
+  auto const& held = hold_in(node, 0, exported<column<T, Policy>>{std::move(kept), std::move(packed)});
   auto const* mask = static_cast<bitmask_word const*>(held.col.mask_buffer().data(access::read));
   describe_rows(*node, held.col, offset, mask != nullptr ? mask + skipped_words : nullptr, 2);
   node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.made.data(access::read) : held.col.data_buffer().data(access::read);

@@ -58,7 +58,7 @@ std::unique_ptr<array_node> export_node(basic_list_column<O, Policy> const& col,
     zero = zeroed_export_buffer<Policy>(sizeof(O), kept.resource(), stream);
   }
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in<exported<basic_list_column<O, Policy>>>(node, 1, exported<basic_list_column<O, Policy>>{std::move(kept), std::move(zero)});
+  auto const& held = hold_in(node, 1, exported<basic_list_column<O, Policy>>{std::move(kept), std::move(zero)});
   // With the export's own {0} (a column without buffers, whose offset may be anything), offset 0:
   // a consumer reads offsets[offset], which must lie in that one-element buffer.
   describe_rows(*node, held.col, held.made.empty() ? held.col.offset() : 0, held.col.mask_buffer().data(access::read), 2);

@@ -57,7 +57,7 @@ std::unique_ptr<array_node> export_node(basic_list_view_column<O, Policy> const&
   if (kept.offsets_buffer().empty()) { zero = zeroed_export_buffer<Policy>(sizeof(O), kept.resource(), stream); }
   using held_type = exported<basic_list_view_column<O, Policy>>;
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in<held_type>(node, 1, held_type{std::move(kept), std::move(zero)});
+  auto const& held = hold_in(node, 1, held_type{std::move(kept), std::move(zero)});
   bool const own = held.made.empty();
   describe_rows(*node, held.col, own ? held.col.offset() : 0, held.col.mask_buffer().data(access::read), 3);
   node->buffers[1] = own ? held.col.offsets_buffer().data(access::read) : held.made.data(access::read);

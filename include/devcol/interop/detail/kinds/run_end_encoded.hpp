@@ -47,7 +47,7 @@ std::unique_ptr<schema_node> schema_of(run_end_encoded_column<Policy> const& col
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(run_end_encoded_column<Policy> const& col, stream_ref stream) {
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in<run_end_encoded_column<Policy>>(node, 2, export_handle(col, stream));
+  auto const& held = hold_in(node, 2, export_handle(col, stream));
   describe_rows(*node, held, held.offset(), nullptr, 0);
   held.visit_run_ends([&](auto const& ends) { publish(pinned_export_node(ends, stream), node->children[0]); });
   publish(pinned_export_node(held.values(), stream), node->children[1]);

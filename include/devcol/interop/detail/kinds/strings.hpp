@@ -59,7 +59,7 @@ std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy, E> const
     zeros = zeroed_export_buffer<Policy>(64, kept.resource(), stream);
   }
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in<exported<basic_strings_column<O, Policy, E>>>(node, 0, exported<basic_strings_column<O, Policy, E>>{std::move(kept), std::move(zeros)});
+  auto const& held = hold_in(node, 0, exported<basic_strings_column<O, Policy, E>>{std::move(kept), std::move(zeros)});
   void const* const zero = held.made.data(access::read);
   describe_rows(*node, held.col, no_offsets ? 0 : held.col.offset(), held.col.mask_buffer().data(access::read), 3);
   node->buffers[1] = no_offsets ? zero : held.col.offsets_buffer().data(access::read);

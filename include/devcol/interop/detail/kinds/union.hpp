@@ -92,7 +92,7 @@ std::unique_ptr<array_node> export_node(union_column<Policy> const& col, stream_
   using held_type = exported<union_column<Policy>>;
   std::size_t const n = kept.num_children();
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in<held_type>(node, n, held_type{std::move(kept), std::move(zero)});
+  auto const& held = hold_in(node, n, held_type{std::move(kept), std::move(zero)});
   bool const own = held.made.empty();
   bool const dense = held.col.mode() == union_mode::dense;
   describe_rows(*node, held.col, own ? held.col.offset() : 0,
