@@ -21,8 +21,6 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/reduce.h>
-#include <thrust/transform.h>
-#include <thrust/transform_reduce.h>
 
 #include <cuda/std/bit>
 #include <cuda/std/functional>
@@ -136,9 +134,8 @@ template <class Op>
 void combine_masks(bitmask_word const* a, std::size_t a_begin, bitmask_word const* b, std::size_t b_begin,
                    std::size_t bits, bitmask_word* dst, std::size_t dst_bytes, stream_ref stream) {
   executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(dst_bytes / sizeof(bitmask_word)), dst,
-                    combine_words<Op>{{a, a_begin, a_begin + bits}, {b, b_begin, b_begin + bits}});
+  detail::tabulate(exec, dst_bytes / sizeof(bitmask_word), dst,
+                   combine_words<Op>{{a, a_begin, a_begin + bits}, {b, b_begin, b_begin + bits}});
 }
 
 }  // namespace detail
@@ -158,9 +155,8 @@ template <int = 0>
   DEVCOL_EXPECTS(begin <= end, "count_unset_bits: begin ", begin, " is past end ", end);
   if (begin == end) { return 0; }
   detail::executor exec(stream);
-  std::size_t const valid = thrust::transform_reduce(
-      exec.policy(), thrust::counting_iterator<std::size_t>(0),
-      thrust::counting_iterator<std::size_t>(detail::words_for(end - begin)),
+  std::size_t const valid = detail::transform_reduce_n(
+      exec, thrust::counting_iterator<std::size_t>(0), detail::words_for(end - begin),
       detail::count_set_in_word{detail::shifted_word{mask, begin, end}}, std::size_t{0}, cuda::std::plus<std::size_t>{});
   return (end - begin) - valid;
 }
@@ -236,9 +232,7 @@ void copy_bitmask(bitmask_word const* src, std::size_t begin, std::size_t end, b
   DEVCOL_EXPECTS(dst_bytes >= detail::words_for(end - begin) * sizeof(bitmask_word) && dst_bytes % sizeof(bitmask_word) == 0,
                  "copy_bitmask: ", dst_bytes, " bytes cannot hold ", end - begin, " bits in whole words");
   detail::executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(dst_bytes / sizeof(bitmask_word)), dst,
-                    detail::shifted_word{src, begin, end});
+  detail::tabulate(exec, dst_bytes / sizeof(bitmask_word), dst, detail::shifted_word{src, begin, end});
 }
 
 /**
@@ -317,10 +311,8 @@ template <class Buffer, class Valid>
   std::size_t const bytes = bitmask_allocation_size(bits);
   Buffer mask(bytes, stream, mr::default_alignment, std::move(resource));
   executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(bytes / sizeof(bitmask_word)),
-                    static_cast<bitmask_word*>(mask.data(access::write, stream)),
-                    pack_word<shifted_valid<Valid>>{{valid, first}, bits});
+  detail::tabulate(exec, bytes / sizeof(bitmask_word), static_cast<bitmask_word*>(mask.data(access::write, stream)),
+                   pack_word<shifted_valid<Valid>>{{valid, first}, bits});
   return mask;
 }
 

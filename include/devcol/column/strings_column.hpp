@@ -29,7 +29,6 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
-#include <thrust/transform.h>
 
 #include <concepts>
 #include <cstddef>
@@ -149,8 +148,8 @@ template <arrow_offset O, class Buffer>
                                      typename Buffer::resource_type resource) {
   Buffer out((size + 1) * sizeof(O), stream, mr::default_alignment, std::move(resource));
   executor exec(stream);
-  thrust::transform(exec.policy(), first_row, first_row + size + 1, static_cast<O*>(out.data(access::write, stream)),
-                    rebase_offset<O>{static_cast<O>(first)});
+  detail::transform_n(exec, first_row, size + 1, static_cast<O*>(out.data(access::write, stream)),
+                      rebase_offset<O>{static_cast<O>(first)});
   return out;
 }
 }  // namespace detail

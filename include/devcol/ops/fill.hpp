@@ -48,9 +48,10 @@ void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
     // allocation; the rows' words are few, so write them with the same one-pass kernel.
     std::size_t const first = col.offset();
     std::size_t const last = first + col.size();
-    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(first / bits_per_word),
-                      thrust::counting_iterator<std::size_t>((last + bits_per_word - 1) / bits_per_word),
-                      words + first / bits_per_word, detail::set_bits_in_word{words, first, last});
+    std::size_t const first_word = first / bits_per_word;
+    detail::transform_n(exec, thrust::counting_iterator<std::size_t>(first_word),
+                        (last + bits_per_word - 1) / bits_per_word - first_word, words + first_word,
+                        detail::set_bits_in_word{words, first, last});
     col.set_null_count(0);
   }
 }

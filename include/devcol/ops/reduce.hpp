@@ -33,7 +33,6 @@
 #include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/logical.h>
-#include <thrust/transform_reduce.h>
 
 #include <cuda/std/limits>
 
@@ -159,11 +158,10 @@ std::optional<Acc> reduce_valid(column<T, Policy> const& col, Acc identity, Op o
   executor exec(stream);
   if (!col.has_nulls()) {
     T const* first = col.data(access::read);
-    return thrust::transform_reduce(exec.policy(), first, first + col.size(), convert<Acc>{}, identity, op);
+    return detail::transform_reduce_n(exec, first, col.size(), convert<Acc>{}, identity, op);
   }
-  return thrust::transform_reduce(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                                  thrust::counting_iterator<std::size_t>(col.size()),
-                                  value_or_identity<T, Acc>{col.view(), identity}, identity, op);
+  return detail::transform_reduce_n(exec, thrust::counting_iterator<std::size_t>(0), col.size(),
+                                    value_or_identity<T, Acc>{col.view(), identity}, identity, op);
 }
 
 /**
@@ -188,10 +186,10 @@ std::optional<T> extreme(column<T, Policy> const& col, T identity, Op op, stream
 #else
     if (!col.has_nulls()) {
       T const* first = col.data(access::read);
-      found = thrust::transform_reduce(exec.policy(), first, first + col.size(), number_or<T>{identity}, identity, op);
+      found = detail::transform_reduce_n(exec, first, col.size(), number_or<T>{identity}, identity, op);
     } else {
-      found = thrust::transform_reduce(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
-                                       number_or_identity<T>{col.view(), identity}, identity, op);
+      found = detail::transform_reduce_n(exec, rows, col.size(), number_or_identity<T>{col.view(), identity}, identity,
+                                         op);
     }
 #endif
     if (found != identity ||
@@ -304,12 +302,11 @@ template <fixed_width T, class Policy>
 #endif
   if (!col.has_nulls()) {
     T const* first = col.data(access::read);
-    found = thrust::transform_reduce(exec.policy(), first, first + col.size(), detail::to_extremes<T>{}, init,
-                                     detail::merge_extremes{});
+    found = detail::transform_reduce_n(exec, first, col.size(), detail::to_extremes<T>{}, init,
+                                       detail::merge_extremes{});
   } else {
-    found = thrust::transform_reduce(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                                     thrust::counting_iterator<std::size_t>(col.size()),
-                                     detail::valid_to_extremes<T>{col.view()}, init, detail::merge_extremes{});
+    found = detail::transform_reduce_n(exec, thrust::counting_iterator<std::size_t>(0), col.size(),
+                                       detail::valid_to_extremes<T>{col.view()}, init, detail::merge_extremes{});
   }
   if constexpr (std::is_floating_point_v<T>) {
     if (found.hi < found.lo) {  // the identities: no valid row is a number

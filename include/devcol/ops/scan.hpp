@@ -26,7 +26,6 @@
 #include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
-#include <thrust/scan.h>
 
 #include <type_traits>
 
@@ -45,11 +44,10 @@ column<T, Policy> run_scan(column<T, Policy> const& col, Op op, T identity, bool
   T* result = out.data(access::write, stream);
   executor exec(stream);
   auto const scan_range = [&](auto first) {
-    auto const last = first + static_cast<std::ptrdiff_t>(col.size());
     if (inclusive) {
-      thrust::inclusive_scan(exec.policy(), first, last, result, op);
+      inclusive_scan_n(exec, first, col.size(), result, op);
     } else {
-      thrust::exclusive_scan(exec.policy(), first, last, result, identity, op);
+      exclusive_scan_n(exec, first, col.size(), result, identity, op);
     }
   };
   auto const rows = thrust::counting_iterator<std::size_t>(0);

@@ -19,7 +19,6 @@
 
 #include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -123,8 +122,8 @@ template <arrow_offset O, class Policy, encoding E>
   if (col.size() != 0) {
     O const* offsets = col.view().offsets();
     detail::executor exec(stream);
-    thrust::transform(exec.policy(), offsets + 1, offsets + 1 + col.size(), offsets, out.data(access::write, stream),
-                      ::cuda::std::minus<O>{});
+    detail::transform_n(exec, offsets + 1, offsets, col.size(), out.data(access::write, stream),
+                        ::cuda::std::minus<O>{});
   }
   if (col.has_nulls()) {
     out.replace_null_mask(detail::copy_mask_bits(col.mask_buffer(), col.offset(), col.offset() + col.size(), stream),
@@ -148,9 +147,7 @@ template <class Policy, encoding E>
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   column<std::int32_t, Policy> out(col.size(), stream, mask_state::unallocated, col.resource());
   detail::executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
-                    detail::view_length{col.view()});
+  detail::tabulate(exec, col.size(), out.data(access::write, stream), detail::view_length{col.view()});
   if (col.has_nulls()) {
     out.replace_null_mask(detail::copy_mask_bits(col.mask_buffer(), col.offset(), col.offset() + col.size(), stream),
                           col.null_count());

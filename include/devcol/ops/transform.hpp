@@ -14,7 +14,6 @@
 #include <devcol/ops/detail/host/transform.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
-#include <thrust/transform.h>
 
 #include <type_traits>
 #include <vector>
@@ -49,7 +48,7 @@ template <fixed_width T, class Policy, class F>
 #if DEVCOL_HOST_FAST_PATHS
   detail::host::transform(in, col.size(), rows, f);
 #else
-  thrust::transform(exec.policy(), in, in + col.size(), rows, f);
+  detail::transform_n(exec, in, col.size(), rows, f);
 #endif
   detail::copy_validity(col, out, stream);
   return out;
@@ -102,7 +101,7 @@ template <fixed_width A, fixed_width B, class Policy, class F>
     out.replace_null_mask(std::move(mask), total);
   } else
 #else
-  thrust::transform(exec.policy(), x, x + a.size(), y, rows, f);
+  detail::transform_n(exec, x, y, a.size(), rows, f);
   if (a.has_nulls() && b.has_nulls()) {
     detail::set_validity(out, detail::both_valid{a.view(), b.view()}, stream);
   } else

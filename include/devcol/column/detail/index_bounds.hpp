@@ -12,7 +12,6 @@
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
 
-#include <thrust/find.h>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <concepts>
@@ -113,9 +112,7 @@ template <int = 0>
                                                                                      std::size_t n, stream_ref stream) {
   executor exec(stream);
   exec.reads(indices.data(), indices.bytes());
-  std::size_t const row = *thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                                           thrust::counting_iterator<std::size_t>(indices.size()),
-                                           index_outside{indices, n});
+  std::size_t const row = find_first_n(exec, indices.size(), index_outside{indices, n});
   if (row == indices.size()) { return std::nullopt; }
   return std::pair{row, indices.text(row, stream)};
 }

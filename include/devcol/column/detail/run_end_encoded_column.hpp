@@ -24,8 +24,6 @@
 
 #include <thrust/binary_search.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform_reduce.h>
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -106,10 +104,8 @@ template <class I, class Policy>
   run_ends_summary const zero{0, 0, run_ends_summary::none, 0, 0};
   if (ends.empty()) { return zero; }
   executor exec(stream);
-  return thrust::transform_reduce(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                                  thrust::counting_iterator<std::size_t>(ends.size()),
-                                  summarise_run_end<I>{ends.data(access::read), ends.size()}, zero,
-                                  combine_run_ends{});
+  return transform_reduce_n(exec, thrust::counting_iterator<std::size_t>(0), ends.size(),
+                            summarise_run_end<I>{ends.data(access::read), ends.size()}, zero, combine_run_ends{});
 }
 
 /// A run end moved to a slice's first row (`offset`) and cut at its `size` rows: deep_copy()'s.
@@ -289,8 +285,9 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
           if (last != first) {
             detail::executor exec(stream);
             I const* const src = ends.data(access::read) + first;
-            thrust::transform(exec.policy(), src, src + (last - first), rebased.data(access::write, stream),
-                              detail::rebase_run_end<I>{static_cast<std::int64_t>(offset_), static_cast<std::int64_t>(size_)});
+            detail::transform_n(
+                exec, src, (last - first), rebased.data(access::write, stream),
+                detail::rebase_run_end<I>{static_cast<std::int64_t>(offset_), static_cast<std::int64_t>(size_)});
           }
           return run_ends_type(std::move(rebased));
         },

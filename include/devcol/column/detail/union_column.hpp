@@ -111,9 +111,7 @@ template <int = 0>
   union_bad_row out{rows, 0, 0};
   if (rows == 0) { return out; }
   executor exec(stream);
-  auto const bad = thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                                   thrust::counting_iterator<std::size_t>(rows), union_row_is_bad{ids, offsets, table});
-  out.row = static_cast<std::size_t>(*bad);
+  out.row = find_first_n(exec, rows, union_row_is_bad{ids, offsets, table});
   if (out.row != rows) {
     copy_bytes(&out.id, ids + out.row, 1, stream);
     if (offsets != nullptr) { copy_bytes(&out.offset, offsets + out.row, sizeof(std::int32_t), stream); }

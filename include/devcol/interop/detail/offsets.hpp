@@ -11,7 +11,6 @@
 #include <devcol/core/stream_ref.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform_reduce.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -77,9 +76,9 @@ std::pair<std::int64_t, std::int64_t> check_offsets(O const* offsets, std::size_
                                                     std::optional<std::size_t> data_size, std::string const& path,
                                                     stream_ref stream) {
   executor exec(stream);
-  offsets_summary const s = thrust::transform_reduce(
-      exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(count),
-      summarise_offset<O>{offsets, count}, offsets_summary{0, 0, offsets_summary::none, 0, 0}, combine_summaries{});
+  offsets_summary const s =
+      transform_reduce_n(exec, thrust::counting_iterator<std::size_t>(0), count, summarise_offset<O>{offsets, count},
+                         offsets_summary{0, 0, offsets_summary::none, 0, 0}, combine_summaries{});
   DEVCOL_ARROW_EXPECTS(s.first >= 0, path, ".buffers[1] (offsets): offset ", first_row, " (the first row's) is ", s.first,
                        ", negative");
   DEVCOL_ARROW_EXPECTS(s.bad == offsets_summary::none, path, ".buffers[1] (offsets) decrease: offset ",

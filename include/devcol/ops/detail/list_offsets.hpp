@@ -27,8 +27,6 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
-#include <thrust/scan.h>
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -118,9 +116,8 @@ column<std::int64_t, Policy> child_row_map(list_column_view<O> lists, column_vie
                    list_child_rows_of_row<O, I>{map.data(access::write, stream), out_offsets,
                                                 list_gathered_start<O, I>{lists, row}});
 #else
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(total), map.data(access::write, stream),
-                    list_child_row<O, I>{{out_offsets, indices.size(), list_gathered_start<O, I>{lists, row}}});
+  detail::tabulate(exec, total, map.data(access::write, stream),
+                   list_child_row<O, I>{{out_offsets, indices.size(), list_gathered_start<O, I>{lists, row}}});
 #endif
   return map;
 }

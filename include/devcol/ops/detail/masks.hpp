@@ -20,7 +20,6 @@
 
 #include <thrust/fill.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <ranges>
@@ -124,8 +123,7 @@ column<bool, typename C::policy> mask_flags(C const& col, bool null, stream_ref 
   if constexpr (kind_of<C> == kind::null) {  // every row null, without a mask to read
     thrust::fill(exec.policy(), flags, flags + col.size(), null);
   } else {
-    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                      thrust::counting_iterator<std::size_t>(col.size()), flags, mask_flag{validity_of(col), null});
+    detail::tabulate(exec, col.size(), flags, mask_flag{validity_of(col), null});
   }
   return out;
 }

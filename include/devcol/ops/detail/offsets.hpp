@@ -33,8 +33,6 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
-#include <thrust/scan.h>
-#include <thrust/transform.h>
 
 #include <cuda/std/limits>
 
@@ -93,8 +91,7 @@ template <class O, class Length>
       thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), length_or_zero<Length>{length, rows});
   auto const offsets = thrust::make_transform_output_iterator(out, narrow_offset<O>{});
   executor exec(stream);
-  thrust::exclusive_scan(exec.policy(), lengths, lengths + static_cast<std::ptrdiff_t>(rows + 1), offsets,
-                         std::int64_t{0}, cuda::std::plus<std::int64_t>{});
+  exclusive_scan_n(exec, lengths, rows + 1, offsets, std::int64_t{0}, cuda::std::plus<std::int64_t>{});
   O last{};
   copy_bytes(&last, out + rows, sizeof(O), stream);
   stream.synchronize();
@@ -190,8 +187,7 @@ void copy_rows(T* out, O const* offsets, std::size_t rows, std::size_t total, Ro
   thrust::for_each(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(rows),
                    copy_row<T, O, RowStart>{out, offsets, start});
 #else
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(total), out, element_from_row<T, O, RowStart>{offsets, rows, start});
+  detail::tabulate(exec, total, out, element_from_row<T, O, RowStart>{offsets, rows, start});
 #endif
 }
 

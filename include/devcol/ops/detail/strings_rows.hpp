@@ -14,7 +14,6 @@
 #include <devcol/core/stream_ref.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 #include <cstddef>
 
@@ -32,8 +31,7 @@ template <fixed_width R, arrow_offset O, class Policy, encoding E, class F>
                                         stream_ref stream) {
   column<R, Policy> out(col.size(), stream, mask_state::unallocated, col.resource());
   executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream), f);
+  detail::tabulate(exec, col.size(), out.data(access::write, stream), f);
   if (keep_nulls && col.has_nulls()) {
     out.replace_null_mask(copy_mask_bits(col.mask_buffer(), col.offset(), col.offset() + col.size(), stream),
                           col.null_count());

@@ -27,7 +27,6 @@
 #include <devcol/interop/detail/import_buffers.hpp>
 #include <devcol/interop/detail/import_guard.hpp>
 
-#include <thrust/find.h>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
@@ -210,9 +209,7 @@ basic_binary_view_column<Policy, E> import_binary_view(ArrowArray const& array, 
   executor exec(stream);
   bad_view const bad{row_views, static_cast<std::int64_t const*>(device_sizes.data(access::read)),
                      static_cast<std::int64_t>(n)};
-  auto const found = thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                                     thrust::counting_iterator<std::size_t>(rows), bad);
-  auto const bad_row = static_cast<std::size_t>(*found);  // `rows` when every view is good
+  std::size_t const bad_row = find_first_n(exec, rows, bad);  // `rows` when every view is good
   if (bad_row != rows) {
     binary_view_row v{};
     copy_bytes(&v, row_views + bad_row, sizeof(v), stream);

@@ -29,7 +29,6 @@
 #include <devcol/interop/detail/import_guard.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -179,9 +178,8 @@ column<T, Policy> import_values(ArrowArray const& array, std::size_t first, std:
     buffer_type bits = import_bits<Policy>(values, first, rows, false, exported_by_devcol(array), keep, stream);
     data = buffer_type(rows * sizeof(T), stream);
     executor exec(stream);
-    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(rows),
-                      static_cast<T*>(data.data(access::write, stream)),
-                      unpack_bit{static_cast<bitmask_word const*>(bits.data(access::read)), first});
+    detail::tabulate(exec, rows, static_cast<T*>(data.data(access::write, stream)),
+                     unpack_bit{static_cast<bitmask_word const*>(bits.data(access::read)), first});
   } else if (shift) {  // misaligned values: copy the rows to aligned memory
     data = buffer_type(rows * sizeof(T), stream);
     copy_bytes(data.data(access::write, stream), static_cast<std::byte const*>(values) + first * sizeof(T),

@@ -25,7 +25,6 @@
 #include <devcol/interop/detail/import_guard.hpp>
 #include <devcol/interop/detail/kinds_fwd.hpp>
 
-#include <thrust/find.h>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <cstddef>
@@ -146,9 +145,7 @@ basic_list_view_column<O, Policy> import_list_view(ArrowArray const& array, arro
     view_row_outside<O> const outside{o, s, static_cast<bitmask_word const*>(mask.data(access::read)), first,
                                       static_cast<std::uint64_t>(devcol::size(child))};
     executor exec(stream);
-    auto const bad = thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                                     thrust::counting_iterator<std::size_t>(rows), outside);
-    auto const row = static_cast<std::size_t>(*bad);
+    std::size_t const row = find_first_n(exec, rows, outside);
     if (row != rows) {
       O values[2] = {0, 0};
       copy_bytes(&values[0], o + row, sizeof(O), stream);

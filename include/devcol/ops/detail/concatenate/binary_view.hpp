@@ -16,7 +16,6 @@
 #include <devcol/memory/resource.hpp>
 #include <devcol/ops/detail/masks.hpp>
 
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -79,8 +78,7 @@ template <class Policy, encoding E>
         if (base == 0) {
           copy_bytes(dst, src, c.size() * sizeof(binary_view_row), stream);
         } else {
-          thrust::transform(exec.policy(), src, src + c.size(), dst,
-                            detail::shift_buffer_index{static_cast<std::int32_t>(base)});
+          detail::transform_n(exec, src, c.size(), dst, detail::shift_buffer_index{static_cast<std::int32_t>(base)});
         }
         dst += c.size();
       }

@@ -22,7 +22,6 @@
 
 #include <thrust/fill.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -136,8 +135,8 @@ template <arrow_offset O, class Policy>
     DEVCOL_EXPECTS(base + (ranges[k].second - ranges[k].first) <= static_cast<std::size_t>(std::numeric_limits<O>::max()),
                    "concatenate: ", base + (ranges[k].second - ranges[k].first), " child rows overflow ", sizeof(O) * 8,
                    "-bit offsets");
-    thrust::transform(exec.policy(), in, in + c.size() + 1, out + row,
-                      detail::moved_offset<O>{static_cast<O>(ranges[k].first), static_cast<O>(base)});
+    detail::transform_n(exec, in, c.size() + 1, out + row,
+                        detail::moved_offset<O>{static_cast<O>(ranges[k].first), static_cast<O>(base)});
     row += c.size();
     base += ranges[k].second - ranges[k].first;
   }
@@ -190,12 +189,11 @@ template <arrow_offset O, class Policy>
     DEVCOL_EXPECTS(base + child_rows <= static_cast<std::size_t>(std::numeric_limits<O>::max()), "concatenate: ",
                    base + child_rows, " child rows overflow ", sizeof(O) * 8, "-bit offsets");
     if (c.size() != 0) {
-      auto const first = thrust::counting_iterator<std::size_t>(0);
-      auto const last = thrust::counting_iterator<std::size_t>(c.size());
-      thrust::transform(exec.policy(), first, last, static_cast<O*>(offsets.data(access::write, stream)) + row,
-                        detail::view_moved_value<O>{c.offsets(access::read), detail::validity_of(c), static_cast<O>(base)});
-      thrust::transform(exec.policy(), first, last, static_cast<O*>(sizes.data(access::write, stream)) + row,
-                        detail::view_moved_value<O>{c.sizes(access::read), detail::validity_of(c), O{0}});
+      detail::tabulate(
+          exec, c.size(), static_cast<O*>(offsets.data(access::write, stream)) + row,
+          detail::view_moved_value<O>{c.offsets(access::read), detail::validity_of(c), static_cast<O>(base)});
+      detail::tabulate(exec, c.size(), static_cast<O*>(sizes.data(access::write, stream)) + row,
+                       detail::view_moved_value<O>{c.sizes(access::read), detail::validity_of(c), O{0}});
     }
     row += c.size();
     base += child_rows;
@@ -269,8 +267,7 @@ template <class I, class Policy>
     auto const& in_col = std::get<column<I, Policy>>(c.indices());
     auto indices = in_col.template make_like<I>(c.size(), stream);
     I const* in = in_col.data(access::read);
-    thrust::transform(exec.policy(), in, in + c.size(), indices.data(access::write, stream),
-                      moved_index<I>{static_cast<I>(base)});
+    detail::transform_n(exec, in, c.size(), indices.data(access::write, stream), moved_index<I>{static_cast<I>(base)});
     copy_validity(in_col, indices, stream);
     moved.push_back(std::move(indices));
     values.push_back(c.values());

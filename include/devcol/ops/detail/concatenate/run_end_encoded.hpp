@@ -15,7 +15,6 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/concatenate/nested.hpp>
 
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -65,9 +64,9 @@ run_end_encoded_column<Policy> concatenate_runs(std::span<run_end_encoded_column
     if (last != first) {
       E const* const src = std::get<column<E, Policy>>(c.run_ends()).data(access::read) + first;
       executor exec(stream);
-      thrust::transform(exec.policy(), src, src + (last - first), ends.data(access::write, stream) + at,
-                        shift_run_end<E>{static_cast<std::int64_t>(c.offset()), static_cast<std::int64_t>(c.size()),
-                                         static_cast<std::int64_t>(base)});
+      detail::transform_n(exec, src, (last - first), ends.data(access::write, stream) + at,
+                          shift_run_end<E>{static_cast<std::int64_t>(c.offset()), static_cast<std::int64_t>(c.size()),
+                                           static_cast<std::int64_t>(base)});
     }
     at += last - first;
     base += c.size();

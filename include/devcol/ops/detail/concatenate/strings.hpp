@@ -15,7 +15,6 @@
 #include <devcol/ops/detail/masks.hpp>
 #include <devcol/ops/detail/offsets.hpp>
 
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <limits>
@@ -76,8 +75,8 @@ template <arrow_offset O, class Policy, encoding E>
     if (c.size() == 0) { continue; }
     O const* in = c.offsets(access::read);
     // size + 1 offsets: the next input's first rebased offset is this one's last, the same value.
-    thrust::transform(exec.policy(), in, in + c.size() + 1, out_offsets + row,
-                      detail::moved_offset<O>{ends[2 * k], static_cast<O>(base)});
+    detail::transform_n(exec, in, c.size() + 1, out_offsets + row,
+                        detail::moved_offset<O>{ends[2 * k], static_cast<O>(base)});
     std::size_t const bytes = static_cast<std::size_t>(ends[2 * k + 1] - ends[2 * k]);
     copy_bytes(out_chars + base, c.chars(access::read) + ends[2 * k], bytes, stream);
     row += c.size();

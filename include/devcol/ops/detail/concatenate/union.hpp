@@ -19,7 +19,6 @@
 #include <devcol/ops/detail/concatenate/nested.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -80,11 +79,9 @@ template <class Policy>
       copy_bytes(out_ids, c.type_ids(access::read), c.size(), stream);
       if (dense) {
         detail::executor exec(stream);
-        thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                          thrust::counting_iterator<std::size_t>(c.size()),
-                          static_cast<std::int32_t*>(offsets.data(access::write, stream)) + at,
-                          detail::shift_union_offset{c.type_ids(access::read), c.offsets(access::read),
-                                                     detail::make_union_table(c.type_codes(), shift)});
+        detail::tabulate(exec, c.size(), static_cast<std::int32_t*>(offsets.data(access::write, stream)) + at,
+                         detail::shift_union_offset{c.type_ids(access::read), c.offsets(access::read),
+                                                    detail::make_union_table(c.type_codes(), shift)});
       }
     }
     for (std::size_t k = 0; dense && k < shift.size(); ++k) {

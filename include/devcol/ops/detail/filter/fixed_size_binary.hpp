@@ -16,7 +16,6 @@
 #include <devcol/ops/detail/gather/fixed_size_binary.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
-#include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -76,12 +75,10 @@ template <class Policy>
   auto const rows = thrust::counting_iterator<std::int64_t>(0);
   auto const flags = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
                                                      detail::true_and_valid{keep.view()});
-  auto const n = static_cast<std::size_t>(
-      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(col.size()), true));
+  std::size_t const n = detail::count_if_n(exec, flags, col.size(), detail::is_true{});
   column<std::int64_t, Policy> kept(n, stream, mask_state::unallocated, col.resource());
-  thrust::copy_if(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
-                  thrust::counting_iterator<std::size_t>(0), kept.data(access::write, stream),
-                  detail::true_and_valid{keep.view()});
+  detail::copy_if_n(exec, rows, thrust::counting_iterator<std::size_t>(0), col.size(), kept.data(access::write, stream),
+                    detail::true_and_valid{keep.view()});
   return devcol::gather(col, kept, stream, out_of_bounds::nullify);
 }
 

@@ -17,7 +17,6 @@
 #include <devcol/column/detail/width_word.hpp>
 
 #include <cuda/std/functional>
-#include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -80,28 +79,27 @@ template <class T, class Policy>
   detail::executor exec(stream);
   if (!keep.has_nulls() && !col.has_nulls()) {  // the flags' bytes are the stencil: no row arithmetic
     bool const* flags = keep.data(access::read);
-    auto const n = static_cast<std::size_t>(thrust::count(exec.policy(), flags, flags + keep.size(), true));
+    std::size_t const n = detail::count_if_n(exec, flags, keep.size(), detail::is_true{});
     auto out = col.template make_like<T>(n, stream);
     T const* in = col.data(access::read);
 #  if DEVCOL_BACKEND_HOST
     detail::compact_flagged(in, flags, col.size(), out.data(access::write, stream), n);
 #  else
-    thrust::copy_if(exec.policy(), in, in + col.size(), flags, out.data(access::write, stream), ::cuda::std::identity{});
+    detail::copy_if_n(exec, in, flags, col.size(), out.data(access::write, stream), ::cuda::std::identity{});
 #  endif
     return out;
   }
   auto const rows = thrust::counting_iterator<std::size_t>(0);
   auto const flags = thrust::make_transform_iterator(rows, detail::true_and_valid{keep.view()});
-  auto const n = static_cast<std::size_t>(
-      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(col.size()), true));
+  std::size_t const n = detail::count_if_n(exec, flags, col.size(), detail::is_true{});
   auto out = col.template make_like<T>(n, stream);
   T const* in = col.data(access::read);
-  thrust::copy_if(exec.policy(), in, in + col.size(), rows, out.data(access::write, stream), detail::true_and_valid{keep.view()});
+  detail::copy_if_n(exec, in, rows, col.size(), out.data(access::write, stream), detail::true_and_valid{keep.view()});
   if (col.has_nulls()) {
     auto valid = col.template make_like<bool>(n, stream);
     auto const validity = thrust::make_transform_iterator(rows, detail::row_is_valid{col.view()});
-    thrust::copy_if(exec.policy(), validity, validity + static_cast<std::ptrdiff_t>(col.size()), rows,
-                    valid.data(access::write, stream), detail::true_and_valid{keep.view()});
+    detail::copy_if_n(exec, validity, rows, col.size(), valid.data(access::write, stream),
+                      detail::true_and_valid{keep.view()});
     detail::set_validity(out, detail::flag_set{valid.view()}, stream);
   }
   return out;

@@ -18,7 +18,6 @@
 #include <devcol/ops/detail/gather/union.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
-#include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -36,8 +35,7 @@ std::size_t kept_count(column<bool, KeepPolicy> const& keep, stream_ref stream) 
   executor exec(stream);
   auto const flags = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
                                                      true_and_valid{keep.view()});
-  return static_cast<std::size_t>(
-      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(keep.size()), true));
+  return detail::count_if_n(exec, flags, keep.size(), detail::is_true{});
 }
 
 /// The positions of the rows `keep` keeps (true and not null), as int64 from `resource`: a count
@@ -54,9 +52,8 @@ column<std::int64_t, Policy> kept_positions(column<bool, KeepPolicy> const& keep
                   thrust::make_transform_iterator(rows, true_and_valid{keep.view()}), keep.size(),
                   out.data(access::write, stream), n);
 #else
-  thrust::copy_if(exec.policy(), thrust::counting_iterator<std::int64_t>(0),
-                  thrust::counting_iterator<std::int64_t>(static_cast<std::int64_t>(keep.size())), rows,
-                  out.data(access::write, stream), true_and_valid{keep.view()});
+  copy_if_n(exec, thrust::counting_iterator<std::int64_t>(0), rows, keep.size(), out.data(access::write, stream),
+            true_and_valid{keep.view()});
 #endif
   return out;
 }

@@ -15,7 +15,6 @@
 #include <devcol/ops/detail/gather/strings.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
-#include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -59,16 +58,14 @@ template <arrow_offset O, class Policy, encoding E>
   detail::executor exec(stream);
   auto const all = thrust::counting_iterator<std::size_t>(0);
   auto const flags = thrust::make_transform_iterator(all, detail::true_and_valid{keep.view()});
-  auto const n = static_cast<std::size_t>(
-      thrust::count(exec.policy(), flags, flags + static_cast<std::ptrdiff_t>(col.size()), true));
+  std::size_t const n = detail::count_if_n(exec, flags, col.size(), detail::is_true{});
   typename basic_strings_column<O, Policy, E>::buffer_type listed(n * sizeof(std::size_t), stream, mr::default_alignment,
                                                                col.resource());
   auto* rows = static_cast<std::size_t*>(listed.data(access::write, stream));
 #if DEVCOL_BACKEND_HOST
   detail::compact_flagged(all, flags, col.size(), rows, n);
 #else
-  thrust::copy_if(exec.policy(), all, all + static_cast<std::ptrdiff_t>(col.size()), all, rows,
-                  detail::true_and_valid{keep.view()});
+  detail::copy_if_n(exec, all, all, col.size(), rows, detail::true_and_valid{keep.view()});
 #endif
   return detail::gather_strings(col, detail::listed_rows{rows}, n, col.has_nulls(), "filter", stream);
 }

@@ -23,7 +23,6 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scatter.h>
-#include <thrust/transform.h>
 
 #include <concepts>
 #include <cstddef>
@@ -195,9 +194,7 @@ template <class T, class Policy, class I, class IndexPolicy>
   exec.reads(col.data(access::read), col.size() * sizeof(T));
   exec.reads(indices.data(access::read), indices.size() * sizeof(I));
   exec.writes(rows, indices.size() * sizeof(T));
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(indices.size()), rows,
-                    detail::gather_value<T, I>{col.view(), {indices.view(), col.size()}});
+  detail::tabulate(exec, indices.size(), rows, detail::gather_value<T, I>{col.view(), {indices.view(), col.size()}});
   if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
     detail::set_validity(out, detail::gather_valid<I>{col.view(), {indices.view(), col.size()}}, stream);
     if (out.null_count() == 0) { out.replace_null_mask({}, 0); }
@@ -278,8 +275,9 @@ void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indi
   // out owns its memory alone here: no copy, no allocation. The rows move as their width's word.
   using word = detail::width_word_t<T>;
   auto* values = reinterpret_cast<word*>(out.data(access::write, stream));
-  thrust::transform(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(out.size()), values,
-                    detail::winner_value<word>{{detail::word_view(source.view()), detail::word_view(before), winner}});
+  detail::transform_n(
+      exec, rows, out.size(), values,
+      detail::winner_value<word>{{detail::word_view(source.view()), detail::word_view(before), winner}});
   if (mask) { out.replace_null_mask(std::move(mask->mask), mask->nulls); }
   if (&out == &own) { target = std::move(own); }
 }

@@ -11,6 +11,7 @@
 #include <devcol/buffer/buffer.hpp>
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/gather/fixed_width.hpp>
@@ -18,7 +19,6 @@
 #include <devcol/ops/detail/masks.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 #include <concepts>
 #include <cstddef>
@@ -121,9 +121,8 @@ template <class Policy, std::integral I, class IndexPolicy>
   column<std::int64_t, Policy> map(indices.size() * k, stream, mask_state::unallocated, col.resource());
   if (map.size() != 0) {
     detail::executor exec(stream);
-    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                      thrust::counting_iterator<std::size_t>(map.size()), map.data(access::write, stream),
-                      detail::fixed_list_row_map<I>{indices.view(), col.size(), col.offset(), k});
+    detail::tabulate(exec, map.size(), map.data(access::write, stream),
+                     detail::fixed_list_row_map<I>{indices.view(), col.size(), col.offset(), k});
   }
   auto child = devcol::gather(col.child(), map, stream, out_of_bounds::nullify);
   auto mask = detail::gathered_row_mask(col, indices, policy, stream);
@@ -169,12 +168,10 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
   if (n != 0) {
     detail::executor exec(stream);
     detail::gather_valid<I> const valid{detail::validity_of(col), {indices.view(), col.size()}};
-    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
-                      static_cast<O*>(offsets.data(access::write, stream)),
-                      detail::view_gathered_value<O, I>{col.offsets(access::read), valid});
-    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
-                      static_cast<O*>(sizes.data(access::write, stream)),
-                      detail::view_gathered_value<O, I>{col.sizes(access::read), valid});
+    detail::tabulate(exec, n, static_cast<O*>(offsets.data(access::write, stream)),
+                     detail::view_gathered_value<O, I>{col.offsets(access::read), valid});
+    detail::tabulate(exec, n, static_cast<O*>(sizes.data(access::write, stream)),
+                     detail::view_gathered_value<O, I>{col.sizes(access::read), valid});
   }
   auto mask = detail::gathered_row_mask(col, indices, policy, stream);
   return basic_list_view_column<O, Policy>(std::move(offsets), std::move(sizes), col.child(), std::move(mask.first), n,

@@ -16,12 +16,10 @@
 #include <devcol/ops/detail/gather/fixed_width.hpp>
 
 #include <thrust/binary_search.h>
-#include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
-#include <thrust/transform.h>
 
 #include <concepts>
 #include <cstddef>
@@ -86,18 +84,16 @@ run_end_encoded_column<Policy> encode_runs(run_end_encoded_column<Policy> const&
   std::int64_t const* const m = map.data(access::read);
   if (n != 0) {
     executor exec(stream);
-    runs = static_cast<std::size_t>(thrust::count_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                                                     thrust::counting_iterator<std::size_t>(n), ends_a_run{m, n}));
+    runs = detail::count_if_n(exec, thrust::counting_iterator<std::size_t>(0), n, ends_a_run{m, n});
   }
   column<E, Policy> ends(runs, stream, mask_state::unallocated, col.resource());
   column<std::int64_t, Policy> value_rows(runs, stream, mask_state::unallocated, col.resource());
   if (runs != 0) {
     executor exec(stream);
     auto const rows = thrust::counting_iterator<std::size_t>(0);
-    thrust::copy_if(exec.policy(), thrust::make_transform_iterator(rows, run_end_after<E>{}),
-                    thrust::make_transform_iterator(rows + static_cast<std::ptrdiff_t>(n), run_end_after<E>{}), rows,
-                    ends.data(access::write, stream), ends_a_run{m, n});
-    thrust::copy_if(exec.policy(), m, m + n, rows, value_rows.data(access::write, stream), ends_a_run{m, n});
+    detail::copy_if_n(exec, thrust::make_transform_iterator(rows, run_end_after<E>{}), rows, n,
+                      ends.data(access::write, stream), ends_a_run{m, n});
+    detail::copy_if_n(exec, m, rows, n, value_rows.data(access::write, stream), ends_a_run{m, n});
   }
   auto values = devcol::gather(col.values(), value_rows, stream, out_of_bounds::nullify);
   return run_end_encoded_column<Policy>(run_ends_column<Policy>(std::move(ends)), std::move(values), n);
@@ -132,10 +128,9 @@ template <class Policy, std::integral I, class IndexPolicy>
     column<std::int64_t, Policy> map(indices.size(), stream, mask_state::unallocated, col.resource());
     if (map.size() != 0) {
       detail::executor exec(stream);
-      thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                        thrust::counting_iterator<std::size_t>(map.size()), map.data(access::write, stream),
-                        detail::run_of_index<E, I>{ends.data(access::read), ends.size(), col.offset(),
-                                                   {indices.view(), col.size()}});
+      detail::tabulate(
+          exec, map.size(), map.data(access::write, stream),
+          detail::run_of_index<E, I>{ends.data(access::read), ends.size(), col.offset(), {indices.view(), col.size()}});
     }
     return detail::encode_runs<E>(col, map, stream);
   });

@@ -17,11 +17,9 @@
 #include <devcol/memory/resource.hpp>
 #include <devcol/ops/detail/gather/fixed_width.hpp>
 
-#include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scatter.h>
-#include <thrust/transform.h>
 
 #include <concepts>
 #include <cstddef>
@@ -77,9 +75,8 @@ typename union_column<Policy>::buffer_type gather_type_ids(union_column<Policy> 
   if (n == 0) { return buffer_type{}; }
   buffer_type out(n, stream, mr::default_alignment, col.resource());
   executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
-                    static_cast<std::int8_t*>(out.data(access::write, stream)),
-                    gather_type_id<I>{col.type_ids(access::read), col.type_codes().front(), rows});
+  detail::tabulate(exec, n, static_cast<std::int8_t*>(out.data(access::write, stream)),
+                   gather_type_id<I>{col.type_ids(access::read), col.type_codes().front(), rows});
   return out;
 }
 
@@ -101,8 +98,8 @@ union_column<Policy> gather_dense(union_column<Policy> const& col, index_rows<I>
   if (n != 0) {
     offsets = buffer_type(n * sizeof(std::int32_t), stream, mr::default_alignment, col.resource());
     executor exec(stream);
-    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
-                      sources.data(access::write, stream), gather_dense_offset<I>{col.offsets(access::read), rows});
+    detail::tabulate(exec, n, sources.data(access::write, stream),
+                     gather_dense_offset<I>{col.offsets(access::read), rows});
   }
   auto const* const out_ids = static_cast<std::int8_t const*>(ids.data(access::read));
   std::vector<any_column<Policy>> children;
@@ -111,17 +108,16 @@ union_column<Policy> gather_dense(union_column<Policy> const& col, index_rows<I>
     std::size_t m = 0;
     if (n != 0) {
       executor exec(stream);
-      m = static_cast<std::size_t>(thrust::count_if(exec.policy(), out_ids, out_ids + n, mine));
+      m = detail::count_if_n(exec, out_ids, n, mine);
     }
     column<std::int64_t, Policy> child_rows(m, stream, mask_state::unallocated, col.resource());
     if (m != 0) {
       column<std::int64_t, Policy> at(m, stream, mask_state::unallocated, col.resource());
       executor exec(stream);
       std::int64_t const* const src = sources.data(access::read);
-      thrust::copy_if(exec.policy(), src, src + n, out_ids, child_rows.data(access::write, stream), mine);
-      thrust::copy_if(exec.policy(), thrust::counting_iterator<std::int64_t>(0),
-                      thrust::counting_iterator<std::int64_t>(static_cast<std::int64_t>(n)), out_ids,
-                      at.data(access::write, stream), mine);
+      detail::copy_if_n(exec, src, out_ids, n, child_rows.data(access::write, stream), mine);
+      detail::copy_if_n(exec, thrust::counting_iterator<std::int64_t>(0), out_ids, n, at.data(access::write, stream),
+                        mine);
       std::int64_t const* const where = at.data(access::read);
       thrust::scatter(exec.policy(), thrust::counting_iterator<std::int32_t>(0),
                       thrust::counting_iterator<std::int32_t>(static_cast<std::int32_t>(m)), where,

@@ -16,7 +16,6 @@
 #include <devcol/ops/detail/validity.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -34,10 +33,8 @@ template <fixed_width T, class Policy>
   detail::executor exec(stream);
   // The rows move as their width's word: one kernel per width, not per type.
   using word = detail::width_word_t<T>;
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(col.size()),
-                    reinterpret_cast<word*>(out.data(access::write, stream)),
-                    detail::value_or_identity<word, word>{detail::word_view(col.view()), detail::word_value(value)});
+  detail::tabulate(exec, col.size(), reinterpret_cast<word*>(out.data(access::write, stream)),
+                   detail::value_or_identity<word, word>{detail::word_view(col.view()), detail::word_value(value)});
   return out;
 }
 

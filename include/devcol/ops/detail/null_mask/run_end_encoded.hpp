@@ -15,7 +15,6 @@
 #include <devcol/ops/detail/masks.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <variant>
@@ -49,9 +48,8 @@ column<bool, Policy> mask_flags(run_end_encoded_column<Policy> const& col, bool 
   if (col.size() == 0) { return out; }
   col.visit_run_ends([&]<class E>(column<E, Policy> const& ends) {
     executor exec(stream);
-    thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                      thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
-                      run_flag<E>{ends.data(access::read), ends.size(), col.offset(), value_flags.data(access::read)});
+    detail::tabulate(exec, col.size(), out.data(access::write, stream),
+                     run_flag<E>{ends.data(access::read), ends.size(), col.offset(), value_flags.data(access::read)});
   });
   return out;
 }

@@ -16,7 +16,6 @@
 #include <devcol/ops/detail/null_mask/run_end_encoded.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -66,9 +65,8 @@ column<bool, Policy> mask_flags(union_column<Policy> const& col, bool null, stre
   for (std::size_t c = 0; c < max_union_children; ++c) { table.child_of[c] = codes.child_of[c]; }
   for (std::size_t k = 0; k < child_flags.size(); ++k) { table.flags[k] = child_flags[k].data(access::read); }
   executor exec(stream);
-  thrust::transform(exec.policy(), thrust::counting_iterator<std::size_t>(0),
-                    thrust::counting_iterator<std::size_t>(col.size()), out.data(access::write, stream),
-                    union_flag{col.type_ids(access::read), col.offsets(access::read), col.offset(), table});
+  detail::tabulate(exec, col.size(), out.data(access::write, stream),
+                   union_flag{col.type_ids(access::read), col.offsets(access::read), col.offset(), table});
   return out;
 }
 

@@ -22,7 +22,6 @@
 #include <devcol/ops/detail/host/radix_sort.hpp>
 
 #include <thrust/binary_search.h>
-#include <thrust/copy.h>
 #include <cuda/std/functional>
 #include <thrust/gather.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -31,7 +30,6 @@
 #include <thrust/partition.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
-#include <thrust/transform.h>
 
 #include <cstdint>
 #include <limits>
@@ -146,7 +144,7 @@ void place_run(executor& exec, T const* in, std::size_t n, K const* sorted, K ke
   auto const run = direction == order::ascending
                        ? thrust::equal_range(exec.policy(), sorted, sorted + n, key, sort_comparator<K, false>{})
                        : thrust::equal_range(exec.policy(), sorted, sorted + n, key, sort_comparator<K, true>{});
-  if (run.first != run.second) { thrust::copy_if(exec.policy(), in, in + n, out + (run.first - sorted), pred); }
+  if (run.first != run.second) { copy_if_n(exec, in, n, out + (run.first - sorted), pred); }
 }
 
 /**
@@ -160,13 +158,13 @@ void sort_floats(executor& exec, T const* in, std::size_t n, T* out, float_bits_
                  null_order nulls) {
   using K = float_bits_t<T>;
   ordered_key<T> const encode = float_sort_key<T>(direction, nulls);
-  thrust::transform(exec.policy(), in, in + n, keys, encode);
+  detail::transform_n(exec, in, n, keys, encode);
   if (direction == order::ascending) {
     thrust::sort(exec.policy(), keys, keys + n, sort_comparator<K, false>{});
   } else {
     thrust::sort(exec.policy(), keys, keys + n, sort_comparator<K, true>{});
   }
-  thrust::transform(exec.policy(), keys, keys + n, out, ordered_value<T>{encode.nan_key});
+  detail::transform_n(exec, keys, n, out, ordered_value<T>{encode.nan_key});
   place_run(exec, in, n, keys, encode(T{0}), is_zero{}, out, direction);
   place_run(exec, in, n, keys, encode.nan_key, is_nan_value{}, out, direction);
 }
