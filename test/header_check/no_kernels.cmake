@@ -4,12 +4,14 @@
 # ptxas's time for it, in every file that includes its header.
 #
 #   cmake -DNVCC=<nvcc> -DINCLUDE=<devcol include dir> -DSOURCE=<file.cu> -DOUT=<file.ptx>
-#         -DEXPECT=none|some -P no_kernels.cmake
+#         -DEXPECT=none|some [-DMAX=<n>] -P no_kernels.cmake
 #
 # Compiles SOURCE to PTX (plain nvcc -std=c++20, as a consumer does) and lists its kernels (.entry)
 # but CUB's EmptyKernel, which CUB itself instantiates in every file that includes it. EXPECT=none
 # fails when there is one (the umbrella alone); EXPECT=some fails when there is none (a file that
-# calls an operation: shows that the check sees kernels).
+# calls an operation: shows that the check sees kernels). MAX fails when there are more than MAX:
+# devcol launches its element-wise and reducing kernels through CUB with a 64-bit count, where
+# Thrust would compile each one twice, for 32- and 64-bit counts.
 foreach(_var NVCC INCLUDE SOURCE OUT EXPECT)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "no_kernels.cmake: -D${_var}= is required")
@@ -28,5 +30,9 @@ if(EXPECT STREQUAL "none" AND _count GREATER 0)
   message(FATAL_ERROR "${SOURCE} includes ${_count} kernels it never calls (mangled names; c++filt reads them):\n${_shown}")
 elseif(EXPECT STREQUAL "some" AND _count EQUAL 0)
   message(FATAL_ERROR "${SOURCE} calls an operation, yet its PTX has no kernel: the check would see none")
+elseif(DEFINED MAX AND _count GREATER MAX)
+  list(JOIN _entries "\n" _shown)
+  message(FATAL_ERROR "${SOURCE} has ${_count} kernels, more than ${MAX} (a launch compiled for both 32- and "
+                      "64-bit counts?; mangled names, c++filt reads them):\n${_shown}")
 endif()
 message(STATUS "${SOURCE}: ${_count} kernels besides CUB's EmptyKernel")
