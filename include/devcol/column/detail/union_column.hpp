@@ -101,7 +101,7 @@ struct union_bad_row {
 /**
  * Finds the first of `rows` union rows (type ids `ids`, dense offsets `offsets` or null) whose
  * type id is not a declared code, or whose offset is outside its child: one pass
- * (`thrust::find_if`), its answer and the row's values read back (synchronises `stream`).
+ * (find_first_n), its answer and the row's values read back (synchronises `stream`).
  * A template, called as a plain function, so that its kernel is compiled only in a file that
  * calls it, not in every file that includes this header (as bitmask.hpp's kernels are).
  */

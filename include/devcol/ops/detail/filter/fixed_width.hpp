@@ -32,7 +32,7 @@ namespace detail {
  * branchless pass. Measured on 2^24 int64 rows with half kept: Thrust's OpenMP copy_if (its
  * generic flags, scan and scatter) 89 ms, Thrust's serial copy_if (a branch per row, half of them
  * mispredicted) 74 ms, Arrow C++'s filter 44 ms; this loop is in bench/RESULTS.md. On CUDA,
- * Thrust's copy_if is CUB's DeviceSelect and stays. `in` and `keep` are random-access iterators
+ * CUB's DeviceSelect does it (copy_if_n). `in` and `keep` are random-access iterators
  * (the strings filter compacts row numbers, by flags that may be null).
  */
 template <class In, class Keep, class T>
