@@ -29,7 +29,6 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 
-
 #include <concepts>
 #include <cstddef>
 #include <cstdint>

@@ -14,7 +14,6 @@
 #include <devcol/ops/detail/host/transform.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
-
 #include <type_traits>
 #include <vector>
 

@@ -10,7 +10,7 @@
 #include <devcol/column/null_column.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
-#include <devcol/ops/detail/filter/nested.hpp>
+#include <devcol/ops/detail/filter/fixed_width.hpp>
 #include <devcol/ops/detail/gather/fixed_width.hpp>
 #include <devcol/ops/detail/validity.hpp>
 

@@ -16,7 +16,6 @@
 #include <devcol/memory/resource.hpp>
 #include <devcol/ops/detail/masks.hpp>
 
-
 #include <cstddef>
 #include <cstdint>
 #include <span>

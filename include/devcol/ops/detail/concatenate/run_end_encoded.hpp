@@ -15,7 +15,6 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/concatenate/nested.hpp>
 
-
 #include <cstddef>
 #include <cstdint>
 #include <limits>

@@ -15,7 +15,6 @@
 #include <devcol/ops/detail/masks.hpp>
 #include <devcol/ops/detail/offsets.hpp>
 
-
 #include <cstddef>
 #include <limits>
 #include <span>

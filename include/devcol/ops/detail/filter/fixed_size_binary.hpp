@@ -8,17 +8,12 @@
 
 #include <devcol/buffer/access.hpp>
 #include <devcol/column/column.hpp>
-#include <devcol/column/detail/execution.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/filter/fixed_width.hpp>
 #include <devcol/ops/detail/gather/fixed_size_binary.hpp>
 #include <devcol/ops/detail/validity.hpp>
-
-#include <thrust/count.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -71,14 +66,7 @@ template <class Policy>
       default: break;
     }
   }
-  detail::executor exec(stream);
-  auto const rows = thrust::counting_iterator<std::int64_t>(0);
-  auto const flags = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                                     detail::true_and_valid{keep.view()});
-  std::size_t const n = detail::count_if_n(exec, flags, col.size(), detail::is_true{});
-  column<std::int64_t, Policy> kept(n, stream, mask_state::unallocated, col.resource());
-  detail::copy_if_n(exec, rows, thrust::counting_iterator<std::size_t>(0), col.size(), kept.data(access::write, stream),
-                    detail::true_and_valid{keep.view()});
+  auto const kept = detail::kept_positions<Policy>(keep, col.resource(), stream);
   return devcol::gather(col, kept, stream, out_of_bounds::nullify);
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <devcol/buffer/access.hpp>
+#include <devcol/buffer/buffer.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/execution.hpp>
@@ -17,11 +18,12 @@
 #include <devcol/column/detail/width_word.hpp>
 
 #include <cuda/std/functional>
-#include <thrust/count.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
@@ -44,6 +46,33 @@ void compact_flagged(In in, Keep keep, std::size_t n, T* out, std::size_t kept) 
   }
 }
 #endif
+
+/// The number of rows `keep` keeps (true and not null): one count, which synchronises `stream`.
+template <class KeepPolicy>
+std::size_t kept_count(column<bool, KeepPolicy> const& keep, stream_ref stream) {
+  executor exec(stream);
+  return count_if_n(exec, thrust::counting_iterator<std::size_t>(0), keep.size(), true_and_valid{keep.view()});
+}
+
+/// The positions of the rows `keep` keeps (true and not null), as int64 from `resource`: a count
+/// (synchronises `stream`) and one compaction.
+template <class Policy, class KeepPolicy>
+column<std::int64_t, Policy> kept_positions(column<bool, KeepPolicy> const& keep,
+                                            typename buffer<Policy>::resource_type resource, stream_ref stream) {
+  std::size_t const n = kept_count(keep, stream);
+  executor exec(stream);
+  auto const rows = thrust::counting_iterator<std::size_t>(0);
+  column<std::int64_t, Policy> out(n, stream, mask_state::unallocated, std::move(resource));
+#if DEVCOL_BACKEND_HOST  // one branchless pass; Thrust's OpenMP copy_if makes three (see compact_flagged)
+  compact_flagged(thrust::counting_iterator<std::int64_t>(0),
+                  thrust::make_transform_iterator(rows, true_and_valid{keep.view()}), keep.size(),
+                  out.data(access::write, stream), n);
+#else
+  copy_if_n(exec, thrust::counting_iterator<std::int64_t>(0), rows, keep.size(), out.data(access::write, stream),
+            true_and_valid{keep.view()});
+#endif
+  return out;
+}
 
 }  // namespace detail
 
@@ -90,8 +119,7 @@ template <class T, class Policy>
     return out;
   }
   auto const rows = thrust::counting_iterator<std::size_t>(0);
-  auto const flags = thrust::make_transform_iterator(rows, detail::true_and_valid{keep.view()});
-  std::size_t const n = detail::count_if_n(exec, flags, col.size(), detail::is_true{});
+  std::size_t const n = kept_count(keep, stream);
   auto out = col.template make_like<T>(n, stream);
   T const* in = col.data(access::read);
   detail::copy_if_n(exec, in, rows, col.size(), out.data(access::write, stream), detail::true_and_valid{keep.view()});

@@ -18,47 +18,11 @@
 #include <devcol/ops/detail/gather/union.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
-#include <thrust/count.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
-namespace detail {
-
-/// The number of rows `keep` keeps (true and not null): one count, which synchronises `stream`.
-template <class KeepPolicy>
-std::size_t kept_count(column<bool, KeepPolicy> const& keep, stream_ref stream) {
-  executor exec(stream);
-  auto const flags = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                                     true_and_valid{keep.view()});
-  return detail::count_if_n(exec, flags, keep.size(), detail::is_true{});
-}
-
-/// The positions of the rows `keep` keeps (true and not null), as int64 from `resource`: a count
-/// (synchronises `stream`) and one compaction.
-template <class Policy, class KeepPolicy>
-column<std::int64_t, Policy> kept_positions(column<bool, KeepPolicy> const& keep,
-                                            typename buffer<Policy>::resource_type resource, stream_ref stream) {
-  std::size_t const n = kept_count(keep, stream);
-  executor exec(stream);
-  auto const rows = thrust::counting_iterator<std::size_t>(0);
-  column<std::int64_t, Policy> out(n, stream, mask_state::unallocated, std::move(resource));
-#if DEVCOL_BACKEND_HOST  // one branchless pass; Thrust's OpenMP copy_if makes three (fixed_width.hpp)
-  compact_flagged(thrust::counting_iterator<std::int64_t>(0),
-                  thrust::make_transform_iterator(rows, true_and_valid{keep.view()}), keep.size(),
-                  out.data(access::write, stream), n);
-#else
-  copy_if_n(exec, thrust::counting_iterator<std::int64_t>(0), rows, keep.size(), out.data(access::write, stream),
-            true_and_valid{keep.view()});
-#endif
-  return out;
-}
-
-}  // namespace detail
 
 /**
  * @brief The rows of a list, struct, dictionary, run-end encoded or union column where `keep` is true (a null flag drops

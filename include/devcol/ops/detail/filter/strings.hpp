@@ -15,7 +15,6 @@
 #include <devcol/ops/detail/gather/strings.hpp>
 #include <devcol/ops/detail/validity.hpp>
 
-#include <thrust/count.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -55,16 +54,16 @@ template <arrow_offset O, class Policy, encoding E>
                                                      column<bool, Policy> const& keep, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(col.size(), keep.size(), "filter");
-  detail::executor exec(stream);
-  auto const all = thrust::counting_iterator<std::size_t>(0);
-  auto const flags = thrust::make_transform_iterator(all, detail::true_and_valid{keep.view()});
-  std::size_t const n = detail::count_if_n(exec, flags, col.size(), detail::is_true{});
+  std::size_t const n = detail::kept_count(keep, stream);
   typename basic_strings_column<O, Policy, E>::buffer_type listed(n * sizeof(std::size_t), stream, mr::default_alignment,
                                                                col.resource());
   auto* rows = static_cast<std::size_t*>(listed.data(access::write, stream));
+  auto const all = thrust::counting_iterator<std::size_t>(0);
 #if DEVCOL_BACKEND_HOST
-  detail::compact_flagged(all, flags, col.size(), rows, n);
+  detail::compact_flagged(all, thrust::make_transform_iterator(all, detail::true_and_valid{keep.view()}), col.size(),
+                          rows, n);
 #else
+  detail::executor exec(stream);
   detail::copy_if_n(exec, all, all, col.size(), rows, detail::true_and_valid{keep.view()});
 #endif
   return detail::gather_strings(col, detail::listed_rows{rows}, n, col.has_nulls(), "filter", stream);

@@ -16,7 +16,6 @@
 #include <devcol/ops/detail/gather/fixed_width.hpp>
 
 #include <thrust/binary_search.h>
-#include <thrust/count.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>

@@ -17,7 +17,6 @@
 #include <devcol/memory/resource.hpp>
 #include <devcol/ops/detail/gather/fixed_width.hpp>
 
-#include <thrust/count.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scatter.h>
 
