@@ -546,8 +546,34 @@ TEST_CASE("rule 17: the statistics level option is read from DEVCOL_SPILL_STATS"
   }
 }
 
-// Hidden from the normal run: CTest runs it alone, in a process whose environment sets every spill
+// Hidden from the normal run: CTest runs them alone, in a process whose environment sets every spill
 // option (see test/CMakeLists.txt), since the options are read once, at first use.
+TEST_CASE("rule 17: the device limit from the environment applies in a program that never names the manager",
+          "[.spill_env]") {
+  // 123456789 bytes (DEVCOL_SPILL_DEVICE_LIMIT): the third of these 48 MiB columns passes it, so the
+  // least recently used one is spilled after that allocation, with nothing asked of spill_manager.
+  constexpr std::size_t big = std::size_t{6} << 20;
+  auto a = devcol::make_column<double, spilling>(iota(big, 0));
+  auto b = devcol::make_column<double, spilling>(iota(big, 1));
+  CHECK_FALSE(a.is_spilled());
+  CHECK_FALSE(b.is_spilled());
+  auto c = devcol::make_column<double, spilling>(iota(big, 2));
+  CHECK(a.is_spilled());
+  CHECK_FALSE(b.is_spilled());
+  CHECK_FALSE(c.is_spilled());
+  auto const sum_a = devcol::sum(a);  // unspills a, which spills b (now the least recently used)
+  CHECK(b.is_spilled());
+  auto const sum_b = devcol::sum(b);
+  REQUIRE(sum_a.has_value());
+  REQUIRE(sum_b.has_value());
+  CHECK(*sum_a == *sum_b - static_cast<double>(big));  // both came back intact (exact: integer sums)
+  // DEVCOL_SPILL_STATS=2 counted those moves, with the level read at the first spillable owner.
+  auto const stats = devcol::spill_manager::global().statistics();
+  CHECK(stats.spill_count >= 2);
+  CHECK(stats.spilled_bytes >= 2 * big * sizeof(double));
+  CHECK(stats.unspill_count >= 1);
+}
+
 TEST_CASE("rule 17: every spill option is read from the environment at start-up", "[.spill_env]") {
   CHECK(devcol::options::spill());                                  // DEVCOL_SPILL=on
   CHECK_FALSE(devcol::options::spill_on_demand());                  // DEVCOL_SPILL_ON_DEMAND=off

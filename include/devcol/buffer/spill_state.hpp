@@ -13,6 +13,7 @@
  */
 #pragma once
 
+#include <devcol/buffer/options.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/detail/retired_streams.hpp>
 #include <devcol/core/event.hpp>
@@ -101,7 +102,8 @@ struct spill_counters {
 /**
  * @brief Every live spillable owner, in an intrusive list under one mutex: register and
  * unregister are O(1); nothing scans it per allocation or access (rule 18). Also the epoch, the
- * device bytes it tracks, the statistics level and counters, and the hook the spill layer sets.
+ * device bytes it tracks, the statistics level and counters; it spills least-recently-used owners
+ * when asked, and after an allocation when the soft device limit is passed.
  */
 class spill_registry {
  public:
@@ -159,11 +161,52 @@ class spill_registry {
     return n;
   }
 
-  /// Called after every spillable allocation and unspill, with no lock held (the device limit).
-  using after_allocation_hook = void (*)() noexcept;
-  void set_after_allocation(after_allocation_hook hook) noexcept { hook_.store(hook, std::memory_order_release); }
+  /**
+   * Spills least-recently-used owners until at least `bytes` device bytes were freed or nothing
+   * more can be spilled (what `spill_manager::spill` does). Allocates host memory; takes the mutex
+   * once, for a snapshot, and no lock while copying.
+   * @returns the device bytes freed
+   */
+  std::size_t spill_least_recently_used(std::size_t bytes) noexcept {
+    std::vector<std::pair<std::uint64_t, spill_node*>> candidates;
+    try {
+      candidates = snapshot();
+    } catch (...) {
+      return 0;  // no memory for the list: nothing to spill with
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](auto const& a, auto const& b) { return a.first < b.first; });
+    std::size_t freed = 0;
+    for (auto const& [stamp, node] : candidates) {
+      if (freed < bytes) {
+        try {
+          freed += node->ops->spill(node);
+        } catch (...) {
+          // no host memory for this one: try the next
+        }
+      }
+      node->ops->unpin(node);
+    }
+    return freed;
+  }
+
+  /**
+   * Called after every spillable allocation and unspill, with no lock held: with `options::spill()`
+   * on and a device limit set, spills until the tracked device bytes are under it (rule 17's soft
+   * limit). Here rather than in the spill layer so that the limit applies in a program that never
+   * names the manager, without a start-up initialiser in every file that includes devcol.
+   */
   void after_allocation() noexcept {
-    if (auto hook = hook_.load(std::memory_order_acquire); hook != nullptr) { hook(); }
+    if (!options::spill()) { return; }
+    std::size_t const limit = options::spill_device_limit();
+    if (limit == 0) { return; }
+    thread_local bool busy = false;  // a spill never allocates device memory, but be sure
+    if (busy) { return; }
+    std::size_t const used = device_bytes();
+    if (used <= limit) { return; }
+    busy = true;
+    spill_least_recently_used(used - limit);
+    busy = false;
   }
 
   /// 0: nothing counted; 1: bytes, counts and time per direction; 2: also exposure sites.
@@ -198,13 +241,14 @@ class spill_registry {
   }
 
  private:
-  spill_registry() = default;
+  // The level from the environment applies from the first spillable owner on (or the first
+  // question about statistics), whether or not the program ever names the manager.
+  spill_registry() : stats_level_(options::spill_stats()) {}
 
   std::mutex mutex_;
   spill_node* head_ = nullptr;
   std::atomic<std::size_t> device_bytes_{0};
-  std::atomic<after_allocation_hook> hook_{nullptr};
-  std::atomic<int> stats_level_{0};
+  std::atomic<int> stats_level_;
   spill_counters counters_;
   std::mutex sites_mutex_;
   std::map<std::string, exposure_count> sites_;

@@ -10,7 +10,6 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -59,27 +58,7 @@ class spill_manager {
    * @returns the device bytes freed
    */
   std::size_t spill(std::size_t bytes) noexcept {
-    auto& registry = detail::spill_registry::global();
-    std::vector<std::pair<std::uint64_t, detail::spill_node*>> candidates;
-    try {
-      candidates = registry.snapshot();
-    } catch (...) {
-      return 0;  // no memory for the list: nothing to spill with
-    }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](auto const& a, auto const& b) { return a.first < b.first; });
-    std::size_t freed = 0;
-    for (auto const& [stamp, node] : candidates) {
-      if (freed < bytes) {
-        try {
-          freed += node->ops->spill(node);
-        } catch (...) {
-          // no host memory for this one: try the next
-        }
-      }
-      node->ops->unpin(node);
-    }
-    return freed;
+    return detail::spill_registry::global().spill_least_recently_used(bytes);
   }
 
   /**
@@ -157,31 +136,7 @@ class spill_manager {
   }
 
  private:
-  spill_manager() {
-    auto& registry = detail::spill_registry::global();
-    registry.set_stats_level(options::spill_stats());
-    registry.set_after_allocation(&after_allocation);
-  }
-
-  // The soft device limit: after a spillable allocation or unspill, spill until under it.
-  static void after_allocation() noexcept {
-    if (!options::spill()) { return; }
-    std::size_t const limit = options::spill_device_limit();
-    if (limit == 0) { return; }
-    thread_local bool busy = false;  // a spill never allocates device memory, but be sure
-    if (busy) { return; }
-    std::size_t const used = detail::spill_registry::global().device_bytes();
-    if (used <= limit) { return; }
-    busy = true;
-    global().spill(used - limit);
-    busy = false;
-  }
+  spill_manager() = default;
 };
-
-namespace detail {
-/// Creates the manager at start-up in every program that includes the spill layer, so that the
-/// device limit and the statistics level from the environment apply without a first global() call.
-inline bool const spill_manager_installed = (static_cast<void>(spill_manager::global()), true);
-}  // namespace detail
 
 DEVCOL_NAMESPACE_END
