@@ -124,6 +124,16 @@ class aligned : public detail::adaptor_handle<detail::aligned_state<Upstream>, a
   using base = detail::adaptor_handle<detail::aligned_state<Upstream>, aligned<Upstream>>;
 
  public:
+  /// @brief Shares `other`'s state (an atomic increment); written out, not defaulted, for the reason
+  /// `detail::adaptor_handle` gives.
+  /// @param other the adaptor whose state is shared
+  aligned(aligned const& other) noexcept : base(other) {}
+  /// @brief Shares `other`'s state, leaving this one's; written out as the copy constructor is.
+  /// @param other the adaptor whose state is shared
+  aligned& operator=(aligned const& other) noexcept {
+    base::operator=(other);
+    return *this;
+  }
   /// The largest alignment honoured (2 MiB, a huge page, or the upstream's if larger).
   static constexpr std::size_t max_alignment = detail::aligned_state<Upstream>::max_alignment;
 

@@ -75,6 +75,16 @@ class limiting : public detail::adaptor_handle<detail::limiting_state<Upstream>,
   using base = detail::adaptor_handle<detail::limiting_state<Upstream>, limiting<Upstream>>;
 
  public:
+  /// @brief Shares `other`'s state (an atomic increment); written out, not defaulted, for the reason
+  /// `detail::adaptor_handle` gives.
+  /// @param other the adaptor whose state is shared
+  limiting(limiting const& other) noexcept : base(other) {}
+  /// @brief Shares `other`'s state, leaving this one's; written out as the copy constructor is.
+  /// @param other the adaptor whose state is shared
+  limiting& operator=(limiting const& other) noexcept {
+    base::operator=(other);
+    return *this;
+  }
   /// @brief Limits allocations from a default-constructed upstream to `limit_bytes` outstanding.
   /// @param limit_bytes the most bytes outstanding at once
   /// @throws std::bad_alloc

@@ -109,6 +109,16 @@ class logging : public detail::adaptor_handle<detail::logging_state<Upstream>, l
   using base = detail::adaptor_handle<detail::logging_state<Upstream>, logging<Upstream>>;
 
  public:
+  /// @brief Shares `other`'s state (an atomic increment); written out, not defaulted, for the reason
+  /// `detail::adaptor_handle` gives.
+  /// @param other the adaptor whose state is shared
+  logging(logging const& other) noexcept : base(other) {}
+  /// @brief Shares `other`'s state, leaving this one's; written out as the copy constructor is.
+  /// @param other the adaptor whose state is shared
+  logging& operator=(logging const& other) noexcept {
+    base::operator=(other);
+    return *this;
+  }
   /// @brief Logs to `sink`, which the caller keeps alive as long as this adaptor and its copies.
   /// Writes the header.
   /// @param sink the stream the CSV lines go to

@@ -67,6 +67,16 @@ class on_oom : public detail::adaptor_handle<detail::on_oom_state<Upstream>, on_
   using base = detail::adaptor_handle<detail::on_oom_state<Upstream>, on_oom<Upstream>>;
 
  public:
+  /// @brief Shares `other`'s state (an atomic increment); written out, not defaulted, for the reason
+  /// `detail::adaptor_handle` gives.
+  /// @param other the adaptor whose state is shared
+  on_oom(on_oom const& other) noexcept : base(other) {}
+  /// @brief Shares `other`'s state, leaving this one's; written out as the copy constructor is.
+  /// @param other the adaptor whose state is shared
+  on_oom& operator=(on_oom const& other) noexcept {
+    base::operator=(other);
+    return *this;
+  }
   /// Called with the failed request's size and stream; returns whether to retry.
   using callback_type = typename detail::on_oom_state<Upstream>::callback_type;
 

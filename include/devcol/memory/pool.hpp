@@ -332,6 +332,16 @@ class pool : public detail::adaptor_handle<detail::pool_state<Upstream>, pool<Up
   using base = detail::adaptor_handle<detail::pool_state<Upstream>, pool<Upstream>>;
 
  public:
+  /// @brief Shares `other`'s state (an atomic increment); written out, not defaulted, for the reason
+  /// `detail::adaptor_handle` gives.
+  /// @param other the adaptor whose state is shared
+  pool(pool const& other) noexcept : base(other) {}
+  /// @brief Shares `other`'s state, leaving this one's; written out as the copy constructor is.
+  /// @param other the adaptor whose state is shared
+  pool& operator=(pool const& other) noexcept {
+    base::operator=(other);
+    return *this;
+  }
   /// Block sizes and chunk alignment: every block starts and ends on this boundary.
   static constexpr std::size_t granularity = detail::pool_state<Upstream>::granularity;
   /// The largest alignment honoured (2 MiB, a huge page).

@@ -94,6 +94,16 @@ class statistics : public detail::adaptor_handle<detail::statistics_state<Upstre
   using base = detail::adaptor_handle<detail::statistics_state<Upstream>, statistics<Upstream>>;
 
  public:
+  /// @brief Shares `other`'s state (an atomic increment); written out, not defaulted, for the reason
+  /// `detail::adaptor_handle` gives.
+  /// @param other the adaptor whose state is shared
+  statistics(statistics const& other) noexcept : base(other) {}
+  /// @brief Shares `other`'s state, leaving this one's; written out as the copy constructor is.
+  /// @param other the adaptor whose state is shared
+  statistics& operator=(statistics const& other) noexcept {
+    base::operator=(other);
+    return *this;
+  }
   /// @brief Counts allocations from a default-constructed upstream. @throws std::bad_alloc
   statistics() : base(std::in_place) {}
   /// @brief Counts allocations from `upstream`, moved in. @throws std::bad_alloc

@@ -153,6 +153,16 @@ class tracking : public detail::adaptor_handle<detail::tracking_state<Upstream>,
   using base = detail::adaptor_handle<detail::tracking_state<Upstream>, tracking<Upstream>>;
 
  public:
+  /// @brief Shares `other`'s state (an atomic increment); written out, not defaulted, for the reason
+  /// `detail::adaptor_handle` gives.
+  /// @param other the adaptor whose state is shared
+  tracking(tracking const& other) noexcept : base(other) {}
+  /// @brief Shares `other`'s state, leaving this one's; written out as the copy constructor is.
+  /// @param other the adaptor whose state is shared
+  tracking& operator=(tracking const& other) noexcept {
+    base::operator=(other);
+    return *this;
+  }
   /// @brief Tracks allocations from a default-constructed upstream. @throws std::bad_alloc
   tracking() : base(std::in_place) {}
   /// @brief Tracks allocations from `upstream`, moved in. @throws std::bad_alloc

@@ -68,6 +68,13 @@ class adaptor_state {
  *   as its adaptor says); one handle object must not be assigned while another thread uses it.
  *
  * Construction allocates the state once (`std::bad_alloc`).
+ *
+ * The copy constructor and assignment are written out here and in every adaptor, not defaulted:
+ * nvcc gives a defaulted special member the execution space of its callers, and CCCL's type-erased
+ * resources (what `rmm::mr::set_current_device_resource` makes of an adaptor) copy it from a
+ * `__host__ __device__` constructor, so a defaulted copy became `__host__ __device__` and nvcc
+ * warned that it calls `std::shared_ptr`'s host-only copy. A written-out copy is a host function,
+ * which a `__host__ __device__` template may call.
  * @tparam State the shared state, an `adaptor_state` with the adaptor's allocate and deallocate
  * @tparam Derived the adaptor (CRTP): it forwards allocate, deallocate and its queries to state()
  */
@@ -79,10 +86,14 @@ class adaptor_handle : public cccl_interop<Derived> {
   /// The largest alignment honoured: the upstream's.
   static constexpr std::size_t max_alignment = max_alignment_v<upstream_type>;
 
-  /// @brief Shares `other`'s state: an atomic increment. Also what a move does.
-  adaptor_handle(adaptor_handle const& other) noexcept = default;
+  /// @brief Shares `other`'s state: an atomic increment. Also what a move does. Not defaulted (see
+  /// above).
+  adaptor_handle(adaptor_handle const& other) noexcept : state_(other.state_) {}
   /// @brief Shares `other`'s state, leaving this handle's (destroyed if this was its last handle).
-  adaptor_handle& operator=(adaptor_handle const& other) noexcept = default;
+  adaptor_handle& operator=(adaptor_handle const& other) noexcept {
+    state_ = other.state_;
+    return *this;
+  }
 
   /// @brief The upstream resource, shared by every copy of this adaptor.
   [[nodiscard]] upstream_type& upstream() const noexcept { return state_->upstream(); }
