@@ -104,6 +104,10 @@ struct spill_counters {
  * unregister are O(1); nothing scans it per allocation or access (rule 18). Also the epoch, the
  * device bytes it tracks, the statistics level and counters; it spills least-recently-used owners
  * when asked, and after an allocation when the soft device limit is passed.
+ *
+ * The members that sort, map or grow vectors are `template <int = 0>`, so that only a file that
+ * uses spillable owners compiles them (the body of a non-template member is compiled in every file
+ * that includes this header, which is every file that includes a column).
  */
 class spill_registry {
  public:
@@ -132,6 +136,7 @@ class spill_registry {
 
   /// Pins on every live owner on the device now (taken under the mutex, each only if it still has
   /// a handle), with their last-use stamps: the caller unpins each through its ops.
+  template <int = 0>
   [[nodiscard]] std::vector<std::pair<std::uint64_t, spill_node*>> snapshot() {
     std::vector<std::pair<std::uint64_t, spill_node*>> out;
     std::lock_guard const guard(mutex_);
@@ -167,6 +172,7 @@ class spill_registry {
    * once, for a snapshot, and no lock while copying.
    * @returns the device bytes freed
    */
+  template <int = 0>
   std::size_t spill_least_recently_used(std::size_t bytes) noexcept {
     std::vector<std::pair<std::uint64_t, spill_node*>> candidates;
     try {
@@ -196,6 +202,7 @@ class spill_registry {
    * limit). Here rather than in the spill layer so that the limit applies in a program that never
    * names the manager, without a start-up initialiser in every file that includes devcol.
    */
+  template <int = 0>
   void after_allocation() noexcept {
     if (!options::spill()) { return; }
     std::size_t const limit = options::spill_device_limit();
@@ -219,6 +226,7 @@ class spill_registry {
     std::size_t owners = 0;
     std::size_t bytes = 0;
   };
+  template <int = 0>
   void record_exposure(source_location const& where, std::size_t bytes) noexcept {
     try {
       std::string key = std::string(where.file_name()) + ":" + std::to_string(where.line()) + " (" +
@@ -231,6 +239,7 @@ class spill_registry {
       // statistics only: no memory for them is no reason to fail an exposure
     }
   }
+  template <int = 0>
   [[nodiscard]] std::map<std::string, exposure_count> exposure_sites() {
     std::lock_guard const guard(sites_mutex_);
     return sites_;
@@ -334,6 +343,7 @@ class spill_lock_frame {
     return std::exchange(held_, std::move(held));
   }
   /// Whether `node` is held by this thread's locks already.
+  template <int = 0>
   [[nodiscard]] bool holds(spill_node const* node) const noexcept {
     return std::find(held_.rbegin(), held_.rend(), node) != held_.rend();
   }

@@ -159,7 +159,7 @@ template <buffer_policy Policy = default_policy>
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::import_guard guard(schema, array);
   detail::arrow_field const field = detail::check_device_import(schema, array);
-  detail::check_any(array->array, field, "array");
+  detail::check_any<0>(array->array, field, "array");
   guard.release_schema();
   auto const taken = guard.take_array(stream);
   detail::wait_for_producer(taken->device.sync_event, taken->device.device_type, stream);

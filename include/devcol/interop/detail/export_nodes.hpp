@@ -6,6 +6,9 @@
  * consumer has not moved out (their `release` is still set). Nodes are built completely before
  * anything is written to the caller's structs, so a throwing export leaves them untouched and
  * leaks nothing.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -101,7 +104,8 @@ inline void publish(std::unique_ptr<schema_node> node, std::int64_t flags, Arrow
  * Never reads device memory.
  * @throws std::bad_alloc, devcol::logic_error (metadata too large); the schema stays valid
  */
-inline void apply_field_info(ArrowSchema& schema, field_info const& info, bool set_name) {
+template <int = 0>
+void apply_field_info(ArrowSchema& schema, field_info const& info, bool set_name) {
   auto& node = *static_cast<schema_node*>(schema.private_data);
   if (!info.time_zone.empty() && node.format.size() == 4 && node.format.starts_with("ts") && node.format[3] == ':') {
     node.format += info.time_zone;
@@ -227,7 +231,8 @@ buffer<Policy> zeroed_export_buffer(std::size_t bytes, Resource const& resource,
 }
 
 /// Records on `stream` the event consumers of a device export wait on (CUDA only).
-inline void record_ready(array_node& node, stream_ref stream) {
+template <int = 0>
+void record_ready(array_node& node, stream_ref stream) {
 #if DEVCOL_BACKEND_CUDA
   node.ready.emplace();
   node.ready->record(stream);
@@ -240,7 +245,8 @@ inline void record_ready(array_node& node, stream_ref stream) {
 
 /// Publishes a complete export: the schema, then the device array around `node`. Never throws.
 /// (No schema when `schema_tree` is null: a stream's arrays share the stream's schema.)
-inline void publish_device_array(std::unique_ptr<schema_node> schema_tree, std::int64_t schema_flags,
+template <int = 0>
+void publish_device_array(std::unique_ptr<schema_node> schema_tree, std::int64_t schema_flags,
                                  std::unique_ptr<array_node> node, arrow_device device, ArrowSchema* schema,
                                  ArrowDeviceArray* array) noexcept {
   void* const sync_event = node->ready ? static_cast<void*>(&node->ready_handle) : nullptr;
@@ -253,7 +259,8 @@ inline void publish_device_array(std::unique_ptr<schema_node> schema_tree, std::
 }
 
 /// @throws devcol::logic_error naming `what` when either struct to export into is null
-inline void expect_outputs(void const* schema, void const* array, char const* what) {
+template <int = 0>
+void expect_outputs(void const* schema, void const* array, char const* what) {
   DEVCOL_EXPECTS(schema != nullptr && array != nullptr, what, ": the ArrowSchema (", schema,
                  ") and ArrowDeviceArray (", array, ") to export into must not be null");
 }

@@ -3,6 +3,9 @@
  * @brief What the importers of every kind share: the structure checks of validity and value
  * buffers, and the adoption of a producer's bitmap (borrowed when devcol can read whole words of
  * it, else copied).
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -32,7 +35,8 @@ namespace detail {
 /// Checks what every layout of two buffers (validity, values) shares, for an array (structure
 /// already checked) of `type` with `value_bytes` bytes per row (0: bit-packed): no dictionary, no
 /// children, two buffers, a bitmap for nulls, values for rows, sizes that do not overflow.
-inline void check_values_layout(ArrowArray const& array, arrow_field const& field, std::string const& path,
+template <int = 0>
+void check_values_layout(ArrowArray const& array, arrow_field const& field, std::string const& path,
                                 std::string_view type, std::size_t value_bytes) {
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type,
                        " is not supported (decode it first)");
@@ -50,7 +54,8 @@ inline void check_values_layout(ArrowArray const& array, arrow_field const& fiel
 }
 
 /// The checks every layout with a validity bitmap shares.
-inline void check_validity(ArrowArray const& array, std::int64_t buffers, std::string const& path, char const* what) {
+template <int = 0>
+void check_validity(ArrowArray const& array, std::int64_t buffers, std::string const& path, char const* what) {
   DEVCOL_ARROW_EXPECTS(array.n_buffers == buffers, path, ".n_buffers is ", array.n_buffers, ", a ", what, " array has ",
                        buffers);
   DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,

@@ -4,6 +4,13 @@
  * structure checks of an untrusted schema and array tree (`arrow_field` is what it keeps of the
  * schema), and the ownership of the imported array (`import_guard` releases the input on every
  * failure path; `imported_array` calls the producer's `release` exactly once).
+ *
+ * The parsers and checks of the Arrow interop headers that take no template parameter of their own
+ * are templates of none (`template <int = 0>`, called as plain functions): the body of an inline
+ * non-template function is compiled, and every template it calls instantiated, in each file that
+ * includes it, whether or not the file imports or exports anything (the format dispatch of
+ * check_any() alone instantiated each fixed-width type's checks). As templates they are compiled
+ * only in a file that calls them, and not at all in a consumer of the precompiled library.
  */
 #pragma once
 
@@ -37,7 +44,8 @@ namespace detail {
  * "byte width").
  * @throws devcol::arrow_error naming `path` and the format when it is malformed or N out of range
  */
-[[nodiscard]] inline std::size_t parse_format_size(std::string_view format, std::string_view prefix, std::string_view kind,
+template <int = 0>
+[[nodiscard]] std::size_t parse_format_size(std::string_view format, std::string_view prefix, std::string_view kind,
                                                    std::string_view what, std::int64_t minimum, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(format.starts_with(prefix), path, ".format '", format, "' is not a ", kind);
   std::string_view const digits = format.substr(prefix.size());
@@ -66,7 +74,8 @@ struct arrow_field {
 
 /// What a checked schema says beyond its columns' types: names, flags, metadata, a timestamp's
 /// time zone (after the format's ':'), recursively.
-inline field_info field_info_of(arrow_field const& field) {
+template <int = 0>
+field_info field_info_of(arrow_field const& field) {
   field_info info;
   info.name = field.name;
   info.nullable = (field.flags & ARROW_FLAG_NULLABLE) != 0;
@@ -84,20 +93,23 @@ inline field_info field_info_of(arrow_field const& field) {
 /// Nodes met while walking one untrusted tree: a node met twice is a cycle (or a shared child).
 using seen_nodes = std::unordered_set<void const*>;
 
-inline void expect_node(void const* node, bool released, std::string const& path, int depth, seen_nodes& seen) {
+template <int = 0>
+void expect_node(void const* node, bool released, std::string const& path, int depth, seen_nodes& seen) {
   DEVCOL_ARROW_EXPECTS(depth <= max_arrow_depth, path, ": nesting is deeper than ", max_arrow_depth, " levels");
   DEVCOL_ARROW_EXPECTS(node != nullptr, path, " is NULL");
   DEVCOL_ARROW_EXPECTS(seen.insert(node).second, path, " (", node, ") appears twice in the tree: a cycle");
   DEVCOL_ARROW_EXPECTS(!released, path, " is released (release is NULL)");
 }
 
-inline void expect_children(std::int64_t n, void const* children, std::string const& path) {
+template <int = 0>
+void expect_children(std::int64_t n, void const* children, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(n >= 0, path, ".n_children is ", n);
   DEVCOL_ARROW_EXPECTS(n == 0 || children != nullptr, path, ".children is NULL for ", n, " children");
 }
 
 /// Checks a schema tree's structure and copies what import needs. Reads no buffer.
-inline arrow_field read_schema(ArrowSchema const* schema, std::string const& path, int depth, seen_nodes& seen) {
+template <int = 0>
+arrow_field read_schema(ArrowSchema const* schema, std::string const& path, int depth, seen_nodes& seen) {
   expect_node(schema, schema != nullptr && schema->release == nullptr, path, depth, seen);
   DEVCOL_ARROW_EXPECTS(schema->format != nullptr, path, ".format is NULL");
   expect_children(schema->n_children, schema->children, path);
@@ -114,7 +126,8 @@ inline arrow_field read_schema(ArrowSchema const* schema, std::string const& pat
 }
 
 /// Checks an array tree's structure against its schema's: what every layout requires. Reads no buffer.
-inline void check_array(ArrowArray const* array, arrow_field const& field, std::string const& path, int depth,
+template <int = 0>
+void check_array(ArrowArray const* array, arrow_field const& field, std::string const& path, int depth,
                         seen_nodes& seen) {
   expect_node(array, array != nullptr && array->release == nullptr, path, depth, seen);
   expect_children(array->n_children, array->children, path);
@@ -192,7 +205,8 @@ class import_guard {
 };
 
 /// Checks a device array's structure against a checked schema, and its device. Reads no buffer.
-inline void check_device_array(ArrowDeviceArray const* array, arrow_field const& field) {
+template <int = 0>
+void check_device_array(ArrowDeviceArray const* array, arrow_field const& field) {
   DEVCOL_ARROW_EXPECTS(array != nullptr, "the ArrowDeviceArray is NULL");
   seen_nodes seen;
   check_array(&array->array, field, "array", 0, seen);
@@ -201,7 +215,8 @@ inline void check_device_array(ArrowDeviceArray const* array, arrow_field const&
 
 /// Checks the structs of a device array import and its device, and copies what the schema says.
 /// Reads no buffer.
-inline arrow_field check_device_import(ArrowSchema const* schema, ArrowDeviceArray const* array) {
+template <int = 0>
+arrow_field check_device_import(ArrowSchema const* schema, ArrowDeviceArray const* array) {
   DEVCOL_ARROW_EXPECTS(schema != nullptr, "the ArrowSchema is NULL");
   DEVCOL_ARROW_EXPECTS(array != nullptr, "the ArrowDeviceArray is NULL");
   seen_nodes seen;

@@ -5,6 +5,9 @@
  * any kind to them. Export dispatches on the column's kind (`devcol::visit`: a kind without an
  * exporter is a compile error); checks and imports dispatch on the format string the producer's
  * schema names, which is only known at run time.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -158,7 +161,8 @@ void export_kind(C const& col, ArrowSchema* schema, ArrowDeviceArray* array, str
  * dictionary presence. Never reads a buffer.
  * @throws devcol::arrow_error naming the field and value, or a format devcol does not import
  */
-inline void check_any(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int Deferred>
+void check_any(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   if (!field.dictionary.empty()) { return check_dictionary(array, field, path); }
   if (field.format == "+l" || field.format == "+L" || field.format == "+m") { return check_list(array, field, path); }
   if (field.format == "+s") { return check_struct_array(array, field, path); }
@@ -183,7 +187,8 @@ inline void check_any(ArrowArray const& array, arrow_field const& field, std::st
 }
 
 /// Checks that a schema (already read) names only types devcol imports, recursively.
-inline void check_schema_any(arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_schema_any(arrow_field const& field, std::string const& path) {
   if (!field.dictionary.empty()) {
     visit_index_format(field.format, path, [](auto) {});
     return check_schema_any(field.dictionary.front(), path + ".dictionary");
@@ -319,7 +324,7 @@ struct arrow_importer<K> {
         static_assert(kind_of<K> == kind::dictionary, "arrow_importer: a kind without a check");
         expect_dictionary_format(field, path);
       }
-      check_any(array, field, path);
+      check_any<0>(array, field, path);
     }
   }
   static K import(ArrowArray const& array, arrow_field const& field, std::shared_ptr<void const> const& keep,

@@ -3,6 +3,9 @@
  * @brief The declarations of the dispatch over every kind (defined in interop/detail/kinds.hpp),
  * for the nested kinds, whose children are columns of any kind: a list exports, checks and imports
  * its child through these.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -35,7 +38,10 @@ any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
 template <buffer_policy Policy>
 any_column<Policy> import_any(ArrowArray const& array, arrow_field const& field,
                               std::shared_ptr<void const> const& keep, stream_ref stream, std::string const& path);
-inline void check_any(ArrowArray const& array, arrow_field const& field, std::string const& path);
+// Called as check_any<0>: a default template argument on this declaration would be repeated on the
+// definition by nvcc's front end, which the host compiler then rejects as a redefinition.
+template <int Deferred>
+void check_any(ArrowArray const& array, arrow_field const& field, std::string const& path);
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END

@@ -3,6 +3,9 @@
  * @brief The key/value metadata of an ArrowSchema, decoded and encoded as the C Data Interface
  * lays it out: an int32 count of pairs, then per pair an int32 key length, the key bytes, an int32
  * value length and the value bytes, every int32 in native byte order.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -29,7 +32,8 @@ inline constexpr std::int32_t max_metadata_bytes = 1 << 30;
  * every consumer must, this trusts the lengths it reads; it refuses negative or absurd ones.
  * @throws devcol::arrow_error naming `path` and the bad count or length
  */
-inline std::vector<field_info::entry> decode_metadata(char const* metadata, std::string const& path) {
+template <int = 0>
+std::vector<field_info::entry> decode_metadata(char const* metadata, std::string const& path) {
   std::vector<field_info::entry> out;
   if (metadata == nullptr) { return out; }
   char const* at = metadata;
@@ -62,7 +66,8 @@ inline std::vector<field_info::entry> decode_metadata(char const* metadata, std:
 /// The C Data Interface encoding of `entries` (empty when there are none: the export's metadata is
 /// then NULL).
 /// @throws devcol::logic_error when a key or value, or the count, does not fit an int32
-inline std::string encode_metadata(std::vector<field_info::entry> const& entries) {
+template <int = 0>
+std::string encode_metadata(std::vector<field_info::entry> const& entries) {
   std::string out;
   if (entries.empty()) { return out; }
   auto append_length = [&](std::size_t n, char const* what) {

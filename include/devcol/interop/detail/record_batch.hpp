@@ -3,6 +3,9 @@
  * @brief Tables through Arrow as struct arrays (record batches): the schema and array of a table,
  * each column of any kind exported as its kind exports it, and the import of a struct array as a
  * table (no null rows, unique names, each child of any kind devcol imports).
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -82,7 +85,8 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
 
 /// Checks a struct array that import reads as a table: no null rows, children long enough,
 /// unique names, each child a column of any kind devcol reads (checked as check_any does).
-inline void check_struct(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_struct(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(field.format == "+s", path, ".format '", field.format,
                        "' is not a struct ('+s'): a table imports from a struct array (a record batch)");
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded struct is not a table");
@@ -100,7 +104,7 @@ inline void check_struct(ArrowArray const& array, arrow_field const& field, std:
                          "' is taken by an earlier column");
     DEVCOL_ARROW_EXPECTS(child.length >= array.offset + array.length, child_path, ".length ", child.length,
                          " is short of the struct's offset ", array.offset, " + length ", array.length);
-    check_any(child, child_field, child_path);
+    check_any<0>(child, child_field, child_path);
   }
 }
 

@@ -2,6 +2,9 @@
  * @file decimal.hpp
  * @brief Arrow export and import of decimal columns: the format "d:P,S[,bitwidth]" read from
  * untrusted input, the schema and array nodes, the structure checks and the import.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -42,7 +45,8 @@ struct decimal_format {
  * against the width (1..9, 1..18, 1..38, 1..76).
  * @throws devcol::arrow_error naming `path`, the format and what is wrong
  */
-[[nodiscard]] inline decimal_format parse_decimal_format(std::string_view format, std::string const& path) {
+template <int = 0>
+[[nodiscard]] decimal_format parse_decimal_format(std::string_view format, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(format.starts_with("d:"), path, ".format '", format, "' is not a decimal ('d:P,S[,bitwidth]')");
   std::string_view rest = format.substr(2);
   int fields[3] = {0, 0, 128};

@@ -4,6 +4,9 @@
  * the dictionary): the schema and zero-copy array nodes, the structure checks and the import (the
  * indices, of the producer's type, checked to lie within the values), the values reached through
  * the dispatch over every kind.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -87,7 +90,8 @@ decltype(auto) visit_index_format(std::string_view format, std::string const& pa
 }
 
 /// A dictionary array: integer indices with a dictionary (checked recursively).
-inline void check_dictionary(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_dictionary(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   std::size_t const width =
       visit_index_format(field.format, path, []<class I>(std::type_identity<I>) { return sizeof(I); });
   DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(),
@@ -97,7 +101,7 @@ inline void check_dictionary(ArrowArray const& array, arrow_field const& field, 
   DEVCOL_ARROW_EXPECTS(rows <= SIZE_MAX / width, path, ": ", rows, " indices of ", width, " bytes overflow");
   DEVCOL_ARROW_EXPECTS(rows == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (indices) is NULL for ", rows,
                        " rows");
-  check_any(*array.dictionary, field.dictionary.front(), path + ".dictionary");
+  check_any<0>(*array.dictionary, field.dictionary.front(), path + ".dictionary");
 }
 
 // ---- import ----------------------------------------------------------------------------------
@@ -122,7 +126,8 @@ dictionary_column<Policy> import_dictionary(ArrowArray const& array, arrow_field
 }
 
 /// What from_arrow<dictionary_column> checks before check_any: the schema has a dictionary.
-inline void expect_dictionary_format(arrow_field const& field, std::string const& path) {
+template <int = 0>
+void expect_dictionary_format(arrow_field const& field, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(!field.dictionary.empty(), path, ": format '", field.format,
                        "' without a dictionary is not dictionary-encoded");
 }

@@ -2,6 +2,9 @@
  * @file fixed_size_binary.hpp
  * @brief Arrow export and import of fixed-size binary columns: the format "w:N" read from
  * untrusted input, the schema and array nodes, the structure checks and the import.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -32,7 +35,8 @@ namespace detail {
 
 /// Reads the size N of an untrusted format "w:N" (see parse_format_size).
 /// @throws devcol::arrow_error naming `path` and the format when it is malformed or N out of range
-[[nodiscard]] inline std::size_t parse_fixed_size_binary_format(std::string_view format, std::string const& path) {
+template <int = 0>
+[[nodiscard]] std::size_t parse_fixed_size_binary_format(std::string_view format, std::string const& path) {
   return parse_format_size(format, "w:", "fixed-size binary ('w:N')", "byte width", 1, path);
 }
 
@@ -66,7 +70,8 @@ std::unique_ptr<array_node> export_node(fixed_size_binary_column<Policy> const& 
 
 /// Checks that an array (structure already checked) is a fixed-size binary array devcol can read:
 /// its format parses, two buffers. Reads no buffer.
-inline void check_fixed_size_binary(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_fixed_size_binary(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   std::size_t const width = parse_fixed_size_binary_format(field.format, path);
   check_values_layout(array, field, path, "fixed_size_binary", width);
 }

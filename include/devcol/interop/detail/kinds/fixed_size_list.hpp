@@ -2,6 +2,9 @@
  * @file fixed_size_list.hpp
  * @brief Arrow export and import of fixed-size list columns ("+w:N"): the size read from untrusted
  * text, one validity buffer and one child, zero-copy both ways.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -34,7 +37,8 @@ namespace detail {
 
 /// Reads the size N of an untrusted format "+w:N" (see parse_format_size).
 /// @throws devcol::arrow_error naming `path` and the format when it is malformed or N out of range
-[[nodiscard]] inline std::size_t parse_fixed_size_list_format(std::string_view format, std::string const& path) {
+template <int = 0>
+[[nodiscard]] std::size_t parse_fixed_size_list_format(std::string_view format, std::string const& path) {
   return parse_format_size(format, "+w:", "fixed-size list ('+w:N')", "list size", 0, path);
 }
 
@@ -66,7 +70,8 @@ arrow_device device_of(fixed_size_list_column<Policy> const& col) {
 
 /// A fixed-size list array: its format, 1 buffer, one child long enough for (offset + length) *
 /// N rows (checked recursively). Reads no buffer.
-inline void check_fixed_size_list(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_fixed_size_list(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   std::size_t const size = parse_fixed_size_list_format(field.format, path);
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded fixed-size list is not supported");
   DEVCOL_ARROW_EXPECTS(field.children.size() == 1, path, ".n_children is ", field.children.size(),
@@ -76,7 +81,7 @@ inline void check_fixed_size_list(ArrowArray const& array, arrow_field const& fi
   DEVCOL_ARROW_EXPECTS(size == 0 || rows <= static_cast<std::uint64_t>(array.children[0]->length) / size, path,
                        ".children[0].length is ", array.children[0]->length, ", fewer than the ", rows, " lists of ",
                        size, " that offset ", array.offset, " and length ", array.length, " need");
-  check_any(*array.children[0], field.children[0], path + ".children[0]");
+  check_any<0>(*array.children[0], field.children[0], path + ".children[0]");
 }
 
 /// A checked fixed-size list array as a column over the producer's validity (borrowed or copied

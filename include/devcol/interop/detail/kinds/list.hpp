@@ -4,6 +4,9 @@
  * nodes (the child exported whole, offsets not rebased), the structure checks and the import (the
  * producer's offsets content-checked, then borrowed), each recursing into the child through the
  * dispatch over every kind.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -77,7 +80,8 @@ arrow_device device_of(basic_list_column<O, Policy> const& col) {
 // ---- structure checks (never read a buffer) ----------------------------------------------------
 
 /// A map's entries field: a struct ("+s") of exactly 2 fields, keys and values.
-inline void expect_map_entries(arrow_field const& entries, std::string const& path) {
+template <int = 0>
+void expect_map_entries(arrow_field const& entries, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(entries.format == "+s" && entries.dictionary.empty(), path, ".format '", entries.format,
                        "': a map's entries are a struct ('+s')");
   DEVCOL_ARROW_EXPECTS(entries.children.size() == 2, path, ".n_children is ", entries.children.size(),
@@ -86,7 +90,8 @@ inline void expect_map_entries(arrow_field const& entries, std::string const& pa
 
 /// A list array: 2 buffers, offsets present for any row, one child (checked recursively); a map's
 /// child a struct of exactly 2 fields.
-inline void check_list(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_list(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   char const* what = field.format == "+l" ? "list" : field.format == "+m" ? "map" : "large list";
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded ", what, " is not supported");
   DEVCOL_ARROW_EXPECTS(field.children.size() == 1, path, ".n_children is ", field.children.size(), ", a ", what,
@@ -98,7 +103,7 @@ inline void check_list(ArrowArray const& array, arrow_field const& field, std::s
   DEVCOL_ARROW_EXPECTS(rows < SIZE_MAX / size, path, ": ", rows + 1, " offsets of ", size, " bytes overflow");
   DEVCOL_ARROW_EXPECTS(rows == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (offsets) is NULL for ", rows,
                        " rows");
-  check_any(*array.children[0], field.children[0], path + ".children[0]");
+  check_any<0>(*array.children[0], field.children[0], path + ".children[0]");
 }
 
 // ---- import ----------------------------------------------------------------------------------

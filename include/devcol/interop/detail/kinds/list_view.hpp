@@ -5,6 +5,9 @@
  * structure checks and the import (every valid row's offset and size checked against the child in
  * one pass, then the producer's buffers borrowed), each recursing into the child through the
  * dispatch over every kind.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -76,7 +79,8 @@ arrow_device device_of(basic_list_view_column<O, Policy> const& col) {
 
 /// A list view array: 3 buffers, offsets and sizes present for any row, one child (checked
 /// recursively).
-inline void check_list_view(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_list_view(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   char const* what = field.format == "+vl" ? "list view" : "large list view";
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded ", what, " is not supported");
   DEVCOL_ARROW_EXPECTS(field.children.size() == 1, path, ".n_children is ", field.children.size(), ", a ", what,
@@ -89,7 +93,7 @@ inline void check_list_view(ArrowArray const& array, arrow_field const& field, s
                        " rows");
   DEVCOL_ARROW_EXPECTS(rows == 0 || array.buffers[2] != nullptr, path, ".buffers[2] (sizes) is NULL for ", rows,
                        " rows");
-  check_any(*array.children[0], field.children[0], path + ".children[0]");
+  check_any<0>(*array.children[0], field.children[0], path + ".children[0]");
 }
 
 // ---- import ----------------------------------------------------------------------------------

@@ -2,6 +2,9 @@
  * @file null.hpp
  * @brief Arrow export and import of null columns (format "n"): no buffers either way, only the
  * length, so both are O(1) and nothing of the producer is kept.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -46,7 +49,8 @@ arrow_device device_of(null_column<Policy> const& /*col*/) {
 /// dictionary, children or buffers, and a null count of -1 (not computed), 0 (as some producers
 /// leave it) or its length. Reads nothing.
 /// @throws devcol::arrow_error naming the field and the value
-inline void check_null(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_null(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(field.format == "n", path, ".format '", field.format, "' is not null ('n')");
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded null array is not supported");
   DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(),

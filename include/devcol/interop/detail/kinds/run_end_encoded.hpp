@@ -3,6 +3,9 @@
  * @brief Arrow export and import of run-end encoded columns ("+r"): no buffers, two children (the
  * run ends, non-nullable int16/int32/int64, and the values), the logical offset and length kept;
  * zero-copy both ways, the run ends content-checked on import.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -66,7 +69,8 @@ arrow_device device_of(run_end_encoded_column<Policy> const& col) {
 /// ends of an int16, int32 or int64 format, at least one when there are rows, and at least as many
 /// values (both checked recursively). Reads no buffer.
 /// @throws devcol::arrow_error naming the field and the value
-inline void check_run_end_encoded(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_run_end_encoded(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(field.format == "+r", path, ".format '", field.format, "' is not run-end encoded ('+r')");
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded run-end encoded array is not supported");
   DEVCOL_ARROW_EXPECTS(field.children.size() == 2, path, ".n_children is ", field.children.size(),
@@ -86,8 +90,8 @@ inline void check_run_end_encoded(ArrowArray const& array, arrow_field const& fi
                        array.offset, ", ", array.offset + array.length, ")");
   DEVCOL_ARROW_EXPECTS(values.length >= ends.length, path, ".children[1].length is ", values.length, ", fewer than the ",
                        ends.length, " runs");
-  check_any(ends, ends_field, path + ".children[0]");
-  check_any(values, field.children[1], path + ".children[1]");
+  check_any<0>(ends, ends_field, path + ".children[0]");
+  check_any<0>(values, field.children[1], path + ".children[1]");
 }
 
 // ---- import ----------------------------------------------------------------------------------

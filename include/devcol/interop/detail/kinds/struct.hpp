@@ -3,6 +3,9 @@
  * @brief Arrow for struct columns ("+s"): the schema and zero-copy array nodes (the struct's
  * offset applies to its children, exported whole), the structure checks and the import, each
  * recursing into the children through the dispatch over every kind.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -66,7 +69,8 @@ arrow_device device_of(struct_column<Policy> const& col) {
 // ---- structure checks (never read a buffer) ----------------------------------------------------
 
 /// A struct array: 1 buffer, each child at least offset + length long (checked recursively).
-inline void check_struct_array(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_struct_array(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded struct is not supported");
   check_validity(array, 1, path, "struct");
   for (std::size_t i = 0; i < field.children.size(); ++i) {
@@ -74,7 +78,7 @@ inline void check_struct_array(ArrowArray const& array, arrow_field const& field
     std::string const child_path = path + ".children[" + std::to_string(i) + "]";
     DEVCOL_ARROW_EXPECTS(child.length >= array.offset + array.length, child_path, ".length ", child.length,
                          " is short of the struct's offset ", array.offset, " + length ", array.length);
-    check_any(child, field.children[i], child_path);
+    check_any<0>(child, field.children[i], child_path);
   }
 }
 
@@ -98,7 +102,8 @@ struct_column<Policy> import_struct_column(ArrowArray const& array, arrow_field 
 }
 
 /// What from_arrow<struct_column> checks before check_any: the format is "+s".
-inline void expect_struct_format(arrow_field const& field, std::string const& path) {
+template <int = 0>
+void expect_struct_format(arrow_field const& field, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty() && field.format == "+s", path, ".format '", field.format,
                        "' is not a struct ('+s')");
 }

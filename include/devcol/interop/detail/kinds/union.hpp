@@ -3,6 +3,9 @@
  * @brief Arrow export and import of union columns (sparse "+us:<codes>", dense "+ud:<codes>"): no
  * validity buffer (buffers are the type ids and, dense, the offsets), null count 0, the offset kept,
  * the children whole; zero-copy both ways, the type ids and offsets content-checked on import.
+ *
+ * Its functions without template parameters of their own are `template <int = 0>`, for the reason
+ * import_guard.hpp gives.
  */
 #pragma once
 
@@ -41,7 +44,8 @@ namespace detail {
 
 /// A union format's mode and type codes: "+us:3,7" is sparse with codes 3 and 7 ("+us:" has none).
 /// @throws devcol::arrow_error naming the format when a code is not a number in 0..127 or repeats
-[[nodiscard]] inline std::pair<union_mode, std::vector<std::int8_t>> parse_union_format(std::string_view format,
+template <int = 0>
+[[nodiscard]] std::pair<union_mode, std::vector<std::int8_t>> parse_union_format(std::string_view format,
                                                                                       std::string const& path) {
   DEVCOL_ARROW_EXPECTS(is_union_format(format), path, ".format '", format, "' is not a union ('+us:' or '+ud:')");
   union_mode const mode = format[2] == 's' ? union_mode::sparse : union_mode::dense;
@@ -117,7 +121,8 @@ arrow_device device_of(union_column<Policy> const& col) {
 /// (dense: type ids, offsets) present for any row, a null count of 0 (or -1), a sparse union's
 /// children each at least offset + length long; the children checked recursively. Reads no buffer.
 /// @throws devcol::arrow_error naming the field and the value
-inline void check_union(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+template <int = 0>
+void check_union(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": a dictionary-encoded union is not supported");
   auto const [mode, codes] = parse_union_format(field.format, path);
   bool const dense = mode == union_mode::dense;
@@ -142,7 +147,7 @@ inline void check_union(ArrowArray const& array, arrow_field const& field, std::
     DEVCOL_ARROW_EXPECTS(dense || static_cast<std::uint64_t>(child.length) >= rows, child_path, ".length ",
                          child.length, " is short of the sparse union's offset ", array.offset, " + length ",
                          array.length);
-    check_any(child, field.children[k], child_path);
+    check_any<0>(child, field.children[k], child_path);
   }
 }
 
