@@ -35,9 +35,11 @@ struct spill_statistics {
  * asked spills the least-recently-used ones that are neither exposed, spill-locked, borrowed nor
  * being moved (rules 14-18).
  *
- * Spilling on its own (on demand, device limit) happens only while `options::spill()` is on. On
- * demand: install on_demand() as the callback of an `mr::on_oom` adaptor in the resource stack the
- * spillable columns allocate from; a failed allocation then spills and retries. Thread-safe; no
+ * Spilling on its own (on demand, device limit) happens only while `options::spill()` is on. Under
+ * the device limit, after every spillable allocation and unspill, whether or not the program ever
+ * names the manager (the registry applies it). On demand: install on_demand() as the callback of
+ * an `mr::on_oom` adaptor in the resource stack the spillable columns allocate from; a failed
+ * allocation then spills and retries. Thread-safe; no
  * manager or owner lock is held across an allocation (rule 18).
  */
 class spill_manager {
