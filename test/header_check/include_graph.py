@@ -31,6 +31,9 @@ SHARED_DETAIL = {
     "devcol/column/detail/width_word.hpp",
     # the bounds check of index columns: gather and scatter (ops), dictionaries (column, interop)
     "devcol/column/detail/index_bounds.hpp",
+    # the check that offsets or run ends increase: run-end encoded columns (column), their import
+    # and the offsets of every variable-width import (interop)
+    "devcol/column/detail/increasing.hpp",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*<(devcol/[^>]+)>', re.MULTILINE)
 

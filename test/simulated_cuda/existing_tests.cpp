@@ -13,5 +13,6 @@
 #include "../ops/test_elementwise.cpp"
 #include "../ops/test_selection.cpp"
 #include "../interop/test_arrow.cpp"
+#include "../interop/test_arrow_run_end_encoded.cpp"
 #include "../interop/test_arrow_stream.cpp"
 #include "../interop/test_dlpack.cpp"

@@ -309,7 +309,7 @@ template <buffer_policy Policy = default_policy>
   auto const s = std::visit([&](auto const& e) { return detail::summarise_run_ends(e, stream); }, run_ends);
   DEVCOL_EXPECTS(s.first > 0 || std::visit([](auto const& e) { return e.empty(); }, run_ends),
                  "make_run_end_encoded_column: the first run end is ", s.first, ", not positive");
-  DEVCOL_EXPECTS(s.bad == detail::run_ends_summary::none, "make_run_end_encoded_column: run end ", s.bad, " is ",
+  DEVCOL_EXPECTS(s.bad == detail::increasing_summary::none, "make_run_end_encoded_column: run end ", s.bad, " is ",
                  s.here, ", not below run end ", s.bad + 1, " (", s.next, ")");
   return run_end_encoded_column<Policy>(std::move(run_ends), std::move(values), static_cast<std::size_t>(s.last));
 }

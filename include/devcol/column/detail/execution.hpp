@@ -23,7 +23,16 @@
 #include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
 
+#if DEVCOL_BACKEND_CUDA
+#  include <devcol/core/copy.hpp>
+
+#  include <cuda/atomic>
+#endif
+#if DEVCOL_SIMULATED_CUDA
+#  include <thrust/for_each.h>
+#endif
 #if DEVCOL_BACKEND_CUDA && !DEVCOL_SIMULATED_CUDA
+#  include <cub/device/device_for.cuh>
 #  include <cub/device/device_reduce.cuh>
 #  include <cub/device/device_scan.cuh>
 #  include <cub/device/device_select.cuh>
@@ -115,7 +124,7 @@ class executor {
 // the count of kept rows back, a synchronisation devcol's callers do not need. The host backend and
 // the simulated CUDA runtime run Thrust's algorithms on the executor's policy.
 
-#if DEVCOL_BACKEND_CUDA && !DEVCOL_SIMULATED_CUDA
+#if DEVCOL_BACKEND_CUDA
 /// `bytes` from an executor's temporaries, given back in order on its stream when destroyed (no
 /// synchronisation, as Thrust gives back its own): the temporary storage of a CUB launch.
 class temporary_block {
@@ -133,6 +142,8 @@ class temporary_block {
   char* data_;
 };
 
+#endif
+#if DEVCOL_BACKEND_CUDA && !DEVCOL_SIMULATED_CUDA
 /// Bytes kept ahead of CUB's temporaries for a launch's own result (a reduction's value, a
 /// selection's count): 256, CUB's alignment for the temporaries that follow.
 inline constexpr std::size_t cub_head_bytes = 256;
@@ -370,31 +381,55 @@ std::size_t count_if_n(executor& exec, In in, std::size_t n, Pred pred) {
   return transform_reduce_n(exec, in, n, count_one<Pred>{pred}, std::size_t{0}, add_counts{});
 }
 
-/// `i` where `pred(i)`, else `none`: find_first_n's transform.
+#if DEVCOL_BACKEND_CUDA
+/**
+ * find_first_n's element-wise step on CUDA: when `pred(i)` holds, raises `*mark` to `n - i`, so that
+ * the largest mark names the first such row and 0 names none. A row reads the mark before raising
+ * it, so a run of bad rows behind an earlier one costs no atomic.
+ */
 template <class Pred>
-struct row_if {
+struct mark_first_row {
   Pred pred;
-  std::size_t none;
-  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const { return pred(i) ? i : none; }
+  std::size_t n;
+  unsigned long long* mark;
+  DEVCOL_HOST_DEVICE void operator()(std::size_t i) const {
+    if (!pred(i)) { return; }
+    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> const word(*mark);
+    auto const m = static_cast<unsigned long long>(n - i);
+    if (m > word.load(::cuda::std::memory_order_relaxed)) { word.fetch_max(m, ::cuda::std::memory_order_relaxed); }
+  }
 };
-/// The smaller of two row numbers: find_first_n's reduction.
-struct first_row {
-  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t a, std::size_t b) const noexcept { return a < b ? a : b; }
-};
+#endif
 
 /**
  * The first row number i in [0, n) for which `pred(i)` holds, or `n`: the checks' search for a bad
- * row. Thrust's find_if on the host backend; on CUDA one reduction of the row numbers
- * (transform_reduce_n), since a check usually finds nothing, where Thrust's find_if compiles its
- * reduction twice (32- and 64-bit counts) and runs and synchronises once per 2^20 rows. Synchronises
- * the stream once.
+ * row. Thrust's find_if on the host backend. On CUDA, since a check usually finds nothing and must
+ * then read every row, one element-wise kernel over the row numbers that raises a word in the
+ * executor's temporaries with an atomic (mark_first_row), then a copy of that word back: a
+ * reduction would compile a kernel pair of CUB's reduce per predicate, several times the code for
+ * nvcc and ptxas, and Thrust's find_if two such pairs (32- and 64-bit counts), run and synchronised
+ * once per 2^20 rows. Synchronises the stream once.
  * @tparam Pred a predicate of a row number (`std::size_t`) the device can call
  * @throws devcol::cuda_error, what the allocator throws
  */
 template <class Pred>
 std::size_t find_first_n(executor& exec, std::size_t n, Pred pred) {
-#if DEVCOL_BACKEND_CUDA && !DEVCOL_SIMULATED_CUDA
-  return transform_reduce_n(exec, thrust::counting_iterator<std::size_t>(0), n, row_if<Pred>{pred, n}, n, first_row{});
+#if DEVCOL_BACKEND_CUDA
+  if (n == 0) { return 0; }
+  temporary_block const word(exec.temporaries(), sizeof(unsigned long long));
+  auto* const mark = reinterpret_cast<unsigned long long*>(word.data());
+  fill_bytes(mark, 0, sizeof *mark, exec.stream());
+  mark_first_row<Pred> const step{pred, n, mark};
+#  if DEVCOL_SIMULATED_CUDA
+  exec.writes(mark, sizeof *mark);
+  thrust::for_each_n(exec.policy(), thrust::counting_iterator<std::size_t>(0), n, step);
+#  else
+  DEVCOL_CUDA_TRY(cub::DeviceFor::Bulk(n, step, exec.stream().value()));
+#  endif
+  unsigned long long found = 0;
+  copy_bytes(&found, mark, sizeof found, exec.stream());
+  DEVCOL_CUDA_TRY(cudaStreamSynchronize(exec.stream().value()));
+  return n - static_cast<std::size_t>(found);
 #else
   return static_cast<std::size_t>(*thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                                                    thrust::counting_iterator<std::size_t>(n), pred));

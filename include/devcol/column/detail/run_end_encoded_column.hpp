@@ -17,13 +17,13 @@
 #include <devcol/column/detail/any_column_fwd.hpp>
 #include <devcol/column/detail/box.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/increasing.hpp>
 #include <devcol/column/detail/rows.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <thrust/binary_search.h>
-#include <thrust/iterator/counting_iterator.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -61,51 +61,13 @@ template <class I, class Policy>
   return {r0, r1 + 1};
 }
 
-/// What one pass learns of run ends: the first and the last, and the first run `bad` (none when
-/// nowhere) whose end is not below the next one, with the two ends there.
-struct run_ends_summary {
-  static constexpr std::size_t none = static_cast<std::size_t>(-1);
-  std::int64_t first;
-  std::int64_t last;
-  std::size_t bad;
-  std::int64_t here;
-  std::int64_t next;
-};
-
-/// Run `i`'s part of the summary (first and last add up: each comes from one run only).
-template <class I>
-struct summarise_run_end {
-  I const* ends;
-  std::size_t count;
-  DEVCOL_HOST_DEVICE run_ends_summary operator()(std::size_t i) const noexcept {
-    std::int64_t const here = ends[i];
-    run_ends_summary s{i == 0 ? here : 0, i + 1 == count ? here : 0, run_ends_summary::none, 0, 0};
-    if (i + 1 < count && here >= static_cast<std::int64_t>(ends[i + 1])) {
-      s = {s.first, s.last, i, here, static_cast<std::int64_t>(ends[i + 1])};
-    }
-    return s;
-  }
-};
-
-/// Combines two summaries; the earliest bad run wins. Associative and commutative.
-struct combine_run_ends {
-  DEVCOL_HOST_DEVICE run_ends_summary operator()(run_ends_summary const& a, run_ends_summary const& b) const noexcept {
-    run_ends_summary const& bad = a.bad <= b.bad ? a : b;
-    return {a.first + b.first, a.last + b.last, bad.bad, bad.here, bad.next};
-  }
-};
-
 /**
- * The summary of the run ends `ends` (without nulls): one transform-reduce whose result comes back
- * to the host (synchronises `stream`); all zero and no bad run when there are none.
+ * The summary of the run ends `ends` (without nulls): summarise_increasing(), strictly; all zero
+ * and no bad run when there are none. Synchronises `stream`.
  */
 template <class I, class Policy>
-[[nodiscard]] run_ends_summary summarise_run_ends(column<I, Policy> const& ends, stream_ref stream) {
-  run_ends_summary const zero{0, 0, run_ends_summary::none, 0, 0};
-  if (ends.empty()) { return zero; }
-  executor exec(stream);
-  return transform_reduce_n(exec, thrust::counting_iterator<std::size_t>(0), ends.size(),
-                            summarise_run_end<I>{ends.data(access::read), ends.size()}, zero, combine_run_ends{});
+[[nodiscard]] increasing_summary summarise_run_ends(column<I, Policy> const& ends, stream_ref stream) {
+  return summarise_increasing(ends.data(access::read), ends.size(), true, stream);
 }
 
 /// A run end moved to a slice's first row (`offset`) and cut at its `size` rows: deep_copy()'s.

@@ -112,7 +112,7 @@ run_end_encoded_column<Policy> import_run_end_encoded(ArrowArray const& array, a
     DEVCOL_ARROW_EXPECTS(c.null_count() == 0, ends_path, ".null_count is ", c.null_count(), ": run ends may not be null");
     auto const s = summarise_run_ends(c, stream);
     DEVCOL_ARROW_EXPECTS(c.empty() || s.first > 0, ends_path, ": run end 0 is ", s.first, ", not positive");
-    DEVCOL_ARROW_EXPECTS(s.bad == run_ends_summary::none, ends_path, ": run end ", s.bad, " is ", s.here,
+    DEVCOL_ARROW_EXPECTS(s.bad == increasing_summary::none, ends_path, ": run end ", s.bad, " is ", s.here,
                          ", not below run end ", s.bad + 1, " (", s.next, ")");
     DEVCOL_ARROW_EXPECTS(s.last >= rows, ends_path, ": the last run end is ", s.last, ", short of the ", rows,
                          " rows that offset ", array.offset, " and length ", array.length, " name");
