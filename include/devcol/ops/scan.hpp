@@ -36,28 +36,27 @@ enum class scan_op { sum, min, max };
 
 namespace detail {
 
-/// Scans the rows of `col` with `op` from `identity`. `SkipNan`: NaN rows count as the identity (as
-/// Arrow's cumulative_min / cumulative_max skip them), through number_or_identity.
-template <bool SkipNan, class T, class Policy, class Op>
-column<T, Policy> run_scan(column<T, Policy> const& col, Op op, T identity, bool inclusive, stream_ref stream) {
+/// Scans the rows of `col` with `op` from `identity`, inclusively or not. `SkipNan`: NaN rows count
+/// as the identity (as Arrow's cumulative_min / cumulative_max skip them), through
+/// number_or_identity. Rows are read through the validity whether or not the column has nulls, and
+/// the direction is a template argument: one scan kernel per (type, operation, direction).
+template <bool Inclusive, bool SkipNan, class T, class Policy, class Op>
+column<T, Policy> run_scan(column<T, Policy> const& col, Op op, T identity, stream_ref stream) {
   auto out = col.template make_like<T>(col.size(), stream);
   T* result = out.data(access::write, stream);
   executor exec(stream);
-  auto const scan_range = [&](auto first) {
-    if (inclusive) {
-      inclusive_scan_n(exec, first, col.size(), result, op);
-    } else {
-      exclusive_scan_n(exec, first, col.size(), result, identity, op);
-    }
-  };
   auto const rows = thrust::counting_iterator<std::size_t>(0);
-  if constexpr (SkipNan) {
-    scan_range(thrust::make_transform_iterator(rows, number_or_identity<T>{col.view(), identity}));
-  } else if (!col.has_nulls()) {
-    scan_range(col.data(access::read));  // over the values alone
-    return out;
+  auto const first = [&] {
+    if constexpr (SkipNan) {
+      return thrust::make_transform_iterator(rows, number_or_identity<T>{col.view(), identity});
+    } else {
+      return thrust::make_transform_iterator(rows, value_or_identity<T, T>{col.view(), identity});
+    }
+  }();
+  if constexpr (Inclusive) {
+    inclusive_scan_n(exec, first, col.size(), result, op);
   } else {
-    scan_range(thrust::make_transform_iterator(rows, value_or_identity<T, T>{col.view(), identity}));
+    exclusive_scan_n(exec, first, col.size(), result, identity, op);
   }
   copy_validity(col, out, stream);
   return out;
@@ -65,39 +64,35 @@ column<T, Policy> run_scan(column<T, Policy> const& col, Op op, T identity, bool
 
 #if DEVCOL_HOST_FAST_PATHS
 /// The host fast path of run_scan() (host/scan.hpp): the same rows, NaN and nulls treated alike.
-template <host::scan_kind Kind, class T, class Policy>
-column<T, Policy> run_host_scan(column<T, Policy> const& col, T identity, bool inclusive, stream_ref stream) {
+template <bool Inclusive, host::scan_kind Kind, class T, class Policy>
+column<T, Policy> run_host_scan(column<T, Policy> const& col, T identity, stream_ref stream) {
   auto out = col.template make_like<T>(col.size(), stream);
   T* result = out.data(access::write, stream);
   column_view<T> const v = col.view();
   bitmask_word const* mask = col.has_nulls() ? v.null_mask() : nullptr;
-  if (inclusive) {
-    host::scan<Kind, true>(v.data(), v.size(), mask, v.mask_offset(), identity, result);
-  } else {
-    host::scan<Kind, false>(v.data(), v.size(), mask, v.mask_offset(), identity, result);
-  }
+  host::scan<Kind, Inclusive>(v.data(), v.size(), mask, v.mask_offset(), identity, result);
   copy_validity(col, out, stream);
   return out;
 }
 #endif
 
-template <class T, class Policy>
-column<T, Policy> scan(column<T, Policy> const& col, scan_op op, bool inclusive, stream_ref stream) {
+template <bool Inclusive, class T, class Policy>
+column<T, Policy> scan(column<T, Policy> const& col, scan_op op, stream_ref stream) {
 #if DEVCOL_HOST_FAST_PATHS
   switch (op) {
-    case scan_op::min: return run_host_scan<host::scan_kind::min>(col, highest<T>(), inclusive, stream);
-    case scan_op::max: return run_host_scan<host::scan_kind::max>(col, lowest<T>(), inclusive, stream);
+    case scan_op::min: return run_host_scan<Inclusive, host::scan_kind::min>(col, highest<T>(), stream);
+    case scan_op::max: return run_host_scan<Inclusive, host::scan_kind::max>(col, lowest<T>(), stream);
     case scan_op::sum: break;
   }
-  return run_host_scan<host::scan_kind::sum>(col, T{0}, inclusive, stream);
+  return run_host_scan<Inclusive, host::scan_kind::sum>(col, T{0}, stream);
 #else
   constexpr bool skip_nan = std::is_floating_point_v<T>;
   switch (op) {
-    case scan_op::min: return run_scan<skip_nan>(col, min_op{}, highest<T>(), inclusive, stream);
-    case scan_op::max: return run_scan<skip_nan>(col, max_op{}, lowest<T>(), inclusive, stream);
+    case scan_op::min: return run_scan<Inclusive, skip_nan>(col, min_op{}, highest<T>(), stream);
+    case scan_op::max: return run_scan<Inclusive, skip_nan>(col, max_op{}, lowest<T>(), stream);
     case scan_op::sum: break;
   }
-  return run_scan<false>(col, cuda::std::plus<T>{}, T{0}, inclusive, stream);
+  return run_scan<Inclusive, false>(col, cuda::std::plus<T>{}, T{0}, stream);
 #endif
 }
 }  // namespace detail
@@ -111,14 +106,14 @@ column<T, Policy> scan(column<T, Policy> const& col, scan_op op, bool inclusive,
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
- * @param op the comparison
+ * @param op the running operation
  * @param stream the stream the work is ordered on
  */
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)
 [[nodiscard]] column<T, Policy> inclusive_scan(column<T, Policy> const& col, scan_op op, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return detail::scan(col, op, true, stream);
+  return detail::scan<true>(col, op, stream);
 }
 
 /// @brief As inclusive_scan, each result excluding its own row (the first is op's identity: 0 for
@@ -126,13 +121,13 @@ template <fixed_width T, class Policy>
 /// @tparam T the element type
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
-/// @param op the comparison
+/// @param op the running operation
 /// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T> && (!std::is_same_v<T, bool>)
 [[nodiscard]] column<T, Policy> exclusive_scan(column<T, Policy> const& col, scan_op op, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return detail::scan(col, op, false, stream);
+  return detail::scan<false>(col, op, stream);
 }
 
 DEVCOL_NAMESPACE_END
