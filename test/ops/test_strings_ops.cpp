@@ -84,6 +84,11 @@ struct starts_at {
 struct huge {
   DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t) const { return std::size_t{1} << 30; }
 };
+/// One row longer than 2^32 among short ones: its length wraps to a small 32-bit number if narrowed
+/// alone, so the scan must carry the overflow, not the wrapped length.
+struct one_past_32_bits {
+  DEVCOL_HOST_DEVICE std::size_t operator()(std::size_t i) const { return i == 1 ? (std::size_t{1} << 32) + 2 : 1; }
+};
 
 }  // namespace devcol_test::strings_ops
 
@@ -118,6 +123,13 @@ TEMPLATE_TEST_CASE("offsets machinery: one scan to offsets, the child row map, t
     devcol::column<O> big(4);
     CHECK_THROWS_WITH(devcol::detail::scan_lengths<O>(huge{}, 3, big.data(devcol::access::write), "gather", {}),
                       Catch::Contains("gather: the result's 3 rows hold more than 2147483647 elements"));
+    CHECK_THROWS_WITH(devcol::detail::scan_lengths<O>(one_past_32_bits{}, 3, big.data(devcol::access::write), "gather", {}),
+                      Catch::Contains("gather: the result's 3 rows hold more than 2147483647 elements"));
+  } else {  // 64-bit offsets hold it
+    devcol::column<O> big(4);
+    CHECK(devcol::detail::scan_lengths<O>(one_past_32_bits{}, 3, big.data(devcol::access::write), "gather", {}) ==
+          (std::size_t{1} << 32) + 4);
+    CHECK(devcol::to_host(big) == model<O>{0, 1, (O{1} << 32) + 3, (O{1} << 32) + 4});
   }
 }
 

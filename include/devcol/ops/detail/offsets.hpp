@@ -6,9 +6,9 @@
  * rebasing of an input's offsets into a concatenation.
  *
  * How a variable-width gather or filter is built from these, in three steps:
- *  1. `scan_lengths<O>(lengths, rows, out, stream)`: `rows + 1` offsets of the result, written by
- *     one exclusive scan over a row-length iterator (a null or dropped row has length 0); the total
- *     comes back to the host — the one synchronisation that sizing the child needs.
+ *  1. `scan_lengths<O>(lengths, rows, out, stream)`: `rows + 1` offsets of the result, the rows'
+ *     lengths written in place and scanned exclusively (a null or dropped row has length 0); the
+ *     total comes back to the host — the one synchronisation that sizing the child needs.
  *  2. allocate the child (`total` elements).
  *  3. fill it: element `e` of the result's child is element `child_source{...}(e)` of the source's
  *     child (a binary search of the result's offsets for its row, `row_of_element`, then the row's
@@ -44,17 +44,37 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// Row `i`'s length for `i < rows`, 0 for the one extra position past the last row: scanning
-/// `rows + 1` of these exclusively gives `rows + 1` offsets, the last one the total.
-template <class Length>
-struct length_or_zero {
-  Length length;  // std::size_t -> std::int64_t, on the device
+/// Row `i`'s length for `i < rows` as an offset of type `O` (-1 when it does not fit), 0 for the
+/// one extra position past the last row: scanning `rows + 1` of these exclusively gives `rows + 1`
+/// offsets, the last one the total.
+template <class O, class Length>
+struct length_as_offset {
+  Length length;  // std::size_t
   std::size_t rows;
-  DEVCOL_HOST_DEVICE std::int64_t operator()(std::size_t i) const { return i < rows ? static_cast<std::int64_t>(length(i)) : 0; }
+  DEVCOL_HOST_DEVICE O operator()(std::size_t i) const {
+    if (i >= rows) { return O{0}; }
+    auto const n = static_cast<std::uint64_t>(length(i));
+    return n > static_cast<std::uint64_t>(::cuda::std::numeric_limits<O>::max()) ? O{-1} : static_cast<O>(n);
+  }
+};
+
+/// An offset of type `O` as the 64-bit running total scan_lengths accumulates.
+template <class O>
+struct widen_offset {
+  DEVCOL_HOST_DEVICE std::int64_t operator()(O o) const noexcept { return static_cast<std::int64_t>(o); }
+};
+
+/// scan_lengths' sum: -1 (a length that did not fit) absorbs whatever it meets, so every offset
+/// from there on reads -1; plain addition on the rest. Associative, with 0 its identity.
+struct add_lengths {
+  DEVCOL_HOST_DEVICE std::int64_t operator()(std::int64_t a, std::int64_t b) const noexcept {
+    return a < 0 || b < 0 ? std::int64_t{-1} : a + b;
+  }
 };
 
 /// A running total (exact, in 64 bits) narrowed to an offset of type `O`; a total past `O`'s range
-/// becomes -1. Totals only grow, so the last offset is negative exactly when some total overflowed.
+/// becomes -1. Totals only grow and -1 stays -1 (add_lengths), so the last offset is negative
+/// exactly when some length or total overflowed.
 template <class O>
 struct narrow_offset {
   DEVCOL_HOST_DEVICE O operator()(std::int64_t total) const noexcept {
@@ -76,22 +96,23 @@ void expect_offsets_fit(bool fits, std::size_t rows, char const* op) {
 
 /**
  * @brief Writes the `rows + 1` offsets of a variable-width result into `out` (device memory) from
- * its rows' lengths, by one exclusive scan (totals kept in 64 bits), and returns the last — the
- * child's size. `length(i)` is row `i`'s length, a device functor of `std::size_t`; a null or
- * dropped row should have length 0 (devcol writes null rows empty).
+ * its rows' lengths, and returns the last — the child's size. `length(i)` is row `i`'s length, a
+ * device functor of `std::size_t`; a null or dropped row should have length 0 (devcol writes null
+ * rows empty).
  *
- * Cost: one pass over the lengths (a scan), then reading the last offset back synchronises
- * `stream`: sizing the child needs it on the host.
+ * Cost: one pass that writes the lengths into `out`, then one exclusive scan of `out` in place
+ * (totals kept in 64 bits), then reading the last offset back synchronises `stream`: sizing the
+ * child needs it on the host. The scan's kernel depends on `O` alone, not on what the lengths are
+ * of, so every variable-width op shares it.
  * @throws devcol::logic_error naming the total when it overflows `O` (use 64-bit offsets:
  *         `large_strings_column`, `large_list_column`)
  */
 template <class O, class Length>
 [[nodiscard]] std::size_t scan_lengths(Length length, std::size_t rows, O* out, char const* op, stream_ref stream) {
-  auto const lengths =
-      thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), length_or_zero<Length>{length, rows});
-  auto const offsets = thrust::make_transform_output_iterator(out, narrow_offset<O>{});
   executor exec(stream);
-  exclusive_scan_n(exec, lengths, rows + 1, offsets, std::int64_t{0}, cuda::std::plus<std::int64_t>{});
+  tabulate(exec, rows + 1, out, length_as_offset<O, Length>{length, rows});
+  exclusive_scan_n(exec, thrust::make_transform_iterator(static_cast<O const*>(out), widen_offset<O>{}), rows + 1,
+                   thrust::make_transform_output_iterator(out, narrow_offset<O>{}), std::int64_t{0}, add_lengths{});
   O last{};
   copy_bytes(&last, out + rows, sizeof(O), stream);
   stream.synchronize();
