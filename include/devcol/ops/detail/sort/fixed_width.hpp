@@ -27,7 +27,6 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/logical.h>
-#include <thrust/partition.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
 
@@ -68,10 +67,11 @@ struct in_order {
   }
 };
 
-/// `a < b` (or `a > b` when `Greater`) as a functor Thrust does not recognise, so it merge-sorts.
-template <class T, bool Greater>
+/// `a < b` (or `a > b` when `descending`) as a functor Thrust does not recognise, so it merge-sorts.
+template <class T>
 struct compare_keys {
-  DEVCOL_HOST_DEVICE bool operator()(T const& a, T const& b) const noexcept { return Greater ? b < a : a < b; }
+  bool descending;
+  DEVCOL_HOST_DEVICE bool operator()(T const& a, T const& b) const noexcept { return descending ? b < a : a < b; }
 };
 /**
  * Whether `T` keys must not go to Thrust's radix sort, which it picks for cuda::std::less/greater of
@@ -83,10 +83,57 @@ struct compare_keys {
 template <class T>
 inline constexpr bool merge_sort_keys =
     std::is_same_v<T, int128_t> || (DEVCOL_BACKEND_HOST && std::is_same_v<T, std::int32_t>);
-/// The comparator sort and argsort use for `T` keys: Thrust's own (radix sort where it can), or compare_keys.
-template <class T, bool Greater>
-using sort_comparator = std::conditional_t<merge_sort_keys<T>, compare_keys<T, Greater>,
-                                           std::conditional_t<Greater, cuda::std::greater<T>, cuda::std::less<T>>>;
+/**
+ * Whether `T` keys are radix-sorted (arithmetic, not merge_sort_keys) and so sorted ascending only,
+ * a descending sort flipping every key's bits first (directed_key): on CUDA each direction of CUB's
+ * radix sort is three kernels of its own, which a call that takes the direction at run time would
+ * compile both of. Other keys merge-sort with compare_keys, which takes the direction at run time.
+ */
+template <class T>
+inline constexpr bool flips_for_descending = std::is_arithmetic_v<T> && !merge_sort_keys<T>;
+
+/// A key of a sort in some direction as the key of an ascending sort: for flips_for_descending
+/// keys of a descending sort, every bit flipped (which reverses the order of signed and unsigned
+/// integers alike, so a stable ascending sort of flipped keys is a stable descending sort); else
+/// the key itself. Its own inverse.
+template <class K>
+struct directed_key {
+  bool flip;
+  DEVCOL_HOST_DEVICE K operator()(K k) const noexcept {
+    if constexpr (std::is_same_v<K, bool>) {
+      return flip != k;
+    } else if constexpr (flips_for_descending<K>) {
+      return flip ? static_cast<K>(~k) : k;
+    } else {
+      return k;
+    }
+  }
+};
+/// The directed_key of `K` keys sorted in `direction`.
+template <class K>
+directed_key<K> key_direction(order direction) noexcept {
+  return {flips_for_descending<K> && direction == order::descending};
+}
+/// The comparator that sorts `K` keys made by key_direction<K>(direction): Thrust's less (its radix
+/// sort), or compare_keys in `direction`.
+template <class K>
+auto key_comparator(order direction) noexcept {
+  if constexpr (flips_for_descending<K>) {
+    return cuda::std::less<K>{};
+  } else {
+    return compare_keys<K>{direction == order::descending};
+  }
+}
+/// `then(first(x))`: a key made from a value and directed, or a key undirected and decoded.
+template <class First, class Then>
+struct composed {
+  First first;
+  Then then;
+  template <class X>
+  DEVCOL_HOST_DEVICE auto operator()(X const& x) const noexcept {
+    return then(first(x));
+  }
+};
 
 /**
  * The signed integer a chrono value (timestamp, duration, date, time of day) counts in: it orders
@@ -120,14 +167,10 @@ struct sort_key<T> {
 template <class T>
 using sort_key_t = typename sort_key<T>::type;
 
-/// Stably sorts `keys` (sort_key_t) with `values` alongside, in `direction`.
+/// Stably sorts `keys` (sort_key_t, made by key_direction(direction)) with `values` alongside.
 template <class K, class V>
 void sort_by_keys(executor& exec, K* keys, std::size_t n, V* values, order direction) {
-  if (direction == order::ascending) {
-    thrust::stable_sort_by_key(exec.policy(), keys, keys + n, values, sort_comparator<K, false>{});
-  } else {
-    thrust::stable_sort_by_key(exec.policy(), keys, keys + n, values, sort_comparator<K, true>{});
-  }
+  thrust::stable_sort_by_key(exec.policy(), keys, keys + n, values, key_comparator<K>(direction));
 }
 
 /// The ordered_key that puts NaN where Arrow's sort does for this `direction` and null order:
@@ -137,55 +180,59 @@ ordered_key<T> float_sort_key(order direction, null_order nulls) noexcept {
   return {ordered_key<T>::nan_key_for(direction == order::descending, nulls == null_order::last)};
 }
 
-/// Copies the rows of `in` that `pred` picks, in row order, over the run of `sorted` (keys sorted
-/// in `direction`) that equals `key`, in `out`. Finds the run with a binary search (synchronises).
+/// Copies the rows of `in` that `pred` picks, in row order, over the run of `sorted` (keys made by
+/// key_direction(direction), sorted) that equals `key`, in `out`. Finds the run with a binary search
+/// (synchronises).
 template <class T, class K, class Pred>
 void place_run(executor& exec, T const* in, std::size_t n, K const* sorted, K key, Pred pred, T* out, order direction) {
-  auto const run = direction == order::ascending
-                       ? thrust::equal_range(exec.policy(), sorted, sorted + n, key, sort_comparator<K, false>{})
-                       : thrust::equal_range(exec.policy(), sorted, sorted + n, key, sort_comparator<K, true>{});
+  auto const run = thrust::equal_range(exec.policy(), sorted, sorted + n, key, key_comparator<K>(direction));
   if (run.first != run.second) { copy_if_n(exec, in, n, out + (run.first - sorted), pred); }
 }
 
 /**
  * Sorts the `n` floats at `in` into `out` (no nulls): sorts their ordered_key integers alone (in
- * `keys`, n of them) and turns them back into values, then, since one key stands for both zeros
- * and one for every NaN, copies the zero rows and the NaN rows over their runs in row order (so
- * -0.0 keeps its sign and place, NaN its payload). Half the data a sort of (key, value) pairs moves.
+ * `keys`, n of them, directed: see key_direction) and turns them back into values, then, since one
+ * key stands for both zeros and one for every NaN, copies the zero rows and the NaN rows over their
+ * runs in row order (so -0.0 keeps its sign and place, NaN its payload). Half the data a sort of
+ * (key, value) pairs moves.
  */
 template <class T>
 void sort_floats(executor& exec, T const* in, std::size_t n, T* out, float_bits_t<T>* keys, order direction,
                  null_order nulls) {
   using K = float_bits_t<T>;
   ordered_key<T> const encode = float_sort_key<T>(direction, nulls);
-  detail::transform_n(exec, in, n, keys, encode);
-  if (direction == order::ascending) {
-    thrust::sort(exec.policy(), keys, keys + n, sort_comparator<K, false>{});
-  } else {
-    thrust::sort(exec.policy(), keys, keys + n, sort_comparator<K, true>{});
-  }
-  detail::transform_n(exec, keys, n, out, ordered_value<T>{encode.nan_key});
-  place_run(exec, in, n, keys, encode(T{0}), is_zero{}, out, direction);
-  place_run(exec, in, n, keys, encode.nan_key, is_nan_value{}, out, direction);
+  directed_key<K> const directed = key_direction<K>(direction);
+  detail::transform_n(exec, in, n, keys, composed<ordered_key<T>, directed_key<K>>{encode, directed});
+  thrust::sort(exec.policy(), keys, keys + n, key_comparator<K>(direction));
+  detail::transform_n(exec, keys, n, out, composed<directed_key<K>, ordered_value<T>>{directed, {encode.nan_key}});
+  place_run(exec, in, n, keys, directed(encode(T{0})), is_zero{}, out, direction);
+  place_run(exec, in, n, keys, directed(encode.nan_key), is_nan_value{}, out, direction);
 }
 
 /**
  * The start of every argsort, whatever the column kind: writes the row numbers 0..rows.size()-1 at
- * `first` and, when some rows are null, stably moves the null rows' numbers first or last as
- * `nulls` says (one stable partition, which synchronises on CUDA). Returns where the valid rows'
- * numbers start; size - null_count of them follow, in their original order. The rows' validity
- * alone decides, and the direction is a run-time flag of the predicate: one partition is compiled
- * for every kind, value type and null order. A template only so that a file that includes it and
- * never calls it compiles no kernel of it.
+ * `first`, in order when no row is null; else the null rows' numbers first or last as `nulls`
+ * says, each group in row order (two compactions of the row numbers, one per group, no
+ * synchronisation). Returns where the valid rows' numbers start; size - null_count of them follow,
+ * in their original order. The rows' validity alone decides, and which group a compaction keeps
+ * is a run-time flag of its predicate: one compaction kernel is compiled for every kind, value type
+ * and null order. A template only so that a file that includes it and never calls it compiles no
+ * kernel of it.
  */
 template <int = 0>
 [[nodiscard]] std::int64_t* row_numbers_nulls_placed(executor& exec, std::int64_t* first, validity_view rows,
                                                      null_order nulls) {
   std::size_t const n = rows.size();
-  thrust::sequence(exec.policy(), first, first + n);
-  if (rows.null_count() == 0) { return first; }
+  if (rows.null_count() == 0) {
+    thrust::sequence(exec.policy(), first, first + n);
+    return first;
+  }
   bool const nulls_first = nulls == null_order::first;
-  thrust::stable_partition(exec.policy(), first, first + n, mask_flag{rows, nulls_first});
+  std::size_t const leading = nulls_first ? rows.null_count() : n - rows.null_count();
+  auto const numbers = thrust::counting_iterator<std::int64_t>(0);
+  auto const positions = thrust::counting_iterator<std::size_t>(0);
+  copy_if_n(exec, numbers, positions, n, first, mask_flag{rows, nulls_first});
+  copy_if_n(exec, numbers, positions, n, first + leading, mask_flag{rows, !nulls_first});
   return nulls_first ? first + rows.null_count() : first;
 }
 
@@ -251,9 +298,10 @@ template <class T, class Policy>
  * @brief The row numbers that put `col` in order (Arrow's `sort_indices`), stable: equal rows keep
  * their order. Nulls go first or last, in their original order; floating point as devcol/ops/sort.hpp
  * says (NaN beside the nulls, -0.0 and 0.0 tied). Sorts a copy of the valid rows' keys
- * (scratch from `col`'s resource; floats as ordered_key integers, made in the same gather) with the
- * row numbers; with nulls, a stable partition of the row numbers comes first, which synchronises
- * `stream` on CUDA. Without nulls, no synchronisation. On the host backend, arithmetic types of up
+ * (scratch from `col`'s resource; floats as ordered_key integers, and descending keys with their
+ * bits flipped, made in the same gather, so that one ascending sort serves both directions) with the
+ * row numbers; with nulls, the null rows' numbers are placed first or last by two compactions.
+ * No synchronisation. On the host backend, arithmetic types of up
  * to 8 bytes instead take a radix sort that reads `col` itself in its first pass and skips the key
  * bytes every row shares (detail/host/radix_sort.hpp; scratch from `col`'s resource: up to two
  * arrays of key-and-row records, 12 bytes a valid row for 8-byte keys). A chrono column
@@ -288,11 +336,13 @@ template <fixed_width T, class Policy>
     auto keys = col.template make_like<K>(valid, stream);
     K* key = keys.data(access::write, stream);
     if constexpr (std::is_floating_point_v<T>) {
-      auto const encoded =
-          thrust::make_transform_iterator(col.data(access::read), detail::float_sort_key<T>(direction, nulls));
+      auto const encoded = thrust::make_transform_iterator(
+          col.data(access::read), detail::composed<detail::ordered_key<T>, detail::directed_key<K>>{
+                                      detail::float_sort_key<T>(direction, nulls), detail::key_direction<K>(direction)});
       thrust::gather(exec.policy(), valid_first, valid_first + valid, encoded, key);
     } else {
-      thrust::gather(exec.policy(), valid_first, valid_first + valid, col.data(access::read), key);
+      auto const directed = thrust::make_transform_iterator(col.data(access::read), detail::key_direction<K>(direction));
+      thrust::gather(exec.policy(), valid_first, valid_first + valid, directed, key);
     }
     detail::sort_by_keys(exec, key, valid, valid_first, direction);
     return indices;
@@ -301,7 +351,9 @@ template <fixed_width T, class Policy>
 
 /**
  * @brief `col` in order, stable, nulls first or last, floating point as devcol/ops/sort.hpp says.
- * Without nulls: a copy then one sort of the values in place, no synchronisation; floating point
+ * Without nulls: a copy then one sort of the values in place, no synchronisation (descending,
+ * integers are copied with their bits flipped and flipped back after an ascending sort, so that one
+ * sort kernel serves both directions: see detail::flips_for_descending); floating point
  * sorts its ordered_key integers instead (a scratch column from `col`'s resource) and places its
  * zero and NaN rows after (see detail::sort_floats: two binary searches, which synchronise
  * `stream`). With nulls, argsort then gather. A chrono column sorts as its counts (see argsort()).
@@ -331,12 +383,14 @@ template <fixed_width T, class Policy>
       detail::sort_floats(exec, col.data(access::read), col.size(), first, keys.data(access::write, stream), direction,
                           nulls);
     } else {
-      copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
-      if (direction == order::ascending) {
-        thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, false>{});
+      detail::directed_key<T> const directed = detail::key_direction<T>(direction);
+      if (directed.flip) {
+        detail::transform_n(exec, col.data(access::read), col.size(), first, directed);
       } else {
-        thrust::stable_sort(exec.policy(), first, first + col.size(), detail::sort_comparator<T, true>{});
+        copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
       }
+      thrust::stable_sort(exec.policy(), first, first + col.size(), detail::key_comparator<T>(direction));
+      if (directed.flip) { detail::transform_n(exec, first, col.size(), first, directed); }
     }
     return out;
   }

@@ -42,8 +42,8 @@ struct string_rows_less {
 /**
  * @brief The row numbers that put `col` in order (Arrow's `sort_indices`), stable: equal strings
  * keep their order; nulls first or last, in their original order. A merge sort of the row numbers
- * comparing strings in place (no key copy: strings vary in length); with nulls, a stable partition
- * of the row numbers first, which synchronises `stream` on CUDA. Without nulls, no synchronisation.
+ * comparing strings in place (no key copy: strings vary in length); with nulls, the null rows'
+ * numbers placed first or last by two compactions before it. No synchronisation.
  * The result comes from `col`'s resource.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
