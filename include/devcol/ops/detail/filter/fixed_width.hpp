@@ -13,6 +13,7 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
+#include <devcol/ops/detail/gather/fixed_width.hpp>
 #include <devcol/ops/detail/host/filter.hpp>
 #include <devcol/ops/detail/validity.hpp>
 #include <devcol/column/detail/width_word.hpp>
@@ -118,18 +119,15 @@ template <class T, class Policy>
 #  endif
     return out;
   }
-  auto const rows = thrust::counting_iterator<std::size_t>(0);
-  std::size_t const n = kept_count(keep, stream);
+  // With nulls, the kept rows' positions, then a gather by them: the kernels every filter and
+  // every gather by int64 rows share, where compacting values and validity directly would compile
+  // two compactions per width. The passes are as many.
+  auto const positions = kept_positions<Policy>(keep, col.resource(), stream);
+  std::size_t const n = positions.size();
   auto out = col.template make_like<T>(n, stream);
-  T const* in = col.data(access::read);
-  detail::copy_if_n(exec, in, rows, col.size(), out.data(access::write, stream), detail::true_and_valid{keep.view()});
-  if (col.has_nulls()) {
-    auto valid = col.template make_like<bool>(n, stream);
-    auto const validity = thrust::make_transform_iterator(rows, detail::row_is_valid{col.view()});
-    detail::copy_if_n(exec, validity, rows, col.size(), valid.data(access::write, stream),
-                      detail::true_and_valid{keep.view()});
-    detail::set_validity(out, detail::flag_set{valid.view()}, stream);
-  }
+  detail::index_rows<std::int64_t> const rows{positions.view(), col.size()};
+  detail::tabulate(exec, n, out.data(access::write, stream), detail::gather_value<T, std::int64_t>{col.view(), rows});
+  if (col.has_nulls()) { detail::set_validity(out, detail::gather_valid<std::int64_t>{col.view(), rows}, stream); }
   return out;
 #endif
 }
@@ -138,9 +136,10 @@ template <class T, class Policy>
 /**
  * @brief The rows of `col` where `keep` is true (a null flag drops the row), in order: stream
  * compaction; types of one width share one body, their unsigned word's. One pass to count the
- * kept rows (which synchronises `stream`, to size the result exactly), one to copy values; with
- * nulls, the kept rows' validity goes through one byte per row of scratch (from `col`'s resource)
- * and the result's nulls are counted (synchronises). On the host backend's fast paths both passes
+ * kept rows (which synchronises `stream`, to size the result exactly), one to copy values; when
+ * `col` or `keep` has nulls, on CUDA and the Thrust path, the kept rows' positions go to int64
+ * scratch (from `col`'s resource) and the values, and with nulls in `col` the validity, are gathered
+ * by them, and the result's nulls are counted (synchronises). On the host backend's fast paths both passes
  * split the rows over OpenMP's threads, and the second writes the values and the validity words
  * together, with no scratch.
  * @tparam T the element type

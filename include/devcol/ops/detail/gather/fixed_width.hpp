@@ -53,6 +53,13 @@ struct index_rows {
   }
 };
 
+/// The int64 at row `row` of `values`: a row map read through rows that a compaction picked (a
+/// run-end encoded gather's source runs, a dense union's source offsets).
+struct int64_at {
+  std::int64_t const* values;
+  DEVCOL_HOST_DEVICE std::int64_t operator()(std::int64_t row) const noexcept { return values[row]; }
+};
+
 /// Row `i` of a fixed-width gather's values: the source row its index names, or `T{}` for none.
 template <class T, class I>
 struct gather_value {

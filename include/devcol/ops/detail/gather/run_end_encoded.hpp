@@ -18,7 +18,6 @@
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include <concepts>
 #include <cstddef>
@@ -61,15 +60,18 @@ struct ends_a_run {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return i + 1 == rows || map[i] != map[i + 1]; }
 };
 
-/// The end of the result run that ends at row `i`: i + 1, as a run end of type `E`.
+/// The end of the result run whose last row is `row`: row + 1, as a run end of type `E`
+/// (encode_runs() checked that every end fits).
 template <class E>
 struct run_end_after {
-  DEVCOL_HOST_DEVICE E operator()(std::size_t i) const noexcept { return static_cast<E>(i + 1); }
+  DEVCOL_HOST_DEVICE E operator()(std::int64_t row) const noexcept { return static_cast<E>(row + 1); }
 };
 
 /**
  * The run-end encoded column whose row `i` is run `map[i]` of `col` (-1: a null row): adjacent
- * rows of one run merged (a count, which synchronises `stream`, and two compactions), then the
+ * rows of one run merged (a count, which synchronises `stream`, then one compaction of the runs'
+ * last rows, whatever the run ends' type, so that one compaction kernel serves every type), their
+ * ends and source runs written from those rows (one pass each, the second in place), then the
  * values gathered by run (nullify: -1 gives a null value). Scratch and result from `col`'s resource.
  * @throws devcol::logic_error when the rows do not fit the run ends' type
  */
@@ -89,10 +91,11 @@ run_end_encoded_column<Policy> encode_runs(run_end_encoded_column<Policy> const&
   column<std::int64_t, Policy> value_rows(runs, stream, mask_state::unallocated, col.resource());
   if (runs != 0) {
     executor exec(stream);
-    auto const rows = thrust::counting_iterator<std::size_t>(0);
-    detail::copy_if_n(exec, thrust::make_transform_iterator(rows, run_end_after<E>{}), rows, n,
-                      ends.data(access::write, stream), ends_a_run{m, n});
-    detail::copy_if_n(exec, m, rows, n, value_rows.data(access::write, stream), ends_a_run{m, n});
+    std::int64_t* const last_rows = value_rows.data(access::write, stream);  // then each run's source run
+    detail::copy_if_n(exec, thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::size_t>(0), n,
+                      last_rows, ends_a_run{m, n});
+    detail::transform_n(exec, last_rows, runs, ends.data(access::write, stream), run_end_after<E>{});
+    detail::transform_n(exec, last_rows, runs, last_rows, int64_at{m});
   }
   auto values = devcol::gather(col.values(), value_rows, stream, out_of_bounds::nullify);
   return run_end_encoded_column<Policy>(run_ends_column<Policy>(std::move(ends)), std::move(values), n);

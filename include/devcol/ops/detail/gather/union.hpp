@@ -81,9 +81,9 @@ typename union_column<Policy>::buffer_type gather_type_ids(union_column<Policy> 
 
 /**
  * A dense union's gather: the result's type ids (`ids`, `n` of them) and, per child, the result
- * rows of its type in order (a count, which synchronises `stream`, and two compactions), their
- * source offsets gathered from the child (null for -1) and their ranks scattered as the new
- * offsets. Scratch and result from `col`'s resource.
+ * rows of its type in order (a count, which synchronises `stream`, and one compaction), their
+ * source offsets read through those rows and gathered from the child (null for -1), and their
+ * ranks scattered as the new offsets. Scratch and result from `col`'s resource.
  */
 template <class Policy, class I>
 union_column<Policy> gather_dense(union_column<Policy> const& col, index_rows<I> rows, std::size_t n,
@@ -113,11 +113,11 @@ union_column<Policy> gather_dense(union_column<Policy> const& col, index_rows<I>
     if (m != 0) {
       column<std::int64_t, Policy> at(m, stream, mask_state::unallocated, col.resource());
       executor exec(stream);
-      std::int64_t const* const src = sources.data(access::read);
-      detail::copy_if_n(exec, src, out_ids, n, child_rows.data(access::write, stream), mine);
       detail::copy_if_n(exec, thrust::counting_iterator<std::int64_t>(0), out_ids, n, at.data(access::write, stream),
                         mine);
       std::int64_t const* const where = at.data(access::read);
+      detail::transform_n(exec, where, m, child_rows.data(access::write, stream),
+                          int64_at{sources.data(access::read)});
       thrust::scatter(exec.policy(), thrust::counting_iterator<std::int32_t>(0),
                       thrust::counting_iterator<std::int32_t>(static_cast<std::int32_t>(m)), where,
                       static_cast<std::int32_t*>(offsets.data(access::write, stream)));
@@ -134,7 +134,7 @@ union_column<Policy> gather_dense(union_column<Policy> const& col, index_rows<I>
  * @brief Row `indices[i]` of a union column for each `i`, a union of the same mode, type codes and
  * children's types. Sparse: the type ids gathered (one pass) and every child gathered by the same
  * indices with its own kind's gather. Dense: the type ids gathered, then for each child the result
- * rows of its type in order (a count, which synchronises `stream`, and two compactions), that
+ * rows of its type in order (a count, which synchronises `stream`, and one compaction), that
  * child's rows gathered by their source offsets, and the ranks scattered as the new offsets, so
  * each child's offsets increase as Arrow requires. A null index (or an out-of-bounds one with
  * `nullify`) gives a row of the first child's type whose value is null (a union has no validity
