@@ -178,9 +178,29 @@ struct nothing_to_finish {
 };
 #endif
 
+#if DEVCOL_BACKEND_CUDA && !DEVCOL_SIMULATED_CUDA
+/// Whether `In` is one of Thrust's counting iterators: an input that is row numbers, not memory.
+template <class In>
+inline constexpr bool is_counting_iterator = false;
+template <class T, class System, class Traversal, class Difference>
+inline constexpr bool is_counting_iterator<thrust::counting_iterator<T, System, Traversal, Difference>> = true;
+
+/// transform_n's element-wise step where the input is row numbers: `out[i] = f(in[i])`.
+template <class In, class Out, class F>
+struct transform_step {
+  In in;
+  Out out;
+  F f;
+  DEVCOL_HOST_DEVICE void operator()(std::size_t i) const { out[i] = f(in[i]); }
+};
+#endif
+
 /**
  * Writes `f(in[i])` to `out[i]` for every i in [0, n), in order on the executor's stream. No
- * synchronisation, no allocation.
+ * synchronisation, no allocation. On CUDA, CUB's transform over memory inputs (which it prefetches);
+ * over row numbers (a counting iterator: what tabulate() and the gathers, masks and row maps pass),
+ * which leave it nothing to prefetch, CUB's plain element-wise launch (`DeviceFor::Bulk`), whose
+ * kernel is a fraction of the transform's code for nvcc and ptxas, and its host side too.
  * @tparam In a random-access input iterator
  * @tparam Out a random-access output iterator
  * @tparam F a callable the device can call (DEVCOL_HOST_DEVICE)
@@ -190,8 +210,12 @@ template <class In, class Out, class F>
 void transform_n(executor& exec, In in, std::size_t n, Out out, F f) {
   if (n == 0) { return; }
 #if DEVCOL_BACKEND_CUDA && !DEVCOL_SIMULATED_CUDA
-  DEVCOL_CUDA_TRY(cub::DeviceTransform::TransformStableArgumentAddresses(in, out, static_cast<std::int64_t>(n), f,
-                                                                         exec.stream().value()));
+  if constexpr (is_counting_iterator<In>) {
+    DEVCOL_CUDA_TRY(cub::DeviceFor::Bulk(n, transform_step<In, Out, F>{in, out, f}, exec.stream().value()));
+  } else {
+    DEVCOL_CUDA_TRY(cub::DeviceTransform::TransformStableArgumentAddresses(in, out, static_cast<std::int64_t>(n), f,
+                                                                           exec.stream().value()));
+  }
 #else
   thrust::transform(exec.policy(), in, in + static_cast<std::ptrdiff_t>(n), out, f);
 #endif
