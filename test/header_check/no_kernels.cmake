@@ -11,7 +11,8 @@
 # fails when there is one (the umbrella alone); EXPECT=some fails when there is none (a file that
 # calls an operation: shows that the check sees kernels). MAX fails when there are more than MAX:
 # devcol launches its element-wise and reducing kernels through CUB with a 64-bit count, where
-# Thrust would compile each one twice, for 32- and 64-bit counts.
+# Thrust would compile each one twice, for 32- and 64-bit counts, and shares one kernel among the
+# callers that do the same work.
 foreach(_var NVCC INCLUDE SOURCE OUT EXPECT)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "no_kernels.cmake: -D${_var}= is required")
@@ -33,6 +34,7 @@ elseif(EXPECT STREQUAL "some" AND _count EQUAL 0)
 elseif(DEFINED MAX AND _count GREATER MAX)
   list(JOIN _entries "\n" _shown)
   message(FATAL_ERROR "${SOURCE} has ${_count} kernels, more than ${MAX} (a launch compiled for both 32- and "
-                      "64-bit counts?; mangled names, c++filt reads them):\n${_shown}")
+                      "64-bit counts, or once per type or direction where one would do?; mangled names, c++filt "
+                      "reads them):\n${_shown}")
 endif()
 message(STATUS "${SOURCE}: ${_count} kernels besides CUB's EmptyKernel")
