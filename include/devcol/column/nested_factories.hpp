@@ -13,6 +13,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/index_bounds.hpp>
+#include <devcol/column/detail/visit_alternative.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
@@ -306,8 +307,8 @@ template <buffer_policy Policy = default_policy>
                                                                          std::type_identity_t<any_column<Policy>> values,
                                                                          stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  auto const s = std::visit([&](auto const& e) { return detail::summarise_run_ends(e, stream); }, run_ends);
-  DEVCOL_EXPECTS(s.first > 0 || std::visit([](auto const& e) { return e.empty(); }, run_ends),
+  auto const s = detail::visit_alternative([&](auto const& e) { return detail::summarise_run_ends(e, stream); }, run_ends);
+  DEVCOL_EXPECTS(s.first > 0 || detail::visit_alternative([](auto const& e) { return e.empty(); }, run_ends),
                  "make_run_end_encoded_column: the first run end is ", s.first, ", not positive");
   DEVCOL_EXPECTS(s.bad == detail::increasing_summary::none, "make_run_end_encoded_column: run end ", s.bad, " is ",
                  s.here, ", not below run end ", s.bad + 1, " (", s.next, ")");

@@ -16,6 +16,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/any_column_fwd.hpp>
 #include <devcol/column/detail/box.hpp>
+#include <devcol/column/detail/visit_alternative.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 
@@ -130,7 +131,8 @@ class dictionary_column {
   /// @brief The indices (their offset, mask and null count are the rows'), as the variant.
   [[nodiscard]] indices_type const& indices() const noexcept { return indices_; }
   /**
-   * @brief Calls `f` with the indices as their typed `column<I, Policy>` (`std::visit`).
+   * @brief Calls `f` with the indices as their typed `column<I, Policy>` (as `std::visit`, through
+   * detail::visit_alternative).
    * @tparam F a callable accepting a `column<I, Policy> const&` for every dictionary_index `I`,
    *         returning one type for all
    * @param f the callable
@@ -138,7 +140,7 @@ class dictionary_column {
    */
   template <class F>
   decltype(auto) visit_indices(F&& f) const {
-    return std::visit(std::forward<F>(f), indices_);
+    return detail::visit_alternative(std::forward<F>(f), indices_);
   }
   /// @brief The indices' type as pyarrow names it ("int32", "uint8"…).
   [[nodiscard]] std::string index_type_name() const {
@@ -236,11 +238,11 @@ class dictionary_column {
 
   template <class F>
   decltype(auto) on_indices(F&& f) const {
-    return std::visit(std::forward<F>(f), indices_);
+    return detail::visit_alternative(std::forward<F>(f), indices_);
   }
   template <class F>
   decltype(auto) on_indices(F&& f) {
-    return std::visit(std::forward<F>(f), indices_);
+    return detail::visit_alternative(std::forward<F>(f), indices_);
   }
   // Whether the indices or the values answer `question` with yes.
   [[nodiscard]] bool in_any_part(detail::child_state question) const noexcept {

@@ -19,6 +19,7 @@
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/column/detail/increasing.hpp>
 #include <devcol/column/detail/rows.hpp>
+#include <devcol/column/detail/visit_alternative.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -131,7 +132,7 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
   run_end_encoded_column(run_ends_type run_ends, values_type values, std::size_t size, std::size_t offset = 0)
       : rows_base(buffer_type{}, size, 0, offset), run_ends_(std::move(run_ends)), values_(std::move(values)) {
     std::size_t const runs = run_count();
-    std::size_t const ends_nulls = std::visit([](auto const& c) { return c.null_count(); }, run_ends_);
+    std::size_t const ends_nulls = detail::visit_alternative([](auto const& c) { return c.null_count(); }, run_ends_);
     DEVCOL_EXPECTS(ends_nulls == 0, kind_name, ": run ends may not be null (", ends_nulls, " are)");
     DEVCOL_EXPECTS(devcol::size(*values_) >= runs, kind_name, ": ", devcol::size(*values_), " values for ", runs,
                    " runs");
@@ -146,20 +147,20 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
   [[nodiscard]] values_type const& values() const noexcept { return *values_; }
   /// @brief The number of runs (run ends), whole. O(1).
   [[nodiscard]] std::size_t run_count() const noexcept {
-    return std::visit([](auto const& c) { return c.size(); }, run_ends_);
+    return detail::visit_alternative([](auto const& c) { return c.size(); }, run_ends_);
   }
   /// @brief Calls `f` with the typed run-ends column (`column<std::int16_t, Policy>`, int32 or int64).
   /// @tparam F a callable accepting each of the three
   /// @param f the callable
   template <class F>
   decltype(auto) visit_run_ends(F&& f) const {
-    return std::visit(std::forward<F>(f), run_ends_);
+    return detail::visit_alternative(std::forward<F>(f), run_ends_);
   }
   /// @brief The runs [first, last) that hold this column's rows: two binary searches, which
   /// synchronise `stream`; {0, 0} without rows.
   /// @param stream the stream the searches are ordered on
   [[nodiscard]] std::pair<std::size_t, std::size_t> run_range(stream_ref stream = {}) const {
-    return std::visit([&](auto const& e) { return detail::runs_of_rows(e, offset_, offset_ + size_, stream); },
+    return detail::visit_alternative([&](auto const& e) { return detail::runs_of_rows(e, offset_, offset_ + size_, stream); },
                       run_ends_);
   }
 
@@ -170,7 +171,7 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
   std::size_t spill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
-    return std::visit([&](auto& c) { return c.spill(stream); }, run_ends_) +
+    return detail::visit_alternative([&](auto& c) { return c.spill(stream); }, run_ends_) +
            detail::any_spill(*values_, stream);
   }
   /// @brief Spillable policies: brings both children back to the device. Synchronises.
@@ -179,7 +180,7 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
   void unspill(stream_ref stream = {})
     requires Policy::spill::enabled
   {
-    std::visit([&](auto& c) { c.unspill(stream); }, run_ends_);
+    detail::visit_alternative([&](auto& c) { c.unspill(stream); }, run_ends_);
     detail::any_unspill(*values_, stream);
   }
   /// @brief Spillable policies: whether any of either child is in host memory now.
@@ -199,28 +200,28 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
   [[nodiscard]] bool is_exposed() const noexcept { return any_child(detail::child_state::exposed); }
   /// @brief Whether writes copy first.
   [[nodiscard]] bool copy_on_write() const noexcept {
-    return std::visit([](auto const& c) { return c.copy_on_write(); }, run_ends_) &&
+    return detail::visit_alternative([](auto const& c) { return c.copy_on_write(); }, run_ends_) &&
            detail::any_state(*values_, detail::child_state::copy_on_write);
   }
   /// @brief Another column on the same children even when exposed (rule 12 does not apply). O(1).
   [[nodiscard]] run_end_encoded_column alias() const {
     run_end_encoded_column out;
-    out.run_ends_ = std::visit([](auto const& c) { return run_ends_type(c.alias()); }, run_ends_);
+    out.run_ends_ = detail::visit_alternative([](auto const& c) { return run_ends_type(c.alias()); }, run_ends_);
     *out.values_ = detail::any_alias(*values_);
     this->alias_rows(out);
     return out;
   }
   /// @brief The resource results are allocated from: the run ends'.
   [[nodiscard]] resource_type resource() const {
-    return std::visit([](auto const& c) { return c.resource(); }, run_ends_);
+    return detail::visit_alternative([](auto const& c) { return c.resource(); }, run_ends_);
   }
   /// @brief The name of that resource.
   [[nodiscard]] std::string resource_name() const {
-    return std::visit([](auto const& c) { return c.resource_name(); }, run_ends_);
+    return detail::visit_alternative([](auto const& c) { return c.resource_name(); }, run_ends_);
   }
   /// @brief "run_end_encoded<run_ends: int32, values: int64>", as pyarrow prints the type.
   [[nodiscard]] std::string type_name() const {
-    return "run_end_encoded<run_ends: " + std::visit([]<class I>(column<I, Policy> const&) { return std::string(type_name_v<I>); }, run_ends_) +
+    return "run_end_encoded<run_ends: " + detail::visit_alternative([]<class I>(column<I, Policy> const&) { return std::string(type_name_v<I>); }, run_ends_) +
            ", values: " + devcol::type_name(*values_) + ">";
   }
   /// @brief "+r", the Arrow format.
@@ -231,7 +232,7 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
 
  private:
   [[nodiscard]] bool any_child(detail::child_state question) const noexcept {
-    return std::visit([question](auto const& c) { return detail::state_of(c, question); }, run_ends_) ||
+    return detail::visit_alternative([question](auto const& c) { return detail::state_of(c, question); }, run_ends_) ||
            detail::any_state(*values_, question);
   }
   auto own_state() noexcept { return std::tie(run_ends_, values_); }
@@ -241,7 +242,7 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
     auto const range = run_range(stream);  // not a structured binding: clang 14 cannot capture one in a lambda
     std::size_t const first = range.first;
     std::size_t const last = range.second;
-    out.run_ends_ = std::visit(
+    out.run_ends_ = detail::visit_alternative(
         [&]<class I>(column<I, Policy> const& ends) {
           column<I, Policy> rebased(last - first, stream, mask_state::unallocated, ends.resource());
           if (last != first) {
