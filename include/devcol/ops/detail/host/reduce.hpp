@@ -8,7 +8,8 @@
  * Each loop over the lanes is marked DEVCOL_HOST_LANE_LOOP, without which GCC's -O3 leaves it scalar.
  * Integers fold into one accumulator, a reduction the compiler splits into lanes (measured faster
  * than explicit lanes for int64 min/max: 6.2 against 7.9 ms per 2^24 rows, one AVX2 core). A
- * null row folds the identity, chosen without a branch (valid_or()).
+ * block of 64 rows with nulls folds into the lanes whatever the type, a null row as the identity,
+ * chosen without a branch (fold_masked_block()).
  * min and max fold `v < acc ? v : acc`, which keeps `acc` when `v` is NaN (so NaN is skipped,
  * as Arrow does) and is exactly what x86's `minpd`/`maxpd` compute, so it vectorises without
  * -ffast-math. Integer results are exact; floating-point sums add in a different order from
@@ -63,9 +64,72 @@ template <class A>
 #  endif
 }
 
-/// Accumulators per fold: 64 bytes of them (two AVX2 registers).
+/// Accumulators per fold: 64 bytes of them (two AVX2 registers), and at least the eight rows of a
+/// validity byte.
 template <class Acc>
-inline constexpr std::size_t lanes = 64 / sizeof(Acc) < 2 ? 2 : 64 / sizeof(Acc);
+inline constexpr std::size_t lanes = 64 / sizeof(Acc) < 8 ? 8 : 64 / sizeof(Acc);
+
+/// For each validity byte, its eight rows' masks as words of width `W`: all ones where the row's
+/// bit is set. 256 x 8 words (2 to 16 KiB), made at compile time.
+template <class W>
+struct byte_lane_masks {
+  alignas(64) W rows[256][8];
+};
+template <class W>
+inline constexpr byte_lane_masks<W> lane_masks = [] {
+  byte_lane_masks<W> t{};
+  for (unsigned byte = 0; byte < 256; ++byte) {
+    for (unsigned j = 0; j < 8; ++j) { t.rows[byte][j] = ((byte >> j) & 1U) != 0 ? static_cast<W>(~W{0}) : W{0}; }
+  }
+  return t;
+}();
+
+/// `value` where `keep` (a lane_masks word) is all ones, else `otherwise`, chosen on the bits.
+template <class T>
+[[nodiscard, gnu::always_inline]] inline T kept_or(width_word_t<T> keep, T value, T otherwise) noexcept {
+  using word = width_word_t<T>;
+  return std::bit_cast<T>(static_cast<word>((std::bit_cast<word>(value) & keep) |
+                                            (std::bit_cast<word>(otherwise) & static_cast<word>(~keep))));
+}
+
+/**
+ * Folds the 64 rows of `v` whose validity is `word` into `acc` with `step`, a null row as
+ * `identity` (a value of `T`).
+ *
+ * With GCC, each validity byte's eight masks come from lane_masks, copied into a local array
+ * (element by element: a memcpy became two 16-byte stores and a 32-byte load in the AVX2 build,
+ * which the store buffer cannot forward, 7 times slower). One load of eight masks replaces a
+ * variable shift, an AND and a compare per lane (valid_or()), which the vector units paid beside
+ * the memory reads. One core, 10% nulls, 2^27 rows (medians of 9, before -> after): int32 sum 24.2
+ * -> 19.2 ms, float sum 26.1 -> 19.4 ms, float minmax 23.8 -> 20.5 ms, int64 minmax 44.1 -> 35.4 ms,
+ * each within 1-3 ms of its fold without nulls; the AVX2 build's int32 and float folds 28-34 ->
+ * 17-20 ms. clang 14 keeps the per-lane shift: the table made its integer folds 2-9 times slower.
+ */
+template <class Acc, class T, class Step>
+[[gnu::always_inline]] inline void fold_masked_block(T const* v, bitmask_word word, T identity, Step step,
+                                                     Acc (&acc)[lanes<Acc>]) noexcept {
+  constexpr std::size_t L = lanes<Acc>;
+  static_assert(L % 8 == 0 && block_rows % L == 0);
+#  if defined(__clang__)
+  for (std::size_t k = 0; k < block_rows; k += L) {
+    for (std::size_t j = 0; j < L; ++j) {
+      acc[j] = step(acc[j], valid_or(word >> (k + j), static_cast<Acc>(v[k + j]), static_cast<Acc>(identity)));
+    }
+  }
+#  else
+  using W = width_word_t<T>;
+  for (std::size_t k = 0; k < block_rows; k += L) {
+    alignas(64) W keep[L];  // the masks of rows [k, k + L)
+    for (std::size_t q = 0; q < L; q += 8) {
+      W const* const masks = lane_masks<W>.rows[(word >> (k + q)) & 0xFFU];
+      for (std::size_t j = 0; j < 8; ++j) { keep[q + j] = masks[j]; }
+    }
+    DEVCOL_HOST_LANE_LOOP for (std::size_t j = 0; j < L; ++j) {
+      acc[j] = step(acc[j], static_cast<Acc>(kept_or(keep[j], v[k + j], identity)));
+    }
+  }
+#  endif
+}
 
 /// Folds rows [begin, end) of `values` (row 0's validity at bit `offset` of `mask`; null: all valid)
 /// into `acc` with `step`, a null row as `identity`.
@@ -89,11 +153,7 @@ template <class Acc, class T, class Step>
         }
       }
     } else if (word != 0) {
-      for (std::size_t k = 0; k < block_rows; k += L) {
-        DEVCOL_HOST_LANE_LOOP for (std::size_t j = 0; j < L; ++j) {
-          acc[j] = step(acc[j], valid_or(word >> (k + j), static_cast<Acc>(v[k + j]), identity));
-        }
-      }
+      fold_masked_block(v, word, static_cast<T>(identity), step, acc);
     }
   }
   for (; row < end; ++row) {
@@ -186,12 +246,19 @@ struct minmax_kernel {
           }
         }
       } else if (word != 0) {
+#  if defined(__clang__)
+        // Both extremes in one loop: as two fold_masked_block() calls, clang 14's float minmax ran
+        // ten times slower.
         for (std::size_t k = 0; k < block_rows; k += L) {
-          DEVCOL_HOST_LANE_LOOP for (std::size_t j = 0; j < L; ++j) {
+          for (std::size_t j = 0; j < L; ++j) {
             a[j] = min_step{}(a[j], valid_or(word >> (k + j), v[k + j], highest));
             b[j] = max_step{}(b[j], valid_or(word >> (k + j), v[k + j], lowest));
           }
         }
+#  else
+        fold_masked_block(v, word, highest, min_step{}, a);
+        fold_masked_block(v, word, lowest, max_step{}, b);
+#  endif
       }
     }
     for (; row < end; ++row) {
