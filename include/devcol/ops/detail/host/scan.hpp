@@ -13,7 +13,8 @@
  * with clang, or without OpenMP, each block is the plain loop, whose results are the same.
  *
  * Over several threads, the threads scan tiles in turn and pass the running value from tile to tile
- * (scan_tiles()); still one pass over memory.
+ * (scan_tiles()); still one pass over memory. On one thread, an output larger than the cache is
+ * written with streaming stores (streaming_stores.hpp), which do not read it first.
  */
 #pragma once
 
@@ -23,6 +24,7 @@
 #include <devcol/ops/detail/host/dispatch.hpp>
 #include <devcol/ops/detail/host/mask_words.hpp>
 #include <devcol/ops/detail/host/reduce.hpp>
+#include <devcol/ops/detail/host/streaming_stores.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -116,7 +118,10 @@ template <scan_kind Kind, bool Inclusive, bool Masked, class A, class T>
 }
 
 /// The kernel of scan(): scans rows [begin, end) from `identity` into `out`, and leaves the running
-/// value after the last row in `totals[chunk]` where `totals` is not null.
+/// value after the last row in `totals[chunk]` where `totals` is not null. With `stream`, each
+/// block is scanned into the stack and streamed out (see streaming_stores.hpp): one core, 2^27 rows
+/// (bench_ops, two alternated runs), int64 92 -> 60 ms, int32 33 -> 26 ms; at 2^24 rows as fast
+/// or faster (int64 8.3 -> 7.8 ms, double 10.0 -> 6.9 ms).
 template <scan_kind Kind, bool Inclusive, class T>
 struct scan_kernel {
   using acc_type = scan_acc_t<Kind, T>;
@@ -126,16 +131,27 @@ struct scan_kernel {
   acc_type identity;
   acc_type* totals;
   T* out;
+  bool stream;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
     acc_type acc = identity;
     std::size_t row = begin;
-    for (; row + block_rows <= end; row += block_rows) {
-      bitmask_word const word = mask == nullptr ? ~bitmask_word{0} : word_at(mask, offset + row);
+    auto const scan_at = [&](std::size_t at, T* to) __attribute__((always_inline)) {
+      bitmask_word const word = mask == nullptr ? ~bitmask_word{0} : word_at(mask, offset + at);
       if (word == ~bitmask_word{0}) {
-        scan_block<Kind, Inclusive, false>(values + row, word, identity, out + row, acc);
+        scan_block<Kind, Inclusive, false>(values + at, word, identity, to, acc);
       } else {
-        scan_block<Kind, Inclusive, true>(values + row, word, identity, out + row, acc);
+        scan_block<Kind, Inclusive, true>(values + at, word, identity, to, acc);
       }
+    };
+    if (stream) {
+      for (; row + block_rows <= end; row += block_rows) {
+        alignas(64) T block[block_rows];
+        scan_at(row, block);
+        stream_block(out + row, block);
+      }
+      stream_fence();
+    } else {
+      for (; row + block_rows <= end; row += block_rows) { scan_at(row, out + row); }
     }
     for (; row < end; ++row) {
       acc_type const x = mask == nullptr || bit_is_set(mask, offset + row) ? scan_value<Kind>(values[row], identity)
@@ -188,7 +204,8 @@ void scan_tiles(T const* values, std::size_t rows, bitmask_word const* mask, std
   std::vector<A> totals(tiles, identity);   // each tile's own, from the identity
   std::vector<A> through(tiles, identity);  // the running value after each tile, published by its thread
   std::unique_ptr<std::atomic<bool>[]> const published(new std::atomic<bool>[tiles]());
-  scan_kernel<Kind, Inclusive, T> local{values, mask, offset, identity, totals.data(), out};
+  // Plain stores: the carry below rereads each tile's results from the cache.
+  scan_kernel<Kind, Inclusive, T> local{values, mask, offset, identity, totals.data(), out, false};
   carry_kernel<Kind, T> carry{through.data(), out};
   simd_level const level = active_simd_level();
   for_each_in_turn(threads, tiles, [&](std::size_t t) {
@@ -222,7 +239,8 @@ void scan(T const* values, std::size_t rows, bitmask_word const* mask, std::size
     scan_tiles<Kind, Inclusive>(values, rows, mask, offset, static_cast<A>(identity), out, threads);
     return;
   }
-  scan_kernel<Kind, Inclusive, T> kernel{values, mask, offset, static_cast<A>(identity), nullptr, out};
+  scan_kernel<Kind, Inclusive, T> kernel{values, mask, offset, static_cast<A>(identity), nullptr, out,
+                                         streams(out, rows * sizeof(T))};
   run_chunks(kernel, rows, 1);
 }
 
