@@ -119,7 +119,7 @@ template <scan_kind Kind, bool Inclusive, bool Masked, class A, class T>
 
 /// The kernel of scan(): scans rows [begin, end) from `identity` into `out`, and leaves the running
 /// value after the last row in `totals[chunk]` where `totals` is not null. With `stream`, each
-/// block is scanned into the stack and streamed out (see streaming_stores.hpp): one core, 2^27 rows
+/// block is scanned into the stack and streamed out (write_blocks()): one core, 2^27 rows
 /// (bench_ops, two alternated runs), int64 92 -> 60 ms, int32 33 -> 26 ms; at 2^24 rows as fast
 /// or faster (int64 8.3 -> 7.8 ms, double 10.0 -> 6.9 ms).
 template <scan_kind Kind, bool Inclusive, class T>
@@ -134,25 +134,14 @@ struct scan_kernel {
   bool stream;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
     acc_type acc = identity;
-    std::size_t row = begin;
-    auto const scan_at = [&](std::size_t at, T* to) __attribute__((always_inline)) {
+    std::size_t row = write_blocks(out, begin, end, stream, [&](std::size_t at, T* to) __attribute__((always_inline)) {
       bitmask_word const word = mask == nullptr ? ~bitmask_word{0} : word_at(mask, offset + at);
       if (word == ~bitmask_word{0}) {
         scan_block<Kind, Inclusive, false>(values + at, word, identity, to, acc);
       } else {
         scan_block<Kind, Inclusive, true>(values + at, word, identity, to, acc);
       }
-    };
-    if (stream) {
-      for (; row + block_rows <= end; row += block_rows) {
-        alignas(64) T block[block_rows];
-        scan_at(row, block);
-        stream_block(out + row, block);
-      }
-      stream_fence();
-    } else {
-      for (; row + block_rows <= end; row += block_rows) { scan_at(row, out + row); }
-    }
+    });
     for (; row < end; ++row) {
       acc_type const x = mask == nullptr || bit_is_set(mask, offset + row) ? scan_value<Kind>(values[row], identity)
                                                                           : identity;

@@ -75,24 +75,36 @@ template <class R>
 #  endif
 }
 
-/// Writes `row(i)` to `out[i]` for i in [begin, end), whole blocks first; with `stream` (see
-/// streams()), each block goes through the stack and out with streaming stores.
-template <class R, class Row>
-[[gnu::always_inline]] inline void write_rows(R* __restrict out, std::size_t begin, std::size_t end, bool stream,
-                                              Row const& row) {
+/// Writes the whole blocks of rows [begin, end) of `out`: `fill(i, to)` writes rows [i, i +
+/// block_rows) to `to`, which is `out + i`, or with `stream` (see streams()) a block on the stack
+/// that then goes out with streaming stores. Returns the first row past the last whole block.
+template <class R, class Fill>
+[[gnu::always_inline]] inline std::size_t write_blocks(R* __restrict out, std::size_t begin, std::size_t end,
+                                                      bool stream, Fill const& fill) {
   std::size_t i = begin;
   if (stream) {
     for (; i + block_rows <= end; i += block_rows) {
       alignas(64) R block[block_rows];
-      for (std::size_t j = 0; j < block_rows; ++j) { block[j] = row(i + j); }
+      fill(i, block);
       stream_block(out + i, block);
     }
     stream_fence();
   } else {
-    for (; i + block_rows <= end; i += block_rows) {
-      for (std::size_t j = 0; j < block_rows; ++j) { out[i + j] = row(i + j); }
-    }
+    for (; i + block_rows <= end; i += block_rows) { fill(i, out + i); }
   }
+  return i;
+}
+
+/// Writes `row(i)` to `out[i]` for i in [begin, end), whole blocks first (write_blocks()).
+template <class R, class Row>
+[[gnu::always_inline]] inline void write_rows(R* __restrict out, std::size_t begin, std::size_t end, bool stream,
+                                              Row const& row) {
+  std::size_t i = write_blocks(out, begin, end, stream, [&](std::size_t at, R* __restrict to)
+                                                            __attribute__((always_inline)) {
+                                                              for (std::size_t j = 0; j < block_rows; ++j) {
+                                                                to[j] = row(at + j);
+                                                              }
+                                                            });
   for (; i < end; ++i) { out[i] = row(i); }
 }
 
