@@ -44,7 +44,7 @@ struct gather_kernel {
   T* __restrict out;
   bitmask_word* out_mask;  // row 0 at bit 0
   std::size_t* counts;     // per chunk: out-of-bounds indices (no out_mask), or valid rows
-  bool stream;             // values written with streaming stores (see streams())
+  stream_mode stream;      // values written with streaming stores or not (see streams())
 
   static constexpr std::size_t prefetch_distance = 32;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
@@ -77,7 +77,7 @@ struct gather_kernel {
         bool const valid = ok && (source_mask == nullptr || bit_is_set(source_mask, source_offset + from));
         word |= static_cast<bitmask_word>(valid) << j;
       }
-      if (to == block) { stream_block(out + row, block); }
+      if (to == block) { stream_block(out + row, block, stream); }
       out_mask[row / bits_per_word] = word;
       count += static_cast<std::size_t>(std::popcount(word));
     }

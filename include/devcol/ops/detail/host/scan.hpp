@@ -131,7 +131,7 @@ struct scan_kernel {
   acc_type identity;
   acc_type* totals;
   T* out;
-  bool stream;
+  stream_mode stream;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
     acc_type acc = identity;
     std::size_t row = write_blocks(out, begin, end, stream, [&](std::size_t at, T* to) __attribute__((always_inline)) {

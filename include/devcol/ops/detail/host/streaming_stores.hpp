@@ -12,8 +12,13 @@
  * The cost: the output leaves the cache, so an op that reads it next reads it from memory. Only
  * outputs larger than `nontemporal_threshold()` stream, which no cache of a current core holds
  * whole anyway. Kernels compute 64 rows into a block on the stack (L1), then stream the block with
- * 16-byte SSE2 stores, which every x86-64 CPU has and which the write-combining buffers merge into
- * whole lines like wider ones; elsewhere `stream_block` is a plain copy.
+ * the widest stores the running build has: 64 bytes in the AVX-512 build, 32 in the AVX2 one, and
+ * SSE2's 16 (which every x86-64 CPU has) in the baseline; elsewhere `stream_block` is a plain copy.
+ * The width matters on Intel, where a line written by four 16-byte streaming stores costs more
+ * than one written whole: a bare loop `out = x + y` over 2^24 int32 rows on one Xeon core (105 MiB
+ * L3) took 21.3 ms with 16-byte stores, 18.2 ms with 32-byte and 14.9 ms with 64-byte ones (int64:
+ * 35.9, 31.6 and 31.2 ms; plain stores 19.2 and 39.8 ms); devcol's int32 add went from 18-20 ms
+ * to 13-15.5 ms (bench/RESULTS.md).
  */
 #pragma once
 
@@ -41,30 +46,109 @@ inline std::atomic<std::size_t>& nontemporal_threshold() noexcept {
   return bytes;
 }
 
-/// Whether a kernel writing `bytes` at `out` streams: a large output, 16-byte aligned (every
-/// block a chunk streams then is too, since chunks start at multiples of block_rows).
-[[nodiscard]] inline bool streams(void const* out, std::size_t bytes) noexcept {
+/**
+ * How a kernel writes its output: plainly (`width` 0), or with streaming stores `width` bytes wide
+ * (16, 32 or 64). Tested as a bool: whether it streams.
+ */
+struct stream_mode {
+  unsigned char width = 0;
+  [[nodiscard]] explicit operator bool() const noexcept { return width != 0; }
+};
+
+/// How a kernel writing `bytes` at `out` stores: streaming for a large output (see
+/// nontemporal_threshold()), as wide as the build run_chunks() picks allows (active_simd_level())
+/// and `out`'s alignment allows (every block a chunk streams then is aligned alike, since chunks
+/// start at multiples of block_rows); at least 16-byte aligned, or plainly.
+[[nodiscard]] inline stream_mode streams(void const* out, std::size_t bytes) noexcept {
 #  if defined(__SSE2__)
-  return bytes != 0 && bytes >= nontemporal_threshold().load(std::memory_order_relaxed) &&
-         reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  auto const address = reinterpret_cast<std::uintptr_t>(out);
+  if (bytes == 0 || bytes < nontemporal_threshold().load(std::memory_order_relaxed) || address % 16 != 0) { return {}; }
+#    if DEVCOL_HOST_SIMD_DISPATCH
+  simd_level const level = active_simd_level();
+  if (level == simd_level::avx512 && address % 64 == 0) { return {64}; }
+  if (level >= simd_level::avx2 && address % 32 == 0) { return {32}; }
+#    endif
+  return {16};
 #  else
   (void)out;
   (void)bytes;
-  return false;
+  return {};
 #  endif
 }
 
-/// Writes one block of block_rows values from `block` to `out` (16-byte aligned) without reading
-/// `out`'s lines. Call stream_fence() before the output is handed on.
+#  if DEVCOL_HOST_SIMD_DISPATCH
+// The 32- and 64-byte streaming copies are not always-inline, as pext() (dispatch.hpp): the builds
+// without their instructions compile a call to them, which they never make (streams() asks for a
+// width only where the running build has it), and the AVX2 and AVX-512 builds inline them. GCC's
+// and clang's builtins, not <immintrin.h>, whose parse alone takes longer than a small program's.
+
+/// The operands of the wide streaming stores, 32 and 64 bytes; they read blocks of any value type,
+/// so they may alias it (as `__m256i` and `__m512i` do).
+typedef long long stream_ymm __attribute__((vector_size(32), may_alias));
+typedef long long stream_zmm __attribute__((vector_size(64), may_alias));
+
+// GCC 12 warns, after inlining into the gathers, that the block may be read before it is written:
+// it cannot see that a gather streams a block only once all its rows are written (n == block_rows).
+#    if defined(__GNUC__) && !defined(__clang__)
+#      pragma GCC diagnostic push
+#      pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#    endif
+/// Copies `bytes` (a multiple of 32) from `from` to `out`, both 32-byte aligned, with 32-byte
+/// streaming stores (AVX's `vmovntdq`).
+[[gnu::target("avx2")]] inline void stream_copy_32(void* out, void const* from, std::size_t bytes) noexcept {
+  auto* to = static_cast<stream_ymm*>(out);
+  auto const* in = static_cast<stream_ymm const*>(from);
+  for (std::size_t k = 0; k < bytes / 32; ++k) {
+#    if defined(__clang__)
+    __builtin_nontemporal_store(in[k], to + k);
+#    else
+    __builtin_ia32_movntdq256(to + k, in[k]);
+#    endif
+  }
+}
+
+/// Copies `bytes` (a multiple of 64) from `from` to `out`, both 64-byte aligned, with 64-byte
+/// streaming stores (AVX-512's `vmovntdq`): each writes a whole line.
+[[gnu::target("avx512f")]] inline void stream_copy_64(void* out, void const* from, std::size_t bytes) noexcept {
+  auto* to = static_cast<stream_zmm*>(out);
+  auto const* in = static_cast<stream_zmm const*>(from);
+  for (std::size_t k = 0; k < bytes / 64; ++k) {
+#    if defined(__clang__)
+    __builtin_nontemporal_store(in[k], to + k);
+#    else
+    __builtin_ia32_movntdq512(to + k, in[k]);
+#    endif
+  }
+}
+#    if defined(__GNUC__) && !defined(__clang__)
+#      pragma GCC diagnostic pop
+#    endif
+#  endif
+
+/// Writes one block of block_rows values from `block` to `out` without reading `out`'s lines, with
+/// `mode`'s store width (`out` aligned to it, see streams()). Call stream_fence() before the
+/// output is handed on.
 template <class R>
-[[gnu::always_inline]] inline void stream_block(R* out, R const* block) noexcept {
-  static_assert(block_rows * sizeof(R) % 16 == 0);
+[[gnu::always_inline]] inline void stream_block(R* out, R const* block, stream_mode mode) noexcept {
+  constexpr std::size_t bytes = block_rows * sizeof(R);
+  static_assert(bytes % 64 == 0);
+#  if DEVCOL_HOST_SIMD_DISPATCH
+  if (mode.width == 64) {
+    stream_copy_64(out, block, bytes);
+    return;
+  }
+  if (mode.width == 32) {
+    stream_copy_32(out, block, bytes);
+    return;
+  }
+#  endif
+  (void)mode;
 #  if defined(__SSE2__)
   auto* to = reinterpret_cast<__m128i*>(out);
   auto const* from = reinterpret_cast<__m128i const*>(block);
-  for (std::size_t k = 0; k < block_rows * sizeof(R) / 16; ++k) { _mm_stream_si128(to + k, _mm_load_si128(from + k)); }
+  for (std::size_t k = 0; k < bytes / 16; ++k) { _mm_stream_si128(to + k, _mm_load_si128(from + k)); }
 #  else
-  std::memcpy(out, block, block_rows * sizeof(R));
+  std::memcpy(out, block, bytes);
 #  endif
 }
 
@@ -80,13 +164,13 @@ template <class R>
 /// that then goes out with streaming stores. Returns the first row past the last whole block.
 template <class R, class Fill>
 [[gnu::always_inline]] inline std::size_t write_blocks(R* __restrict out, std::size_t begin, std::size_t end,
-                                                      bool stream, Fill const& fill) {
+                                                      stream_mode stream, Fill const& fill) {
   std::size_t i = begin;
   if (stream) {
     for (; i + block_rows <= end; i += block_rows) {
       alignas(64) R block[block_rows];
       fill(i, block);
-      stream_block(out + i, block);
+      stream_block(out + i, block, stream);
     }
     stream_fence();
   } else {
@@ -97,7 +181,7 @@ template <class R, class Fill>
 
 /// Writes `row(i)` to `out[i]` for i in [begin, end), whole blocks first (write_blocks()).
 template <class R, class Row>
-[[gnu::always_inline]] inline void write_rows(R* __restrict out, std::size_t begin, std::size_t end, bool stream,
+[[gnu::always_inline]] inline void write_rows(R* __restrict out, std::size_t begin, std::size_t end, stream_mode stream,
                                               Row const& row) {
   std::size_t i = write_blocks(out, begin, end, stream, [&](std::size_t at, R* __restrict to)
                                                             __attribute__((always_inline)) {

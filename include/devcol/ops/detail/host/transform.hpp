@@ -23,7 +23,7 @@ struct unary_kernel {
   T const* __restrict in;
   R* __restrict out;
   F f;
-  bool stream;
+  stream_mode stream;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t) const {
     write_rows(out, begin, end, stream, [this](std::size_t i) __attribute__((always_inline)) { return f(in[i]); });
   }
@@ -35,7 +35,7 @@ struct binary_kernel {
   B const* __restrict y;
   R* __restrict out;
   F f;
-  bool stream;
+  stream_mode stream;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t) const {
     write_rows(out, begin, end, stream, [this](std::size_t i) __attribute__((always_inline)) { return f(x[i], y[i]); });
   }
