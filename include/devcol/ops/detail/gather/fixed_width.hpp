@@ -130,8 +130,7 @@ void check_indices(column_view<I> indices, std::size_t size, char const* op, str
  * only `out`'s values, where it does not apply (an empty source, an element type neither arithmetic
  * nor int128_t, which the fixed-size binary gather of 16-byte rows runs as) or
  * where `throw_error` meets an index out of bounds: the caller then runs the Thrust path, which
- * checks and throws naming the first. With `throw_error`, `col` must have no nulls (a null row
- * would not tell a null source row from a bad index).
+ * checks and throws naming the first.
  */
 template <class T, class Policy, class I, class IndexPolicy>
 bool host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& indices, column<T, Policy>& out,
@@ -144,7 +143,14 @@ bool host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& ind
     column_view<T> const source = col.view();
     column_view<I> const index = indices.view();
     std::size_t const chunks = host::chunk_count(n);
-    std::vector<std::size_t> counts(chunks, 0);
+    std::vector<std::size_t> outside(chunks, 0);
+    std::vector<std::size_t> valid(chunks, 0);
+    auto total = [](std::vector<std::size_t> const& counts) {
+      std::size_t sum = 0;
+      for (auto const c : counts) { sum += c; }
+      return sum;
+    };
+    // Returns how many valid indices are out of bounds.
     auto pass = [&](bitmask_word* words) {
       T* const values = out.data(access::write, stream);
       host::gather_kernel<T, I> kernel{source.data(),
@@ -156,12 +162,11 @@ bool host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& ind
                                        index.mask_offset(),
                                        values,
                                        words,
-                                       counts.data(),
+                                       outside.data(),
+                                       valid.data(),
                                        host::streams(values, n * sizeof(T))};
       host::run_chunks(kernel, n, chunks);
-      std::size_t total = 0;
-      for (auto const c : counts) { total += c; }
-      return total;
+      return total(outside);
     };
     if (!col.has_nulls() && !indices.has_nulls()) {
       std::size_t const bad = pass(nullptr);  // the common case: no mask unless an index is out of bounds
@@ -172,9 +177,9 @@ bool host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& ind
     buffer<Policy> mask(bytes, stream, mr::default_alignment, out.resource());
     auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
     for (std::size_t w = (n + bits_per_word - 1) / bits_per_word; w < bytes / sizeof(bitmask_word); ++w) { words[w] = 0; }
-    std::size_t const valid = pass(words);
-    if (policy == out_of_bounds::throw_error && valid + indices.null_count() != n) { return false; }
-    if (valid != n) { out.replace_null_mask(std::move(mask), n - valid); }
+    if (pass(words) != 0 && policy == out_of_bounds::throw_error) { return false; }
+    std::size_t const valid_rows = total(valid);
+    if (valid_rows != n) { out.replace_null_mask(std::move(mask), n - valid_rows); }
     return true;
   }
 }
@@ -189,7 +194,7 @@ template <class T, class Policy, class I, class IndexPolicy>
                                                    stream_ref stream, out_of_bounds policy) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
 #if DEVCOL_HOST_FAST_PATHS
-  if (policy == out_of_bounds::nullify || !col.has_nulls()) {
+  {
     auto out = col.template make_like<T>(indices.size(), stream);
     if (detail::host_gather(col, indices, out, policy, stream)) { return out; }
   }

@@ -28,9 +28,10 @@ template <class I>
 
 /**
  * One chunk of a gather. Result row i is `source[indices[i]]` where the index is valid and in
- * bounds, else `T{}`. Without `out_mask` (no mask wanted) it counts the out-of-bounds indices
- * into bad[chunk]; with one it writes the result's validity words (valid index, in bounds,
- * valid source row) and counts the valid rows into valid[chunk].
+ * bounds, else `T{}`. It counts the valid indices that are out of bounds into outside[chunk]; with
+ * `out_mask` it also writes the result's validity words (valid index, in bounds, valid source row)
+ * and counts the valid rows into valid[chunk]. Those two counts tell a null source row from a bad
+ * index, so the caller can throw on bad indices without a second pass.
  */
 template <class T, class I>
 struct gather_kernel {
@@ -43,26 +44,36 @@ struct gather_kernel {
   std::size_t index_offset;
   T* __restrict out;
   bitmask_word* out_mask;  // row 0 at bit 0
-  std::size_t* counts;     // per chunk: out-of-bounds indices (no out_mask), or valid rows
+  std::size_t* outside;    // per chunk: valid indices out of bounds
+  std::size_t* valid;      // per chunk, with out_mask: valid result rows
   stream_mode stream;      // values written with streaming stores or not (see streams())
 
   static constexpr std::size_t prefetch_distance = 32;
+
+  /// The random reads are the cost: starts those of row `i + prefetch_distance` (its source value
+  /// and, where the source has nulls, its validity word) while row `i` is gathered.
+  [[gnu::always_inline]] void prefetch_ahead(std::size_t i, std::size_t end) const noexcept {
+    if (i + prefetch_distance >= end) { return; }
+    I const ahead = indices[i + prefetch_distance];
+    std::size_t const from = index_in_bounds(ahead, source_rows) ? static_cast<std::size_t>(ahead) : 0;
+    __builtin_prefetch(source + from);
+    if (source_mask != nullptr) { __builtin_prefetch(source_mask + (source_offset + from) / bits_per_word); }
+  }
+
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
-    std::size_t count = 0;
+    std::size_t bad = 0;
     if (out_mask == nullptr) {
       write_rows(out, begin, end, stream, [&](std::size_t i) __attribute__((always_inline)) {
-        if (i + prefetch_distance < end) {  // the random reads are the cost: start them early
-          I const ahead = indices[i + prefetch_distance];
-          __builtin_prefetch(source + (index_in_bounds(ahead, source_rows) ? static_cast<std::size_t>(ahead) : 0));
-        }
+        prefetch_ahead(i, end);
         I const index = indices[i];
         bool const ok = index_in_bounds(index, source_rows);
-        count += ok ? 0 : 1;
+        bad += ok ? 0 : 1;
         return source[ok ? static_cast<std::size_t>(index) : 0];
       });
-      counts[chunk] = count;
+      outside[chunk] = bad;
       return;
     }
+    std::size_t count = 0;
     for (std::size_t row = begin; row < end; row += block_rows) {
       std::size_t const n = end - row < block_rows ? end - row : block_rows;
       bitmask_word const valid_index = rows_word(index_mask, index_offset, row, n);
@@ -70,19 +81,24 @@ struct gather_kernel {
       alignas(64) T block[block_rows];
       T* const to = stream && n == block_rows ? block : out + row;
       for (std::size_t j = 0; j < n; ++j) {
+        prefetch_ahead(row + j, end);
         I const index = indices[row + j];
-        bool const ok = ((valid_index >> j) & 1U) != 0 && index_in_bounds(index, source_rows);
+        bool const in_bounds = index_in_bounds(index, source_rows);
+        bool const index_valid = ((valid_index >> j) & 1U) != 0;
+        bad += index_valid && !in_bounds ? 1 : 0;
+        bool const ok = index_valid && in_bounds;
         auto const from = ok ? static_cast<std::size_t>(index) : 0;
         to[j] = ok ? source[from] : T{};
-        bool const valid = ok && (source_mask == nullptr || bit_is_set(source_mask, source_offset + from));
-        word |= static_cast<bitmask_word>(valid) << j;
+        bool const row_valid = ok && (source_mask == nullptr || bit_is_set(source_mask, source_offset + from));
+        word |= static_cast<bitmask_word>(row_valid) << j;
       }
       if (to == block) { stream_block(out + row, block, stream); }
       out_mask[row / bits_per_word] = word;
       count += static_cast<std::size_t>(std::popcount(word));
     }
     if (stream) { stream_fence(); }
-    counts[chunk] = count;
+    outside[chunk] = bad;
+    valid[chunk] = count;
   }
 };
 
