@@ -16,6 +16,7 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/host_range.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <thrust/fill.h>
@@ -30,7 +31,6 @@
 #include <string>
 #include <memory>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -97,12 +97,12 @@ column<T, Policy> column_from_host(R const& values, stream_ref stream) {
  * @returns a column owning fresh device memory of `values.size()` rows
  * @throws what allocation and copying throw
  */
-template <fixed_width T, buffer_policy Policy = default_policy, std::ranges::input_range Range>
-  requires std::convertible_to<std::ranges::range_value_t<Range>, T> ||
-           detail::is_optional_of<std::ranges::range_value_t<Range>, T>
+template <fixed_width T, buffer_policy Policy = default_policy, detail::host_input_range Range>
+  requires std::convertible_to<detail::host_range_value_t<Range>, T> ||
+           detail::is_optional_of<detail::host_range_value_t<Range>, T>
 [[nodiscard]] column<T, Policy> make_column(Range const& values, stream_ref stream = {}) {
-  using value = std::ranges::range_value_t<Range>;
-  if constexpr (std::ranges::contiguous_range<Range> && std::ranges::sized_range<Range> &&
+  using value = detail::host_range_value_t<Range>;
+  if constexpr (detail::host_contiguous_range<Range> && detail::host_sized_range<Range> &&
                 (std::is_same_v<value, T> || detail::is_optional_of<value, T>)) {
     return detail::column_from_host<T, Policy, value>(
         std::span<value const>(std::ranges::data(values), std::ranges::size(values)), stream);
@@ -207,9 +207,9 @@ template <fixed_width T, buffer_policy Policy = default_policy>
  * @throws devcol::logic_error naming the precision when it is outside [1, 9 / 18 / 38 / 76] (checked
  * before anything is allocated); what allocation and copying throw
  */
-template <decimal_rep Rep, buffer_policy Policy = default_policy, std::ranges::input_range Range>
-  requires std::convertible_to<std::ranges::range_value_t<Range>, Rep> ||
-           detail::is_optional_of<std::ranges::range_value_t<Range>, Rep>
+template <decimal_rep Rep, buffer_policy Policy = default_policy, detail::host_input_range Range>
+  requires std::convertible_to<detail::host_range_value_t<Range>, Rep> ||
+           detail::is_optional_of<detail::host_range_value_t<Range>, Rep>
 [[nodiscard]] decimal_column<Rep, Policy> make_decimal_column(Range const& values, int precision, int scale,
                                                               stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
@@ -257,7 +257,7 @@ staged_rows stage_string_rows(Range const& values, OnValue on_value, OnNull on_n
   std::size_t nulls = 0;
   std::size_t row = 0;
   for (auto const& v : values) {
-    if constexpr (is_optional_string<std::ranges::range_value_t<Range>>) {
+    if constexpr (is_optional_string<detail::host_range_value_t<Range>>) {
       if (row % bits_per_word == 0) { valid.push_back(0); }
       if (v.has_value()) {
         on_value(row, std::string_view(*v));
@@ -294,9 +294,9 @@ staged_rows stage_string_rows(Range const& values, OnValue on_value, OnNull on_n
  * what allocation and copying throw
  */
 template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy, encoding E = encoding::utf8,
-          std::ranges::input_range Range>
-  requires std::convertible_to<std::ranges::range_value_t<Range>, std::string_view> ||
-           detail::is_optional_string<std::ranges::range_value_t<Range>>
+          detail::host_input_range Range>
+  requires std::convertible_to<detail::host_range_value_t<Range>, std::string_view> ||
+           detail::is_optional_string<detail::host_range_value_t<Range>>
 [[nodiscard]] basic_strings_column<O, Policy, E> make_strings_column(Range const& values, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   using buffer_type = typename basic_strings_column<O, Policy, E>::buffer_type;
@@ -373,9 +373,9 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy,
  * @throws devcol::logic_error naming the row and its length when a value is not exactly `width`
  * bytes (checked before anything is allocated); what allocation and copying throw
  */
-template <buffer_policy Policy = default_policy, std::ranges::input_range Range>
-  requires std::convertible_to<std::ranges::range_value_t<Range>, std::string_view> ||
-           detail::is_optional_string<std::ranges::range_value_t<Range>>
+template <buffer_policy Policy = default_policy, detail::host_input_range Range>
+  requires std::convertible_to<detail::host_range_value_t<Range>, std::string_view> ||
+           detail::is_optional_string<detail::host_range_value_t<Range>>
 [[nodiscard]] fixed_size_binary_column<Policy> make_fixed_size_binary_column(Range const& values, std::size_t width,
                                                                              stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
@@ -432,9 +432,9 @@ template <buffer_policy Policy = default_policy>
  * @throws devcol::logic_error when a row or a buffer is longer than an int32 names; what allocation
  * and copying throw
  */
-template <buffer_policy Policy = default_policy, encoding E = encoding::utf8, std::ranges::input_range Range>
-  requires std::convertible_to<std::ranges::range_value_t<Range>, std::string_view> ||
-           detail::is_optional_string<std::ranges::range_value_t<Range>>
+template <buffer_policy Policy = default_policy, encoding E = encoding::utf8, detail::host_input_range Range>
+  requires std::convertible_to<detail::host_range_value_t<Range>, std::string_view> ||
+           detail::is_optional_string<detail::host_range_value_t<Range>>
 [[nodiscard]] basic_binary_view_column<Policy, E> make_binary_view_column(Range const& values, stream_ref stream = {},
                                                                           std::size_t block_bytes = 32 * 1024) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};

@@ -14,8 +14,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <mutex>
-#include <unordered_map>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -99,7 +99,7 @@ class aligned_state : public adaptor_state<Upstream> {
   };
   std::size_t const alignment_;
   std::mutex mutex_;
-  std::unordered_map<void*, padded_block> originals_;
+  std::map<void*, padded_block> originals_;  // a tree, not a hash table: <map> is parsed anyway
   std::atomic<std::size_t> padded_count_{0};  // lets deallocation skip the lock while nothing is padded
 };
 

@@ -26,7 +26,6 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -305,7 +304,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     } catch (...) {
       if (copy != nullptr) { spill_host_resource{}.deallocate(copy, this->bytes_, this->alignment_); }
       std::lock_guard const relock(this->mutex);
-      this->location.store(spill_location::device, std::memory_order_release);
+      settle(spill_location::device);
       throw;
     }
     void* device = nullptr;
@@ -313,7 +312,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       std::lock_guard const relock(this->mutex);
       device = memory_.release();
       this->host = static_cast<std::byte*>(copy);
-      this->location.store(spill_location::host, std::memory_order_release);
+      settle(spill_location::host);
     }
     {  // freed with no lock held, through a copy of the resource (nothing writes memory_'s)
       resource_type resource = memory_.resource();
@@ -362,12 +361,12 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       copy = spill_host_resource{}.allocate(size, this->alignment_);
     } catch (...) {
       guard.lock();
-      this->location.store(spill_location::host, std::memory_order_release);
+      settle(spill_location::host);
       throw;
     }
     std::memcpy(copy, this->host + begin, size);
     guard.lock();
-    this->location.store(spill_location::host, std::memory_order_release);
+    settle(spill_location::host);
     guard.unlock();
     try {
       scoped_device const on_device(device());  // the copy's owner records this owner's device
@@ -485,6 +484,13 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
 #endif
   }
 
+  // Ends a move (with the mutex held): the owner is at `where` now, and threads waiting out the move
+  // in bring_to_device() wake.
+  void settle(spill_location where) noexcept {
+    this->location.store(where, std::memory_order_release);
+    this->location.notify_all();
+  }
+
   // With `guard` held on entry and exit: waits out another thread's move, and unspills if spilled,
   // allocating with no lock held (the owner marked moving, so on-demand spilling skips it: rule 18).
   // Returns whether it unspilled.
@@ -492,9 +498,9 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     while (true) {
       auto const where = this->location.load(std::memory_order_acquire);
       if (where == spill_location::device) { return false; }
-      if (where == spill_location::moving) {
+      if (where == spill_location::moving) {  // sleeps until the mover's settle(), not spinning
         guard.unlock();
-        std::this_thread::yield();
+        this->location.wait(spill_location::moving, std::memory_order_acquire);
         guard.lock();
         continue;
       }
@@ -519,12 +525,12 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       memory_.adopt(fresh.release(), this->bytes_, this->alignment_);
     } catch (...) {
       if (!guard.owns_lock()) { guard.lock(); }
-      this->location.store(spill_location::host, std::memory_order_release);
+      settle(spill_location::host);
       throw;
     }
     spill_host_resource{}.deallocate(this->host, this->bytes_, this->alignment_);
     this->host = nullptr;
-    this->location.store(spill_location::device, std::memory_order_release);
+    settle(spill_location::device);
     registry.add_device_bytes(this->bytes_);
     this->last_use.store(registry.advance(), std::memory_order_relaxed);
     if (counting) {

@@ -31,7 +31,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <unordered_set>
+#include <set>
 #include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -91,7 +91,7 @@ field_info field_info_of(arrow_field const& field) {
 }
 
 /// Nodes met while walking one untrusted tree: a node met twice is a cycle (or a shared child).
-using seen_nodes = std::unordered_set<void const*>;
+using seen_nodes = std::set<void const*>;
 
 template <int = 0>
 void expect_node(void const* node, bool released, std::string const& path, int depth, seen_nodes& seen) {

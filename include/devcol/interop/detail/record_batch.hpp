@@ -31,7 +31,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
+#include <set>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -95,7 +95,7 @@ void check_struct(ArrowArray const& array, arrow_field const& field, std::string
                        " without a validity buffer");
   DEVCOL_ARROW_EXPECTS(array.null_count <= 0, path, ".null_count is ", array.null_count,
                        ": a table has no null rows");
-  std::unordered_set<std::string_view> names;
+  std::set<std::string_view> names;
   for (std::size_t i = 0; i < field.children.size(); ++i) {
     ArrowArray const& child = *array.children[i];
     arrow_field const& child_field = field.children[i];

@@ -14,6 +14,7 @@
 #include <devcol/column/validity_view.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/host_range.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 #include <devcol/ops/detail/validity.hpp>
@@ -22,7 +23,6 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <cstddef>
-#include <ranges>
 #include <utility>
 #include <vector>
 
@@ -89,9 +89,9 @@ template <class Buffer>
  * size() and a buffer_type), `rows` rows in all, from `resource`: as above, with each input's entry
  * taken from the column.
  */
-template <std::ranges::sized_range Columns, class Resource>
+template <detail::host_sized_range Columns, class Resource>
 [[nodiscard]] auto concatenated_mask(Columns const& cols, std::size_t rows, Resource const& resource, stream_ref stream) {
-  using buffer_type = typename std::ranges::range_value_t<Columns>::buffer_type;
+  using buffer_type = typename detail::host_range_value_t<Columns>::buffer_type;
   std::vector<concatenated_input> inputs;
   inputs.reserve(std::ranges::size(cols));
   std::size_t first = 0;
