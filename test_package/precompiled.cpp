@@ -13,6 +13,8 @@
 #  error "this consumer must be compiled with DEVCOL_PRECOMPILED=1 (linking devcol::precompiled sets it)"
 #endif
 
+bool arrow_table_round_trip();  // precompiled_arrow_table.cpp
+
 int main() {
   using devcol::host_value;
   devcol::stream s;
@@ -43,6 +45,8 @@ int main() {
   auto const kept_times = devcol::filter(picked_times, devcol::make_column<bool>({true, true, false}, s), s);
   ok = ok && devcol::to_host(kept_times, s) ==
                  std::vector<std::optional<devcol::timestamp_ms>>{devcol::timestamp_ms{devcol::duration_ms{7}}, std::nullopt};
+
+  ok = ok && arrow_table_round_trip();
 
   std::ostringstream printed;
   printed << picked;

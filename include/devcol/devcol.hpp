@@ -83,6 +83,7 @@
 
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/arrow_stream.hpp>
+#include <devcol/interop/arrow_table.hpp>
 #include <devcol/interop/dlpack.hpp>
 #include <devcol/interop/dlpack_abi.hpp>
 #include <devcol/interop/from_arrow.hpp>
