@@ -34,11 +34,13 @@ struct shape {
   unsigned nulls;
 };
 /// Sizes around the 64-row block and its vector widths at slice starts that put the mask mid-word
-/// (none, odd, past a word), and one input that two threads split (the fast paths chunk passes of
-/// 2^15 rows and more per thread). Small enough for a sanitized debug build.
+/// (none, odd, past a word); 256 and 1000, which the folds read as four sub-ranges of whole blocks
+/// (with no rows after them, and with blocks and rows after them); and one input that two threads
+/// split (the fast paths chunk passes of 2^15 rows and more per thread). Small enough for a
+/// sanitized debug build.
 std::vector<shape> shapes(std::initializer_list<unsigned> nulls) {
   std::vector<shape> out;
-  for (std::size_t const n : {0, 1, 63, 64, 65, 129, 1000}) {
+  for (std::size_t const n : {0, 1, 63, 64, 65, 129, 256, 1000}) {
     for (std::size_t const offset : {0, 3, 70}) {
       for (unsigned const every : nulls) { out.push_back({n, offset, every}); }
     }
