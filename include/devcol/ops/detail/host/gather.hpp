@@ -51,13 +51,16 @@ struct gather_kernel {
   static constexpr std::size_t prefetch_distance = 32;
 
   /// The random reads are the cost: starts those of row `i + prefetch_distance` (its source value
-  /// and, where the source has nulls, its validity word) while row `i` is gathered.
+  /// and, where the source has nulls, its validity word) while row `i` is gathered. Into the L2
+  /// cache (locality 2, x86's `prefetcht1`), not the L1: one core, 2^24 int64 rows on huge pages,
+  /// a standalone loop, three rounds of medians of 7: 135-145 ms with `prefetcht1` against 164-200
+  /// ms with `prefetcht0` and 173-215 ms without prefetching.
   [[gnu::always_inline]] void prefetch_ahead(std::size_t i, std::size_t end) const noexcept {
     if (i + prefetch_distance >= end) { return; }
     I const ahead = indices[i + prefetch_distance];
     std::size_t const from = index_in_bounds(ahead, source_rows) ? static_cast<std::size_t>(ahead) : 0;
-    __builtin_prefetch(source + from);
-    if (source_mask != nullptr) { __builtin_prefetch(source_mask + (source_offset + from) / bits_per_word); }
+    __builtin_prefetch(source + from, 0, 2);
+    if (source_mask != nullptr) { __builtin_prefetch(source_mask + (source_offset + from) / bits_per_word, 0, 2); }
   }
 
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
