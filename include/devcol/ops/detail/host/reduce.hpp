@@ -25,7 +25,6 @@
 
 #include <bit>
 #include <cstddef>
-#include <type_traits>
 #include <vector>
 
 #if DEVCOL_HOST_FAST_PATHS
@@ -179,7 +178,7 @@ template <class Acc, class T, class Step>
                                              std::size_t begin, std::size_t end, Acc identity, Step step,
                                              Acc (&acc)[lanes<Acc>]) noexcept {
   std::size_t row = for_each_block(begin, end, [&](std::size_t r) {
-    fold_block(values + r, mask == nullptr ? ~bitmask_word{0} : word_at(mask, offset + r), identity, step, acc);
+    fold_block(values + r, rows_word(mask, offset, r, block_rows), identity, step, acc);
   });
   for (; row < end; ++row) {
     if (mask == nullptr || bit_is_set(mask, offset + row)) { acc[0] = step(acc[0], static_cast<Acc>(values[row])); }
@@ -244,7 +243,7 @@ struct minmax_kernel {
     }
     std::size_t row = for_each_block(begin, end, [&](std::size_t r) {
       T const* v = values + r;
-      bitmask_word const word = mask == nullptr ? ~bitmask_word{0} : word_at(mask, offset + r);
+      bitmask_word const word = rows_word(mask, offset, r, block_rows);
       if (word == ~bitmask_word{0}) {
         for (std::size_t k = 0; k < block_rows; k += L) {
           DEVCOL_HOST_LANE_LOOP for (std::size_t j = 0; j < L; ++j) {

@@ -135,7 +135,7 @@ struct scan_kernel {
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
     acc_type acc = identity;
     std::size_t row = write_blocks(out, begin, end, stream, [&](std::size_t at, T* to) __attribute__((always_inline)) {
-      bitmask_word const word = mask == nullptr ? ~bitmask_word{0} : word_at(mask, offset + at);
+      bitmask_word const word = rows_word(mask, offset, at, block_rows);
       if (word == ~bitmask_word{0}) {
         scan_block<Kind, Inclusive, false>(values + at, word, identity, to, acc);
       } else {
