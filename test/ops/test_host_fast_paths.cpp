@@ -233,6 +233,19 @@ void for_each_simd_level(F&& check) {
 }
 
 }  // namespace
+
+/// Sets how many sub-ranges the folds read a column with nulls as (one or four: which one a CPU
+/// gets depends on its vendor) for one test run, and restores it after.
+class masked_streams {
+ public:
+  explicit masked_streams(std::size_t n) : saved_(devcol::detail::host::masked_read_streams().exchange(n)) {}
+  masked_streams(masked_streams const&) = delete;
+  masked_streams& operator=(masked_streams const&) = delete;
+  ~masked_streams() { devcol::detail::host::masked_read_streams().store(saved_); }
+
+ private:
+  std::size_t saved_;
+};
 }  // namespace devcol_test::fast_paths
 
 using namespace devcol_test::fast_paths;  // NOLINT: test brevity
@@ -247,10 +260,14 @@ TEMPLATE_TEST_CASE("host fast paths: sum, mean, min, max and minmax give what th
     auto const thrust = thrust_path::reduce(hurt, false);
     auto const summable = make_input<TestType>(n, offset, nulls, pool::summable, ++seed);
     auto const thrust_sums = thrust_path::reduce(summable, true);
-    for_each_simd_level([&] {
-      check_reductions(fast_path::reduce(hurt, false), thrust);  // no sums on either side
-      check_reductions(fast_path::reduce(summable, true), thrust_sums);
-    });
+    for (std::size_t const streams : {std::size_t{1}, devcol::detail::host::read_streams}) {
+      INFO("sub-ranges with nulls " << streams);
+      masked_streams const masked(streams);
+      for_each_simd_level([&] {
+        check_reductions(fast_path::reduce(hurt, false), thrust);  // no sums on either side
+        check_reductions(fast_path::reduce(summable, true), thrust_sums);
+      });
+    }
   }
   if constexpr (std::is_floating_point_v<TestType>) {
     using lim = std::numeric_limits<TestType>;

@@ -83,6 +83,20 @@ enum class simd_level : int { baseline = 0, avx2 = 1, avx512 = 2 };
 #  endif
 }
 
+/// Whether this CPU is AMD's (asked once), for the few choices the two x86 vendors' cores answer
+/// differently (reduce.hpp's masked_read_streams()).
+[[nodiscard]] inline bool cpu_is_amd() noexcept {
+#  if DEVCOL_HOST_SIMD_DISPATCH
+  static bool const amd = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_is("amd") != 0;
+  }();
+  return amd;
+#  else
+  return false;
+#  endif
+}
+
 /// The highest build the fast paths may choose: the tests lower it to run every build a CPU has
 /// (not synchronised with kernels running meanwhile; set it between calls).
 inline std::atomic<simd_level>& simd_level_cap() noexcept {

@@ -9,7 +9,7 @@
  * lanes into one. Each loop over the lanes is marked DEVCOL_HOST_LANE_LOOP, without which GCC's
  * -O3 leaves it scalar. A block of 64 rows with nulls folds into the lanes, a null row as the
  * identity, chosen without a branch (fold_masked_block()). A chunk's blocks are read from four
- * sub-ranges in turn (for_each_block()).
+ * sub-ranges in turn (for_each_block()), or with nulls on AMD CPUs from one (masked_read_streams()).
  * min and max fold `v < acc ? v : acc`, which keeps `acc` when `v` is NaN (so NaN is skipped,
  * as Arrow does) and is exactly what x86's `minpd`/`maxpd` compute, so it vectorises without
  * -ffast-math. Integer results are exact; floating-point sums add in a different order from
@@ -23,6 +23,7 @@
 #include <devcol/ops/detail/host/dispatch.hpp>
 #include <devcol/ops/detail/host/mask_words.hpp>
 
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <vector>
@@ -145,12 +146,27 @@ template <class Acc, class T, class Step>
   }
 }
 
-/// Sub-ranges a fold reads at once (see for_each_block()).
+/// Sub-ranges a fold of a column without nulls reads at once (see for_each_block()).
 inline constexpr std::size_t read_streams = 4;
 
 /**
+ * Sub-ranges a fold of a column with nulls reads at once: read_streams, but one on AMD CPUs. With
+ * nulls each block also reads its validity word, and the two vendors' cores answer the four
+ * sub-ranges oppositely. One thread, 2^24 rows with 10% nulls, bench_ops: on an Intel Xeon VM
+ * four sub-ranges took double minmax from 17.9-22.6 to 12.5-13.5 ms and double sum from 14.6-14.9
+ * to 11.2-11.4 ms; on an AMD EPYC (Zen 4) VM they took double minmax from 4.8 to 7.0 ms and double
+ * sum from 4.2 to 5.9 ms (medians of 9 to 12 runs' medians; skewing the sub-ranges' starts off a power of two
+ * and prefetching the validity words ahead did not help). At least 1; the tests set it to run either
+ * way (not synchronised with kernels running meanwhile; set it between calls).
+ */
+inline std::atomic<std::size_t>& masked_read_streams() noexcept {
+  static std::atomic<std::size_t> streams{cpu_is_amd() ? 1 : read_streams};
+  return streams;
+}
+
+/**
  * Calls `f(row)` for the first row of every whole 64-row block of [begin, end), and returns the
- * first row after them. The blocks are taken from read_streams equal sub-ranges in turn, so that
+ * first row after them. The blocks are taken from `streams` equal sub-ranges in turn, so that
  * one core has that many sequential streams in flight: a single stream leaves the core's reads
  * bound by what one hardware prefetch stream fetches ahead. One core of an Intel Xeon VM, 2^24
  * int64 on huge pages, a standalone loop: one stream read 9.0-10.1 GB/s, two 10.6-11.6, four
@@ -160,15 +176,21 @@ inline constexpr std::size_t read_streams = 4;
  * of 64-row blocks already read at that rate, where it was (11.7-12.1 against 10.0-12.3 ms).
  */
 template <class F>
-[[gnu::always_inline]] inline std::size_t for_each_block(std::size_t begin, std::size_t end, F&& f) {
-  std::size_t const per_stream = (end - begin) / block_rows / read_streams;  // blocks
-  std::size_t const stride = per_stream * block_rows;
+[[gnu::always_inline]] inline std::size_t for_each_block(std::size_t begin, std::size_t end, std::size_t streams,
+                                                         F&& f) {
+  std::size_t const stride = (end - begin) / block_rows / streams * block_rows;
   for (std::size_t b = 0; b < stride; b += block_rows) {
-    for (std::size_t s = 0; s < read_streams; ++s) { f(begin + s * stride + b); }
+    for (std::size_t s = 0; s < streams; ++s) { f(begin + s * stride + b); }
   }
-  std::size_t row = begin + read_streams * stride;
+  std::size_t row = begin + streams * stride;
   for (; row + block_rows <= end; row += block_rows) { f(row); }
   return row;
+}
+
+/// How many sub-ranges a fold reads (for_each_block()): read_streams without a mask,
+/// masked_read_streams() with one.
+[[nodiscard]] inline std::size_t fold_streams(bitmask_word const* mask) noexcept {
+  return mask == nullptr ? read_streams : masked_read_streams().load(std::memory_order_relaxed);
 }
 
 /// Folds rows [begin, end) of `values` (row 0's validity at bit `offset` of `mask`; null: all valid)
@@ -177,7 +199,7 @@ template <class Acc, class T, class Step>
 [[gnu::always_inline]] inline void fold_rows(T const* values, bitmask_word const* mask, std::size_t offset,
                                              std::size_t begin, std::size_t end, Acc identity, Step step,
                                              Acc (&acc)[lanes<Acc>]) noexcept {
-  std::size_t row = for_each_block(begin, end, [&](std::size_t r) {
+  std::size_t row = for_each_block(begin, end, fold_streams(mask), [&](std::size_t r) {
     fold_block(values + r, rows_word(mask, offset, r, block_rows), identity, step, acc);
   });
   for (; row < end; ++row) {
@@ -241,7 +263,7 @@ struct minmax_kernel {
       a[j] = highest;
       b[j] = lowest;
     }
-    std::size_t row = for_each_block(begin, end, [&](std::size_t r) {
+    std::size_t row = for_each_block(begin, end, fold_streams(mask), [&](std::size_t r) {
       T const* v = values + r;
       bitmask_word const word = rows_word(mask, offset, r, block_rows);
       if (word == ~bitmask_word{0}) {
