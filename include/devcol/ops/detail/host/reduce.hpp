@@ -154,10 +154,10 @@ inline constexpr std::size_t read_streams = 4;
  * nulls each block also reads its validity word, and the two vendors' cores answer the four
  * sub-ranges oppositely. One thread, 2^24 rows with 10% nulls, bench_ops: on an Intel Xeon VM
  * four sub-ranges took double minmax from 17.9-22.6 to 12.5-13.5 ms and double sum from 14.6-14.9
- * to 11.2-11.4 ms; on an AMD EPYC (Zen 4) VM they took double minmax from 4.8 to 7.0 ms and double
- * sum from 4.2 to 5.9 ms (medians of 9 to 12 runs' medians; skewing the sub-ranges' starts off a power of two
- * and prefetching the validity words ahead did not help). At least 1; the tests set it to run either
- * way (not synchronised with kernels running meanwhile; set it between calls).
+ * to 11.2-11.4 ms; on an AMD EPYC (Zen 4) VM they took double minmax from 5.3 to 9.7 ms and double
+ * sum from 4.1 to 7.0 ms (the median of six runs' medians; skewing the sub-ranges' starts off a
+ * power of two and prefetching the validity words ahead did not help). At least 1; the tests set
+ * it to run either way (not synchronised with kernels running meanwhile; set it between calls).
  */
 inline std::atomic<std::size_t>& masked_read_streams() noexcept {
   static std::atomic<std::size_t> streams{cpu_is_amd() ? 1 : read_streams};
