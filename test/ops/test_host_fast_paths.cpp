@@ -234,14 +234,14 @@ void for_each_simd_level(F&& check) {
 
 }  // namespace
 
-/// Sets how many sub-ranges the folds read a column with nulls as (one or four: which one a CPU
-/// gets depends on its vendor) for one test run, and restores it after.
-class masked_streams {
+/// Sets how many sub-ranges the folds read a column as (one or four: which one a CPU gets depends on
+/// its vendor) for one test run, and restores it after.
+class fold_sub_ranges {
  public:
-  explicit masked_streams(std::size_t n) : saved_(devcol::detail::host::masked_read_streams().exchange(n)) {}
-  masked_streams(masked_streams const&) = delete;
-  masked_streams& operator=(masked_streams const&) = delete;
-  ~masked_streams() { devcol::detail::host::masked_read_streams().store(saved_); }
+  explicit fold_sub_ranges(std::size_t n) : saved_(devcol::detail::host::fold_read_streams().exchange(n)) {}
+  fold_sub_ranges(fold_sub_ranges const&) = delete;
+  fold_sub_ranges& operator=(fold_sub_ranges const&) = delete;
+  ~fold_sub_ranges() { devcol::detail::host::fold_read_streams().store(saved_); }
 
  private:
   std::size_t saved_;
@@ -261,8 +261,8 @@ TEMPLATE_TEST_CASE("host fast paths: sum, mean, min, max and minmax give what th
     auto const summable = make_input<TestType>(n, offset, nulls, pool::summable, ++seed);
     auto const thrust_sums = thrust_path::reduce(summable, true);
     for (std::size_t const streams : {std::size_t{1}, devcol::detail::host::read_streams}) {
-      INFO("sub-ranges with nulls " << streams);
-      masked_streams const masked(streams);
+      INFO("sub-ranges " << streams);
+      fold_sub_ranges const set(streams);
       for_each_simd_level([&] {
         check_reductions(fast_path::reduce(hurt, false), thrust);  // no sums on either side
         check_reductions(fast_path::reduce(summable, true), thrust_sums);

@@ -84,7 +84,7 @@ enum class simd_level : int { baseline = 0, avx2 = 1, avx512 = 2 };
 }
 
 /// Whether this CPU is AMD's (asked once), for the few choices the two x86 vendors' cores answer
-/// differently (reduce.hpp's masked_read_streams()).
+/// differently (reduce.hpp's fold_read_streams()).
 [[nodiscard]] inline bool cpu_is_amd() noexcept {
 #  if DEVCOL_HOST_SIMD_DISPATCH
   static bool const amd = [] {

@@ -9,7 +9,7 @@
  * lanes into one. Each loop over the lanes is marked DEVCOL_HOST_LANE_LOOP, without which GCC's
  * -O3 leaves it scalar. A block of 64 rows with nulls folds into the lanes, a null row as the
  * identity, chosen without a branch (fold_masked_block()). A chunk's blocks are read from four
- * sub-ranges in turn (for_each_block()), or with nulls on AMD CPUs from one (masked_read_streams()).
+ * sub-ranges in turn on Intel CPUs, from one on AMD's (fold_read_streams()).
  * min and max fold `v < acc ? v : acc`, which keeps `acc` when `v` is NaN (so NaN is skipped,
  * as Arrow does) and is exactly what x86's `minpd`/`maxpd` compute, so it vectorises without
  * -ffast-math. Integer results are exact; floating-point sums add in a different order from
@@ -146,20 +146,20 @@ template <class Acc, class T, class Step>
   }
 }
 
-/// Sub-ranges a fold of a column without nulls reads at once (see for_each_block()).
+/// Sub-ranges a fold reads at once on a CPU that gains from them (see for_each_block()).
 inline constexpr std::size_t read_streams = 4;
 
 /**
- * Sub-ranges a fold of a column with nulls reads at once: read_streams, but one on AMD CPUs. With
- * nulls each block also reads its validity word, and the two vendors' cores answer the four
- * sub-ranges oppositely. One thread, 2^24 rows with 10% nulls, bench_ops: on an Intel Xeon VM
- * four sub-ranges took double minmax from 17.9-22.6 to 12.5-13.5 ms and double sum from 14.6-14.9
- * to 11.2-11.4 ms; on an AMD EPYC (Zen 4) VM they took double minmax from 5.3 to 9.7 ms and double
- * sum from 4.1 to 7.0 ms (the median of six runs' medians; skewing the sub-ranges' starts off a
- * power of two and prefetching the validity words ahead did not help). At least 1; the tests set
- * it to run either way (not synchronised with kernels running meanwhile; set it between calls).
+ * Sub-ranges a fold reads at once: read_streams, but one on AMD CPUs, whose cores answer the
+ * sub-ranges oppositely to Intel's. One thread, bench_ops: on an Intel Xeon VM (2^24 rows) four
+ * sub-ranges took int32 sum from 7.7 to 4.4-5.6 ms, double minmax with 10% nulls from 17.9-22.6 to
+ * 12.5-13.5 ms; on an AMD EPYC (Zen 4) VM they took, without nulls at 2^27 rows, int64 sum from
+ * 35-42 to 70-76 ms and float minmax from 18-20 to 29-38 ms, and with nulls at 2^24 double minmax
+ * from 5.3 to 9.7 ms (skewing the sub-ranges' starts off a power of two and prefetching the
+ * validity words ahead did not help). At least 1; the tests set it to run either way (not
+ * synchronised with kernels running meanwhile; set it between calls).
  */
-inline std::atomic<std::size_t>& masked_read_streams() noexcept {
+inline std::atomic<std::size_t>& fold_read_streams() noexcept {
   static std::atomic<std::size_t> streams{cpu_is_amd() ? 1 : read_streams};
   return streams;
 }
@@ -187,10 +187,9 @@ template <class F>
   return row;
 }
 
-/// How many sub-ranges a fold reads (for_each_block()): read_streams without a mask,
-/// masked_read_streams() with one.
-[[nodiscard]] inline std::size_t fold_streams(bitmask_word const* mask) noexcept {
-  return mask == nullptr ? read_streams : masked_read_streams().load(std::memory_order_relaxed);
+/// How many sub-ranges a fold reads now (fold_read_streams()).
+[[nodiscard]] inline std::size_t fold_streams() noexcept {
+  return fold_read_streams().load(std::memory_order_relaxed);
 }
 
 /// Folds rows [begin, end) of `values` (row 0's validity at bit `offset` of `mask`; null: all valid)
@@ -199,7 +198,7 @@ template <class Acc, class T, class Step>
 [[gnu::always_inline]] inline void fold_rows(T const* values, bitmask_word const* mask, std::size_t offset,
                                              std::size_t begin, std::size_t end, Acc identity, Step step,
                                              Acc (&acc)[lanes<Acc>]) noexcept {
-  std::size_t row = for_each_block(begin, end, fold_streams(mask), [&](std::size_t r) {
+  std::size_t row = for_each_block(begin, end, fold_streams(), [&](std::size_t r) {
     fold_block(values + r, rows_word(mask, offset, r, block_rows), identity, step, acc);
   });
   for (; row < end; ++row) {
@@ -263,7 +262,7 @@ struct minmax_kernel {
       a[j] = highest;
       b[j] = lowest;
     }
-    std::size_t row = for_each_block(begin, end, fold_streams(mask), [&](std::size_t r) {
+    std::size_t row = for_each_block(begin, end, fold_streams(), [&](std::size_t r) {
       T const* v = values + r;
       bitmask_word const word = rows_word(mask, offset, r, block_rows);
       if (word == ~bitmask_word{0}) {
