@@ -199,7 +199,7 @@ host_value widen(T const& v) {
 /// Rows [0, size) of a validity mask whose row 0 is bit `offset` (all valid without one), on the host.
 template <int = 0>
 std::vector<bool> validity_to_host(bitmask_word const* mask, std::size_t offset, std::size_t size,
-                                          stream_ref stream) {
+                                   stream_ref stream) {
   std::vector<bool> valid(size, true);
   if (mask == nullptr || size == 0) { return valid; }
   auto const words = mask_words_to_host(mask, offset, size, stream);

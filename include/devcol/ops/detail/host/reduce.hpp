@@ -154,7 +154,7 @@ inline constexpr std::size_t read_streams = 4;
  * sub-ranges oppositely to Intel's. One thread, bench_ops: on an Intel Xeon VM (2^24 rows) four
  * sub-ranges took int32 sum from 7.7 to 4.4-5.6 ms, double minmax with 10% nulls from 17.9-22.6 to
  * 12.5-13.5 ms; on an AMD EPYC (Zen 4) VM they took, without nulls at 2^27 rows, int64 sum from
- * 35-42 to 70-76 ms and float minmax from 18-20 to 29-38 ms, and with nulls at 2^24 double minmax
+ * 35-42 to 70-76 ms and float minmax from 17-20 to 29-42 ms, and with nulls at 2^24 double minmax
  * from 5.3 to 9.7 ms (skewing the sub-ranges' starts off a power of two and prefetching the
  * validity words ahead did not help). At least 1; the tests set it to run either way (not
  * synchronised with kernels running meanwhile; set it between calls).
