@@ -5,6 +5,7 @@
 #define DEVCOL_TEST_PATH fast_path
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -234,18 +235,26 @@ void for_each_simd_level(F&& check) {
 
 }  // namespace
 
-/// Sets how many sub-ranges the folds read a column as (one or four: which one a CPU gets depends on
-/// its vendor) for one test run, and restores it after.
-class fold_sub_ranges {
+/// Sets one of the fast paths' knobs for one test run, and restores it after: how many sub-ranges
+/// the folds read a column as (fold_read_streams(): one or four, which one a CPU gets depends on
+/// its vendor), or the row count from which argsort's radix records carry 64-bit row numbers
+/// (radix_wide_rows_from(): 0 for every column's, so that the records of columns past 2^32 rows
+/// are tested on small ones).
+class scoped_knob {
  public:
-  explicit fold_sub_ranges(std::size_t n) : saved_(devcol::detail::host::fold_read_streams().exchange(n)) {}
-  fold_sub_ranges(fold_sub_ranges const&) = delete;
-  fold_sub_ranges& operator=(fold_sub_ranges const&) = delete;
-  ~fold_sub_ranges() { devcol::detail::host::fold_read_streams().store(saved_); }
+  scoped_knob(std::atomic<std::size_t>& knob, std::size_t value) : knob_(knob), saved_(knob.exchange(value)) {}
+  scoped_knob(scoped_knob const&) = delete;
+  scoped_knob& operator=(scoped_knob const&) = delete;
+  ~scoped_knob() { knob_.store(saved_); }
 
  private:
+  std::atomic<std::size_t>& knob_;
   std::size_t saved_;
 };
+
+/// Both record layouts of argsort's radix sort: 32-bit row numbers (what columns below 2^32 rows
+/// get), then 64-bit ones.
+inline constexpr std::size_t radix_row_layouts[] = {std::size_t{1} << 32, 0};
 }  // namespace devcol_test::fast_paths
 
 using namespace devcol_test::fast_paths;  // NOLINT: test brevity
@@ -262,7 +271,7 @@ TEMPLATE_TEST_CASE("host fast paths: sum, mean, min, max and minmax give what th
     auto const thrust_sums = thrust_path::reduce(summable, true);
     for (std::size_t const streams : {std::size_t{1}, devcol::detail::host::read_streams}) {
       INFO("sub-ranges " << streams);
-      fold_sub_ranges const set(streams);
+      scoped_knob const set(devcol::detail::host::fold_read_streams(), streams);
       for_each_simd_level([&] {
         check_reductions(fast_path::reduce(hurt, false), thrust);  // no sums on either side
         check_reductions(fast_path::reduce(summable, true), thrust_sums);
@@ -551,16 +560,21 @@ TEMPLATE_TEST_CASE("host fast paths: argsort and sort give what the Thrust path 
     for (auto const& a : sort_inputs<TestType>(n, offset, nulls, ++seed)) {
       for (bool const descending : {false, true}) {
         for (bool const nulls_first : {false, true}) {
-          INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls << ", input " << input
-                       << ", descending " << descending << ", nulls first " << nulls_first);
-          auto const fast = fast_path::argsort(a, descending, nulls_first);
           auto const expected = stable_sorted(a, descending, nulls_first);
-          CHECK(first_difference(fast, thrust_path::argsort(a, descending, nulls_first)) == -1);
-          CHECK(first_difference(fast, expected) == -1);
-          // sort: the same rows, bit for bit (a NaN keeps its payload, -0.0 its sign)
-          auto const sorted = fast_path::sort(a, descending, nulls_first);
-          CHECK(same_bits(sorted, rows_in(a, expected)));
-          CHECK(same_bits(sorted, thrust_path::sort(a, descending, nulls_first)));
+          auto const thrust = thrust_path::argsort(a, descending, nulls_first);
+          for (std::size_t const wide_from : radix_row_layouts) {
+            INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls << ", input " << input
+                         << ", descending " << descending << ", nulls first " << nulls_first
+                         << ", 64-bit row numbers from " << wide_from << " rows");
+            scoped_knob const set(devcol::detail::host::radix_wide_rows_from(), wide_from);
+            auto const fast = fast_path::argsort(a, descending, nulls_first);
+            CHECK(first_difference(fast, thrust) == -1);
+            CHECK(first_difference(fast, expected) == -1);
+            // sort: the same rows, bit for bit (a NaN keeps its payload, -0.0 its sign)
+            auto const sorted = fast_path::sort(a, descending, nulls_first);
+            CHECK(same_bits(sorted, rows_in(a, expected)));
+            CHECK(same_bits(sorted, thrust_path::sort(a, descending, nulls_first)));
+          }
         }
       }
       ++input;
@@ -581,8 +595,12 @@ TEMPLATE_TEST_CASE("host fast paths: argsort and sort split over threads give wh
         INFO("nulls 1 in " << nulls << ", descending " << descending);
         for (bool const nulls_first : {false, true}) {
           auto const expected = stable_sorted(a, descending, nulls_first);
-          CHECK(first_difference(fast_path::argsort(a, descending, nulls_first), expected) == -1);
-          CHECK(same_bits(fast_path::sort(a, descending, nulls_first), rows_in(a, expected)));
+          for (std::size_t const wide_from : radix_row_layouts) {
+            INFO("nulls first " << nulls_first << ", 64-bit row numbers from " << wide_from << " rows");
+            scoped_knob const set(devcol::detail::host::radix_wide_rows_from(), wide_from);
+            CHECK(first_difference(fast_path::argsort(a, descending, nulls_first), expected) == -1);
+            CHECK(same_bits(fast_path::sort(a, descending, nulls_first), rows_in(a, expected)));
+          }
         }
       }
     }

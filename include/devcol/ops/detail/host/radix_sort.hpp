@@ -30,6 +30,7 @@
 #include <devcol/ops/detail/host/mask_words.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -42,14 +43,23 @@ namespace detail::host {
 /// Buckets per pass: one byte of the key.
 inline constexpr std::size_t radix_buckets = 256;
 
-/// A valid row's key beside its number, packed (a 12-byte record for 8-byte keys): the passes
-/// move records, so their size is the sort's traffic. Row numbers are 32-bit: the fast path takes
-/// fewer than 2^32 rows.
-template <class K>
+/// A valid row's key beside its number, packed (a 12-byte record for 8-byte keys and 32-bit row
+/// numbers): the passes move records, so their size is the sort's traffic.
+template <class K, class Row>
 struct [[gnu::packed]] keyed_row {
   K key;
-  std::uint32_t row;
+  Row row;
 };
+
+/**
+ * The row count from which an argsort's records carry 64-bit row numbers (16-byte records for
+ * 8-byte keys) instead of 32-bit ones: 2^32, the first count whose row numbers 32 bits do not
+ * hold. A knob, so that tests run the 64-bit records on columns they can allocate.
+ */
+inline std::atomic<std::size_t>& radix_wide_rows_from() noexcept {
+  static std::atomic<std::size_t> rows{std::size_t{1} << 32};
+  return rows;
+}
 
 /// The bucket of `key` in the pass over byte `shift / 8` (`mask` 0: the one bucket of a sort with
 /// no pass, every key equal).
@@ -103,17 +113,18 @@ template <class F, class G>
  * row order: the null rows, before the others (`nulls_first`) or after, and beside them the valid
  * rows that `unordered(row)` picks (floating point's NaN, which Arrow sorts beside the nulls).
  * @tparam K the key: an unsigned integer of 1, 2, 4 or 8 bytes that orders as the rows do
+ * @tparam Row the records' row number: an unsigned integer that holds every row number below `n`
  * @tparam KeyOf `K(std::size_t row)`, called for valid rows that are not `unordered` only
  * @tparam Unordered `bool(std::size_t row)`, called for valid rows
- * @tparam Scratch `keyed_row<K>*(std::size_t count)`: storage for `count` records, kept until the
- *         sort returns; called at most twice, and not when one pass (or none) sorts the keys
+ * @tparam Scratch `keyed_row<K, Row>*(std::size_t count)`: storage for `count` records, kept until
+ *         the sort returns; called at most twice, and not when one pass (or none) sorts the keys
  * @param mask, mask_offset the rows' validity (a null mask: every row valid)
- * @param n fewer than 2^32 rows
+ * @param n the rows
  */
-template <class K, class KeyOf, class Unordered, class Scratch>
+template <class K, class Row, class KeyOf, class Unordered, class Scratch>
 void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t n, bitmask_word const* mask,
                    std::size_t mask_offset, bool descending, bool nulls_first, std::int64_t* out, Scratch&& scratch) {
-  using record = keyed_row<K>;
+  using record = keyed_row<K, Row>;
   constexpr std::size_t digits = sizeof(K);
   constexpr std::size_t stride = digits * radix_buckets + 1;  // and the chunk's unordered rows
   std::size_t const chunks = chunk_count(n);
@@ -210,7 +221,7 @@ void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t 
                 return;
               }
               K const key = key_of(i);
-              to[at[radix_bucket(key, shift, bucket_mask)]++] = record{key, static_cast<std::uint32_t>(i)};
+              to[at[radix_bucket(key, shift, bucket_mask)]++] = record{key, static_cast<Row>(i)};
             },
             on_null);
       }

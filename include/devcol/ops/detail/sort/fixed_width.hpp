@@ -236,6 +236,33 @@ template <int = 0>
   return nulls_first ? first + rows.null_count() : first;
 }
 
+/// argsort() through Thrust: the CUDA backend's, and the host's for types host_argsort does not
+/// sort (and every type's with the host fast paths off).
+template <class T, class Policy>
+[[nodiscard]] column<std::int64_t, Policy> thrust_argsort(column<T, Policy> const& col, order direction,
+                                                          null_order nulls, stream_ref stream) {
+  std::size_t const n = col.size();
+  auto indices = col.template make_like<std::int64_t>(n, stream);
+  executor exec(stream);
+  std::int64_t* const valid_first =
+      row_numbers_nulls_placed(exec, indices.data(access::write, stream), col.view(), nulls);
+  std::size_t const valid = n - col.null_count();
+  using K = sort_key_t<T>;
+  auto keys = col.template make_like<K>(valid, stream);
+  K* key = keys.data(access::write, stream);
+  if constexpr (std::is_floating_point_v<T>) {
+    auto const encoded = thrust::make_transform_iterator(
+        col.data(access::read),
+        composed<ordered_key<T>, directed_key<K>>{float_sort_key<T>(direction, nulls), key_direction<K>(direction)});
+    thrust::gather(exec.policy(), valid_first, valid_first + valid, encoded, key);
+  } else {
+    auto const directed = thrust::make_transform_iterator(col.data(access::read), key_direction<K>(direction));
+    thrust::gather(exec.policy(), valid_first, valid_first + valid, directed, key);
+  }
+  sort_by_keys(exec, key, valid, valid_first, direction);
+  return indices;
+}
+
 #if DEVCOL_HOST_FAST_PATHS
 /// Whether the host radix sort (host/radix_sort.hpp) argsorts `T` rows: arithmetic types of up to 8 bytes.
 template <class T>
@@ -254,8 +281,9 @@ struct radix_integer_key {
 
 /**
  * argsort() on the host fast path: the host radix sort (host/radix_sort.hpp), its first pass over
- * `col` itself. Scratch (up to two arrays of 12-byte records per valid row, for 8-byte keys) from
- * `col`'s resource.
+ * `col` itself. Scratch (up to two arrays of records a valid row: 12 bytes for 8-byte keys, 16
+ * from 2^32 rows, whose numbers need 64 bits) from `col`'s resource. Every size takes this path,
+ * so that a call compiles no Thrust sort beside it.
  */
 template <class T, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> host_argsort(column<T, Policy> const& col, order direction,
@@ -281,13 +309,21 @@ template <class T, class Policy>
     }
   };
   std::vector<buffer<Policy>> scratch;
-  host::radix_argsort<K>(key_of, nan_at, col.size(), col.has_nulls() ? rows.null_mask() : nullptr, rows.mask_offset(),
-                         direction == order::descending, nulls == null_order::first,
-                         indices.data(access::write, stream), [&](std::size_t count) {
-                           scratch.emplace_back(count * sizeof(host::keyed_row<K>), stream, mr::default_alignment,
-                                                col.resource());
-                           return static_cast<host::keyed_row<K>*>(scratch.back().data(access::write, stream));
-                         });
+  auto const sort_with = [&]<class Row>(Row) {
+    host::radix_argsort<K, Row>(key_of, nan_at, col.size(), col.has_nulls() ? rows.null_mask() : nullptr,
+                                rows.mask_offset(), direction == order::descending, nulls == null_order::first,
+                                indices.data(access::write, stream), [&](std::size_t count) {
+                                  using record = host::keyed_row<K, Row>;
+                                  scratch.emplace_back(count * sizeof(record), stream, mr::default_alignment,
+                                                       col.resource());
+                                  return static_cast<record*>(scratch.back().data(access::write, stream));
+                                });
+  };
+  if (col.size() < host::radix_wide_rows_from().load(std::memory_order_relaxed)) {
+    sort_with(std::uint32_t{});
+  } else {
+    sort_with(std::uint64_t{});
+  }
   return indices;
 }
 #endif
@@ -304,7 +340,7 @@ template <class T, class Policy>
  * No synchronisation. On the host backend, arithmetic types of up
  * to 8 bytes instead take a radix sort that reads `col` itself in its first pass and skips the key
  * bytes every row shares (detail/host/radix_sort.hpp; scratch from `col`'s resource: up to two
- * arrays of key-and-row records, 12 bytes a valid row for 8-byte keys). A chrono column
+ * arrays of key-and-row records, 12 bytes a valid row for 8-byte keys, 16 from 2^32 rows). A chrono column
  * (timestamps, durations, dates, times of day) sorts as its counts: int32's or int64's sort,
  * reading the same buffers.
  * @tparam T the element type
@@ -321,31 +357,14 @@ template <fixed_width T, class Policy>
     return devcol::argsort(detail::rows_as<typename detail::sorts_as<T>::type>(col), direction, stream, nulls);
   } else {
     detail::operation_spill_lock<Policy> const spill_scope{stream};
-    std::size_t const n = col.size();
 #if DEVCOL_HOST_FAST_PATHS
     if constexpr (detail::host_radix_sorts<T>) {
-      if (n <= std::numeric_limits<std::uint32_t>::max()) { return detail::host_argsort(col, direction, nulls, stream); }
-    }
+      return detail::host_argsort(col, direction, nulls, stream);
+    } else
 #endif
-    auto indices = col.template make_like<std::int64_t>(n, stream);
-    detail::executor exec(stream);
-    std::int64_t* const valid_first =
-        detail::row_numbers_nulls_placed(exec, indices.data(access::write, stream), col.view(), nulls);
-    std::size_t const valid = n - col.null_count();
-    using K = detail::sort_key_t<T>;
-    auto keys = col.template make_like<K>(valid, stream);
-    K* key = keys.data(access::write, stream);
-    if constexpr (std::is_floating_point_v<T>) {
-      auto const encoded = thrust::make_transform_iterator(
-          col.data(access::read), detail::composed<detail::ordered_key<T>, detail::directed_key<K>>{
-                                      detail::float_sort_key<T>(direction, nulls), detail::key_direction<K>(direction)});
-      thrust::gather(exec.policy(), valid_first, valid_first + valid, encoded, key);
-    } else {
-      auto const directed = thrust::make_transform_iterator(col.data(access::read), detail::key_direction<K>(direction));
-      thrust::gather(exec.policy(), valid_first, valid_first + valid, directed, key);
+    {
+      return detail::thrust_argsort(col, direction, nulls, stream);
     }
-    detail::sort_by_keys(exec, key, valid, valid_first, direction);
-    return indices;
   }
 }
 
