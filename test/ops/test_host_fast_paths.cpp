@@ -254,7 +254,7 @@ class scoped_knob {
 
 /// Both record layouts of argsort's radix sort: 32-bit row numbers (what columns below 2^32 rows
 /// get), then 64-bit ones.
-inline constexpr std::size_t radix_row_layouts[] = {std::size_t{1} << 32, 0};
+inline constexpr std::size_t radix_row_layouts[] = {devcol::detail::host::radix_narrow_rows_below, 0};
 }  // namespace devcol_test::fast_paths
 
 using namespace devcol_test::fast_paths;  // NOLINT: test brevity

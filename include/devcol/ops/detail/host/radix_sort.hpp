@@ -51,13 +51,16 @@ struct [[gnu::packed]] keyed_row {
   Row row;
 };
 
+/// 2^32: the first row count whose row numbers 32 bits do not hold.
+inline constexpr std::size_t radix_narrow_rows_below = std::size_t{1} << 32;
+
 /**
  * The row count from which an argsort's records carry 64-bit row numbers (16-byte records for
- * 8-byte keys) instead of 32-bit ones: 2^32, the first count whose row numbers 32 bits do not
- * hold. A knob, so that tests run the 64-bit records on columns they can allocate.
+ * 8-byte keys) instead of 32-bit ones: radix_narrow_rows_below. A knob, so that tests run the
+ * 64-bit records on columns they can allocate.
  */
 inline std::atomic<std::size_t>& radix_wide_rows_from() noexcept {
-  static std::atomic<std::size_t> rows{std::size_t{1} << 32};
+  static std::atomic<std::size_t> rows{radix_narrow_rows_below};
   return rows;
 }
 

@@ -340,9 +340,9 @@ template <class T, class Policy>
  * No synchronisation. On the host backend, arithmetic types of up
  * to 8 bytes instead take a radix sort that reads `col` itself in its first pass and skips the key
  * bytes every row shares (detail/host/radix_sort.hpp; scratch from `col`'s resource: up to two
- * arrays of key-and-row records, 12 bytes a valid row for 8-byte keys, 16 from 2^32 rows). A chrono column
- * (timestamps, durations, dates, times of day) sorts as its counts: int32's or int64's sort,
- * reading the same buffers.
+ * arrays of key-and-row records, 12 bytes a valid row for 8-byte keys, 16 from 2^32 rows). A
+ * chrono column (timestamps, durations, dates, times of day) sorts as its counts: int32's or
+ * int64's sort, reading the same buffers.
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
