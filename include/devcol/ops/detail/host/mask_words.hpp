@@ -52,6 +52,21 @@ namespace detail::host {
   return (end - begin) - valid;
 }
 
+/// Writes the `words` words of a mask whose rows [0, rows) are valid but for the run [null_begin,
+/// null_end), and whose bits past `rows` are 0: a sorted column's nulls, which sort puts first or last.
+inline void write_null_run(bitmask_word* out, std::size_t words, std::size_t rows, std::size_t null_begin,
+                           std::size_t null_end) noexcept {
+  auto const below = [](std::size_t bit, std::size_t first) noexcept {  // word `first / 64`'s bits below `bit`
+    if (bit <= first) { return bitmask_word{0}; }
+    std::size_t const count = bit - first;
+    return count >= bits_per_word ? ~bitmask_word{0} : (bitmask_word{1} << count) - 1;
+  };
+  for (std::size_t w = 0; w < words; ++w) {
+    std::size_t const first = w * bits_per_word;
+    out[w] = below(rows, first) & ~(below(null_end, first) & ~below(null_begin, first));
+  }
+}
+
 /// The kernel of and_masks(): one null count per chunk.
 struct and_kernel {
   bitmask_word const* a;

@@ -1,16 +1,16 @@
 /**
  * @file radix_sort.hpp
- * @brief Host fast path of argsort for keys of up to 8 bytes: a stable least-significant-digit
- * radix sort of (key, row number) pairs, one byte a pass, on OpenMP threads (see dispatch.hpp).
+ * @brief Host fast path of argsort and sort for keys of up to 8 bytes: a stable
+ * least-significant-digit radix sort, one byte a pass, on OpenMP threads (see dispatch.hpp).
  *
  * One pass over the rows counts every byte's buckets; a byte that is the same in every valid key
  * (the high bytes of small integers, the low bytes of integral doubles) costs no pass. The first
- * pass reads the column itself (keys made on the fly, null rows' numbers written where they go),
- * the last writes the row numbers alone, as the result's int64.
- *
- * Its scratch is two arrays of records beside the result. sort() keeps Thrust's path: run through
- * this sort, writing values made back from their keys, it was 1.8-2.2x faster but needed about a
- * column more memory than Thrust's, over a spill test's device limit.
+ * pass reads the column itself (keys made on the fly, null rows written where they go), the last
+ * writes the result. argsort moves (key, row number) records through two scratch arrays and writes
+ * the row numbers alone, as the result's int64. sort moves the values themselves, making each
+ * one's key again in every pass (a xor for integers, a few operations for floats), with the result
+ * as one of its two arrays: one scratch array of the valid values, as Thrust's sort needs, and the
+ * values bit for bit (a NaN's payload, -0.0's sign), with no key to turn back into a value.
  *
  * Why not Thrust's: the OpenMP system's stable sort gives each thread a slice to sort with CCCL's
  * sequential radix sort and merges the slices after. That radix sort takes 8-byte keys 3 bits a
@@ -33,6 +33,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -111,23 +112,35 @@ template <class F, class G>
 }
 
 /**
- * Stable argsort by radix: writes at `out` the numbers of the `n` rows in key order (descending
- * when `descending`; equal keys in row order). Two groups of rows sort apart from the keys, each in
- * row order: the null rows, before the others (`nulls_first`) or after, and beside them the valid
- * rows that `unordered(row)` picks (floating point's NaN, which Arrow sorts beside the nulls).
- * @tparam K the key: an unsigned integer of 1, 2, 4 or 8 bytes that orders as the rows do
- * @tparam Row the records' row number: an unsigned integer that holds every row number below `n`
- * @tparam KeyOf `K(std::size_t row)`, called for valid rows that are not `unordered` only
- * @tparam Unordered `bool(std::size_t row)`, called for valid rows
- * @tparam Scratch `keyed_row<K, Row>*(std::size_t count)`: storage for `count` records, kept until
- *         the sort returns; called at most twice, and not when one pass (or none) sorts the keys
+ * Stable sort by radix of `n` rows into a result of `n` positions (descending when `descending`;
+ * equal keys in row order). Two groups of rows sort apart from the keys, each in row order: the
+ * null rows, before the others (`nulls_first`) or after, and beside them the valid rows that
+ * `rows.unordered(row)` picks (floating point's NaN, which Arrow sorts beside the nulls). What
+ * moves and what is written is `rows`'s: argsort moves (key, row number) records and writes row
+ * numbers; sort moves the values themselves, their keys made again in every pass, and writes them.
+ * @tparam Rows the rows' access, with
+ *         - `key_type`: an unsigned integer of 1, 2, 4 or 8 bytes that orders as the rows do;
+ *         - `record`: what a pass moves;
+ *         - `bool unordered(std::size_t row)`, for valid rows; `key_type key_of(std::size_t row)`
+ *           and `record make(std::size_t row, key_type key)`, for valid rows that are not unordered;
+ *         - `key_type key(record)`;
+ *         - `void put(std::size_t at, record)`, the last pass's write of a keyed row at position
+ *           `at` of the result; `put_row(at, row)` and `put_null(at, row)`, the first pass's of an
+ *           unordered and of a null row;
+ *         - `record* records_at(std::size_t at)`: the result's positions from `at` as records, where
+ *           the result holds records (so that the passes before the last use it as one of their
+ *           two arrays), else a null pointer.
+ * @tparam Scratch `record*(std::size_t count)`: storage for `count` records, kept until the sort
+ *         returns; called at most twice (once when the result holds records), and not when one
+ *         pass (or none) sorts the keys
  * @param mask, mask_offset the rows' validity (a null mask: every row valid)
  * @param n the rows
  */
-template <class K, class Row, class KeyOf, class Unordered, class Scratch>
-void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t n, bitmask_word const* mask,
-                   std::size_t mask_offset, bool descending, bool nulls_first, std::int64_t* out, Scratch&& scratch) {
-  using record = keyed_row<K, Row>;
+template <class Rows, class Scratch>
+void radix_sort_rows(Rows const& rows, std::size_t n, bitmask_word const* mask, std::size_t mask_offset,
+                     bool descending, bool nulls_first, Scratch&& scratch) {
+  using K = typename Rows::key_type;
+  using record = typename Rows::record;
   constexpr std::size_t digits = sizeof(K);
   constexpr std::size_t stride = digits * radix_buckets + 1;  // and the chunk's unordered rows
   std::size_t const chunks = chunk_count(n);
@@ -145,11 +158,11 @@ void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t 
     for_each_row(
         mask, mask_offset, begin, begin + size,
         [&](std::size_t i) __attribute__((always_inline)) {
-          if (unordered(i)) {
+          if (rows.unordered(i)) {
             ++h[stride - 1];
             return;
           }
-          K const key = key_of(i);
+          K const key = rows.key_of(i);
           for (std::size_t d = 0; d < digits; ++d) { ++h[d * radix_buckets + radix_bucket(key, 8U * unsigned(d), 0xFF)]; }
         },
         [](std::size_t) {});
@@ -182,10 +195,23 @@ void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t 
     if (!constant) { passes.push_back(static_cast<unsigned>(d)); }
   }
 
+  // The arrays the passes before the last write, in turn. Where the result holds records, it is
+  // one of them, and the pass before the last writes the other, which the last reads.
   std::vector<std::size_t> positions(chunks * radix_buckets);
   record* from = nullptr;
-  record* to = passes.size() > 1 ? scratch(keyed) : nullptr;
-  record* spare = passes.size() > 2 ? scratch(keyed) : nullptr;
+  record* to = nullptr;
+  record* spare = nullptr;
+  if (passes.size() > 1) {
+    if (record* const in_result = rows.records_at(keyed_base); in_result != nullptr) {
+      record* const own = scratch(keyed);
+      bool const own_first = (passes.size() - 2) % 2 == 0;
+      to = own_first ? own : in_result;
+      spare = own_first ? in_result : own;
+    } else {
+      to = scratch(keyed);
+      spare = passes.size() > 2 ? scratch(keyed) : nullptr;
+    }
+  }
 
   // The first pass reads the column; with no byte to sort by, one bucket holds every keyed row.
   {
@@ -198,40 +224,38 @@ void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t 
       radix_positions(counts.data() + passes.front() * radix_buckets, stride, chunks, descending,
                       last ? keyed_base : 0, positions.data());
     }
-    for_each_chunk(chunks, [&](std::size_t c) {
-      auto const [begin, size] = rows_of(c);
-      std::size_t* const at = positions.data() + c * radix_buckets;
-      std::size_t null_at = null_base + (begin - keyed_before[c] - unordered_before[c]);
-      std::size_t unordered_at = unordered_base + unordered_before[c];
-      auto on_null = [&](std::size_t i) __attribute__((always_inline)) {
-        out[null_at++] = static_cast<std::int64_t>(i);
-      };
-      if (last) {
+    auto pass = [&]<bool Last>(std::bool_constant<Last>) {  // the test of `last` out of the loop
+      for_each_chunk(chunks, [&](std::size_t c) {
+        auto const [begin, size] = rows_of(c);
+        std::size_t* const at = positions.data() + c * radix_buckets;
+        std::size_t null_at = null_base + (begin - keyed_before[c] - unordered_before[c]);
+        std::size_t unordered_at = unordered_base + unordered_before[c];
         for_each_row(
             mask, mask_offset, begin, begin + size,
             [&](std::size_t i) __attribute__((always_inline)) {
-              std::size_t const to_at =
-                  unordered(i) ? unordered_at++ : at[radix_bucket(key_of(i), shift, bucket_mask)]++;
-              out[to_at] = static_cast<std::int64_t>(i);
-            },
-            on_null);
-      } else {
-        for_each_row(
-            mask, mask_offset, begin, begin + size,
-            [&](std::size_t i) __attribute__((always_inline)) {
-              if (unordered(i)) {
-                out[unordered_at++] = static_cast<std::int64_t>(i);
+              if (rows.unordered(i)) {
+                rows.put_row(unordered_at++, i);
                 return;
               }
-              K const key = key_of(i);
-              to[at[radix_bucket(key, shift, bucket_mask)]++] = record{key, static_cast<Row>(i)};
+              K const key = rows.key_of(i);
+              std::size_t const to_at = at[radix_bucket(key, shift, bucket_mask)]++;
+              if constexpr (Last) {
+                rows.put(to_at, rows.make(i, key));
+              } else {
+                to[to_at] = rows.make(i, key);
+              }
             },
-            on_null);
-      }
-    });
+            [&](std::size_t i) __attribute__((always_inline)) { rows.put_null(null_at++, i); });
+      });
+    };
+    if (last) {
+      pass(std::true_type{});
+    } else {
+      pass(std::false_type{});
+    }
   }
 
-  // The other passes move records, the last writing row numbers alone.
+  // The other passes move records, the last writing the result.
   std::size_t const record_chunks = chunk_count(keyed);
   std::size_t const record_per = (keyed + record_chunks - 1) / record_chunks;
   std::vector<std::size_t> record_counts(record_chunks * radix_buckets, 0);
@@ -252,7 +276,7 @@ void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t 
         auto const [begin, size] = bounds(c);
         std::size_t* const h = record_counts.data() + c * radix_buckets;
         std::fill_n(h, radix_buckets, 0);
-        for (std::size_t i = begin; i < begin + size; ++i) { ++h[radix_bucket(from[i].key, shift, 0xFF)]; }
+        for (std::size_t i = begin; i < begin + size; ++i) { ++h[radix_bucket(rows.key(from[i]), shift, 0xFF)]; }
       });
     }
     radix_positions(record_counts.data(), radix_buckets, record_chunks, descending, last ? keyed_base : 0,
@@ -263,12 +287,12 @@ void radix_argsort(KeyOf const& key_of, Unordered const& unordered, std::size_t 
       if (last) {
         for (std::size_t i = begin; i < begin + size; ++i) {
           record const r = from[i];
-          out[at[radix_bucket(r.key, shift, 0xFF)]++] = static_cast<std::int64_t>(r.row);
+          rows.put(at[radix_bucket(rows.key(r), shift, 0xFF)]++, r);
         }
       } else {
         for (std::size_t i = begin; i < begin + size; ++i) {
           record const r = from[i];
-          to[at[radix_bucket(r.key, shift, 0xFF)]++] = r;
+          to[at[radix_bucket(rows.key(r), shift, 0xFF)]++] = r;
         }
       }
     });

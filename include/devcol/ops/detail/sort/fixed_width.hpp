@@ -279,6 +279,71 @@ struct radix_integer_key {
   }
 };
 
+/// The radix key of a valid row of `T` that is not NaN: radix_integer_key, or for floating point
+/// its ordered_key::number_key (one key for -0.0 and 0.0, so that they tie).
+template <class T>
+[[nodiscard, gnu::always_inline]] inline auto radix_key(T x) noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    return ordered_key<T>::number_key(x);
+  } else {
+    return radix_integer_key<T>{}(x);
+  }
+}
+
+/// What every host radix sort of `T` rows reads: their values, NaN rows kept out of the keys
+/// (host::radix_sort_rows).
+template <class T>
+struct radix_rows {
+  using key_type = decltype(radix_key(T{}));
+  T const* values;
+  [[nodiscard, gnu::always_inline]] bool unordered(std::size_t i) const noexcept { return is_nan(values[i]); }
+  [[nodiscard, gnu::always_inline]] key_type key_of(std::size_t i) const noexcept { return radix_key(values[i]); }
+};
+
+/// argsort's rows: (key, row number) records in `Row`, row numbers written at `out`.
+template <class T, class Row>
+struct argsort_rows : radix_rows<T> {
+  using typename radix_rows<T>::key_type;
+  using record = host::keyed_row<key_type, Row>;
+  std::int64_t* out;
+  [[nodiscard, gnu::always_inline]] static record make(std::size_t i, key_type key) noexcept {
+    return {key, static_cast<Row>(i)};
+  }
+  [[nodiscard, gnu::always_inline]] static key_type key(record const& r) noexcept { return r.key; }
+  [[gnu::always_inline]] void put(std::size_t at, record const& r) const noexcept {
+    out[at] = static_cast<std::int64_t>(r.row);
+  }
+  [[gnu::always_inline]] void put_row(std::size_t at, std::size_t i) const noexcept {
+    out[at] = static_cast<std::int64_t>(i);
+  }
+  [[gnu::always_inline]] void put_null(std::size_t at, std::size_t i) const noexcept { put_row(at, i); }
+  [[nodiscard]] static record* records_at(std::size_t) noexcept { return nullptr; }
+};
+
+/// sort's rows: the values themselves, written at `out`, null rows as zero bits.
+template <class T>
+struct value_rows : radix_rows<T> {
+  using typename radix_rows<T>::key_type;
+  using record = T;
+  T* out;
+  [[nodiscard, gnu::always_inline]] T make(std::size_t i, key_type) const noexcept { return this->values[i]; }
+  [[nodiscard, gnu::always_inline]] static key_type key(T x) noexcept { return radix_key(x); }
+  [[gnu::always_inline]] void put(std::size_t at, T x) const noexcept { out[at] = x; }
+  [[gnu::always_inline]] void put_row(std::size_t at, std::size_t i) const noexcept { out[at] = this->values[i]; }
+  [[gnu::always_inline]] void put_null(std::size_t at, std::size_t) const noexcept { out[at] = T{}; }
+  [[nodiscard]] T* records_at(std::size_t at) const noexcept { return out + at; }
+};
+
+/// The host radix sort's scratch: arrays of `count` `Record`s from `col`'s resource, kept in
+/// `held` until the sort returns.
+template <class Record, class T, class Policy>
+auto radix_scratch(column<T, Policy> const& col, std::vector<buffer<Policy>>& held, stream_ref stream) {
+  return [&col, &held, stream](std::size_t count) {
+    held.emplace_back(count * sizeof(Record), stream, mr::default_alignment, col.resource());
+    return static_cast<Record*>(held.back().data(access::write, stream));
+  };
+}
+
 /**
  * argsort() on the host fast path: the host radix sort (host/radix_sort.hpp), its first pass over
  * `col` itself. Scratch (up to two arrays of records a valid row: 12 bytes for 8-byte keys, 16
@@ -289,35 +354,13 @@ template <class T, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> host_argsort(column<T, Policy> const& col, order direction,
                                                         null_order nulls, stream_ref stream) {
   auto indices = col.template make_like<std::int64_t>(col.size(), stream);
-  column_view<T> const rows = col.view();
-  T const* const values = col.data(access::read);
-  auto const key_of = [values](std::size_t i) __attribute__((always_inline)) {
-    if constexpr (std::is_floating_point_v<T>) {
-      return ordered_key<T>::number_key(values[i]);  // NaN rows are not keyed
-    } else {
-      return radix_integer_key<T>{}(values[i]);
-    }
-  };
-  using K = decltype(key_of(0));
-  auto const nan_at = [values](std::size_t i) __attribute__((always_inline)) {
-    if constexpr (std::is_floating_point_v<T>) {
-      return is_nan(values[i]);
-    } else {
-      (void)values;  // captured either way: clang warns of an unused capture, GCC of none
-      (void)i;
-      return false;
-    }
-  };
+  column_view<T> const view = col.view();
   std::vector<buffer<Policy>> scratch;
   auto const sort_with = [&]<class Row>(Row) {
-    host::radix_argsort<K, Row>(key_of, nan_at, col.size(), col.has_nulls() ? rows.null_mask() : nullptr,
-                                rows.mask_offset(), direction == order::descending, nulls == null_order::first,
-                                indices.data(access::write, stream), [&](std::size_t count) {
-                                  using record = host::keyed_row<K, Row>;
-                                  scratch.emplace_back(count * sizeof(record), stream, mr::default_alignment,
-                                                       col.resource());
-                                  return static_cast<record*>(scratch.back().data(access::write, stream));
-                                });
+    argsort_rows<T, Row> const rows{{col.data(access::read)}, indices.data(access::write, stream)};
+    host::radix_sort_rows(rows, col.size(), col.has_nulls() ? view.null_mask() : nullptr, view.mask_offset(),
+                          direction == order::descending, nulls == null_order::first,
+                          radix_scratch<typename argsort_rows<T, Row>::record>(col, scratch, stream));
   };
   if (col.size() < host::radix_wide_rows_from().load(std::memory_order_relaxed)) {
     sort_with(std::uint32_t{});
@@ -325,6 +368,34 @@ template <class T, class Policy>
     sort_with(std::uint64_t{});
   }
   return indices;
+}
+
+/**
+ * sort() on the host fast path: the host radix sort moving the values themselves, the result one
+ * of its two arrays (scratch: one array of the valid values, from `col`'s resource), nulls a run
+ * at the start or the end of a new mask. No argsort, no gather and no index column.
+ */
+template <class T, class Policy>
+[[nodiscard]] column<T, Policy> host_sort(column<T, Policy> const& col, order direction, null_order nulls,
+                                          stream_ref stream) {
+  std::size_t const n = col.size();
+  auto out = col.template make_like<T>(n, stream);
+  column_view<T> const view = col.view();
+  std::vector<buffer<Policy>> scratch;
+  value_rows<T> const rows{{col.data(access::read)}, out.data(access::write, stream)};
+  host::radix_sort_rows(rows, n, col.has_nulls() ? view.null_mask() : nullptr, view.mask_offset(),
+                        direction == order::descending, nulls == null_order::first,
+                        radix_scratch<T>(col, scratch, stream));
+  if (col.has_nulls()) {
+    std::size_t const null_rows = col.null_count();
+    std::size_t const bytes = bitmask_allocation_size(n);
+    buffer<Policy> mask(bytes, stream, mr::default_alignment, out.resource());
+    std::size_t const null_begin = nulls == null_order::first ? 0 : n - null_rows;
+    host::write_null_run(static_cast<bitmask_word*>(mask.data(access::write, stream)), bytes / sizeof(bitmask_word),
+                         n, null_begin, null_begin + null_rows);
+    out.replace_null_mask(std::move(mask), null_rows);
+  }
+  return out;
 }
 #endif
 
@@ -368,6 +439,35 @@ template <fixed_width T, class Policy>
   }
 }
 
+namespace detail {
+/// sort() through Thrust: the CUDA backend's, and the host's for types host_sort does not sort
+/// (and every type's with the host fast paths off).
+template <class T, class Policy>
+[[nodiscard]] column<T, Policy> thrust_sort(column<T, Policy> const& col, order direction, null_order nulls,
+                                            stream_ref stream) {
+  if (col.has_nulls()) {
+    return devcol::gather(col, devcol::argsort(col, direction, stream, nulls), stream, out_of_bounds::nullify);
+  }
+  auto out = col.template make_like<T>(col.size(), stream);
+  T* first = out.data(access::write, stream);
+  executor exec(stream);
+  if constexpr (std::is_floating_point_v<T>) {
+    auto keys = col.template make_like<sort_key_t<T>>(col.size(), stream);
+    sort_floats(exec, col.data(access::read), col.size(), first, keys.data(access::write, stream), direction, nulls);
+  } else {
+    directed_key<T> const directed = key_direction<T>(direction);
+    if (directed.flip) {
+      transform_n(exec, col.data(access::read), col.size(), first, directed);
+    } else {
+      copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
+    }
+    thrust::stable_sort(exec.policy(), first, first + col.size(), key_comparator<T>(direction));
+    if (directed.flip) { transform_n(exec, first, col.size(), first, directed); }
+  }
+  return out;
+}
+}  // namespace detail
+
 /**
  * @brief `col` in order, stable, nulls first or last, floating point as devcol/ops/sort.hpp says.
  * Without nulls: a copy then one sort of the values in place, no synchronisation (descending,
@@ -375,7 +475,10 @@ template <fixed_width T, class Policy>
  * sort kernel serves both directions: see detail::flips_for_descending); floating point
  * sorts its ordered_key integers instead (a scratch column from `col`'s resource) and places its
  * zero and NaN rows after (see detail::sort_floats: two binary searches, which synchronise
- * `stream`). With nulls, argsort then gather. A chrono column sorts as its counts (see argsort()).
+ * `stream`). With nulls, argsort then gather. On the host backend, arithmetic types of up to 8 bytes
+ * instead take argsort's radix sort moving the values themselves (detail::host_sort: no argsort,
+ * no gather; scratch from `col`'s resource: one array of the valid values; no synchronisation).
+ * A chrono column sorts as its counts (see argsort()).
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
@@ -391,27 +494,14 @@ template <fixed_width T, class Policy>
     return detail::rows_as<T>(devcol::sort(counts, direction, stream, nulls));
   } else {
     detail::operation_spill_lock<Policy> const spill_scope{stream};
-    if (col.has_nulls()) {
-      return devcol::gather(col, devcol::argsort(col, direction, stream, nulls), stream, out_of_bounds::nullify);
+#if DEVCOL_HOST_FAST_PATHS
+    if constexpr (detail::host_radix_sorts<T>) {
+      return detail::host_sort(col, direction, nulls, stream);
+    } else
+#endif
+    {
+      return detail::thrust_sort(col, direction, nulls, stream);
     }
-    auto out = col.template make_like<T>(col.size(), stream);
-    T* first = out.data(access::write, stream);
-    detail::executor exec(stream);
-    if constexpr (std::is_floating_point_v<T>) {
-      auto keys = col.template make_like<detail::sort_key_t<T>>(col.size(), stream);
-      detail::sort_floats(exec, col.data(access::read), col.size(), first, keys.data(access::write, stream), direction,
-                          nulls);
-    } else {
-      detail::directed_key<T> const directed = detail::key_direction<T>(direction);
-      if (directed.flip) {
-        detail::transform_n(exec, col.data(access::read), col.size(), first, directed);
-      } else {
-        copy_bytes(first, col.data(access::read), col.size() * sizeof(T), stream);
-      }
-      thrust::stable_sort(exec.policy(), first, first + col.size(), detail::key_comparator<T>(direction));
-      if (directed.flip) { detail::transform_n(exec, first, col.size(), first, directed); }
-    }
-    return out;
   }
 }
 
