@@ -22,6 +22,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -56,11 +57,11 @@ struct reductions {
   std::optional<std::pair<T, T>> minmax;
 };
 
-/// What gather gave: its rows, or that it threw.
+/// What gather gave: its rows, or the message it threw, less where it was thrown from.
 template <class T>
 struct gathered {
   rows<T> values;
-  bool threw = false;
+  std::string error;
 };
 
 /// a + b, wrapping for integers: transform runs the op on every row, the values under null rows
@@ -175,9 +176,10 @@ gathered<T> gather(sliced<T> const& a, sliced<std::int32_t> const& indices, bool
   try {
     auto const out = devcol::gather(make(a), make(indices), {},
                                     nullify ? devcol::out_of_bounds::nullify : devcol::out_of_bounds::throw_error);
-    return {devcol::to_host(out), false};
-  } catch (devcol::logic_error const&) {
-    return {{}, true};
+    return {devcol::to_host(out), {}};
+  } catch (devcol::logic_error const& e) {
+    std::string const what = e.what();
+    return {{}, what.substr(0, what.find(" [at "))};
   }
 }
 

@@ -24,6 +24,7 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scatter.h>
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -123,65 +124,88 @@ void check_indices(column_view<I> indices, std::size_t size, char const* op, str
 }
 
 #if DEVCOL_HOST_FAST_PATHS
+/// Whether host_gather() gathers `T` rows: arithmetic types and int128_t (the width word of 16-byte
+/// rows, which fixed-size binary and decimal128 gather as).
+template <class T>
+inline constexpr bool host_gathers = std::is_arithmetic_v<T> || std::is_same_v<T, int128_t>;
+
+/// Throws as check_indices() does, naming the first valid index of `indices` outside [0, size):
+/// the host fast path's, which found that one is, reads them in place.
+template <class I>
+[[noreturn]] void fail_first_outside(column_view<I> indices, std::size_t size) {
+  using shown = std::conditional_t<std::is_signed_v<I>, long long, unsigned long long>;
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    if (indices.is_valid(i) && !host::index_in_bounds(indices[i], size)) {
+      DEVCOL_FAIL("gather: index ", static_cast<shown>(indices[i]), " at row ", i, " is out of bounds for ", size,
+                  " rows");
+    }
+  }
+  DEVCOL_FAIL("gather: an index is out of bounds for ", size, " rows");
+}
+
 /**
- * The host fast path of gather (see host/gather.hpp) into `out` (made for the indices' rows):
- * values and bounds in one pass, and where nulls are possible (in `col`, in the indices, or from
- * out-of-bounds indices under `nullify`) the mask in that pass too. Returns false, having written
- * only `out`'s values, where it does not apply (an empty source, an element type neither arithmetic
- * nor int128_t, which the fixed-size binary gather of 16-byte rows runs as) or
- * where `throw_error` meets an index out of bounds: the caller then runs the Thrust path, which
- * checks and throws naming the first.
+ * gather() on the host fast path (see host/gather.hpp), for host_gathers types: values and bounds
+ * in one pass, and where nulls are possible (in `col`, in the indices, or from out-of-bounds
+ * indices under `nullify`) the mask in that pass too. Under `throw_error`, an index out of bounds
+ * is found again, in place, to name it. Every case takes this path, so that a call compiles no
+ * Thrust gather beside it.
  */
 template <class T, class Policy, class I, class IndexPolicy>
-bool host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& indices, column<T, Policy>& out,
-                 out_of_bounds policy, stream_ref stream) {
-  if constexpr (!std::is_arithmetic_v<T> && !std::is_same_v<T, int128_t>) {
-    return false;
-  } else {
-    if (col.size() == 0) { return false; }
-    std::size_t const n = indices.size();
-    column_view<T> const source = col.view();
-    column_view<I> const index = indices.view();
-    std::size_t const chunks = host::chunk_count(n);
-    std::vector<std::size_t> outside(chunks, 0);
-    std::vector<std::size_t> valid(chunks, 0);
-    auto total = [](std::vector<std::size_t> const& counts) {
-      std::size_t sum = 0;
-      for (auto const c : counts) { sum += c; }
-      return sum;
-    };
-    // Returns how many valid indices are out of bounds.
-    auto pass = [&](bitmask_word* words) {
-      T* const values = out.data(access::write, stream);
-      host::gather_kernel<T, I> kernel{source.data(),
-                                       source.size(),
-                                       col.has_nulls() ? source.null_mask() : nullptr,
-                                       source.mask_offset(),
-                                       index.data(),
-                                       indices.has_nulls() ? index.null_mask() : nullptr,
-                                       index.mask_offset(),
-                                       values,
-                                       words,
-                                       outside.data(),
-                                       valid.data(),
-                                       host::streams(values, n * sizeof(T))};
-      host::run_chunks(kernel, n, chunks);
-      return total(outside);
-    };
-    if (!col.has_nulls() && !indices.has_nulls()) {
-      std::size_t const bad = pass(nullptr);  // the common case: no mask unless an index is out of bounds
-      if (bad == 0) { return true; }
-      if (policy == out_of_bounds::throw_error) { return false; }
+[[nodiscard]] column<T, Policy> host_gather(column<T, Policy> const& col, column<I, IndexPolicy> const& indices,
+                                            out_of_bounds policy, stream_ref stream) {
+  std::size_t const n = indices.size();
+  column_view<T> const source = col.view();
+  column_view<I> const index = indices.view();
+  if (col.size() == 0) {  // every row null (the kernel reads the source without a branch)
+    if (policy == out_of_bounds::throw_error) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (index.is_valid(i)) { fail_first_outside(index, 0); }
+      }
     }
-    std::size_t const bytes = bitmask_allocation_size(n);
-    buffer<Policy> mask(bytes, stream, mr::default_alignment, out.resource());
-    auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
-    for (std::size_t w = (n + bits_per_word - 1) / bits_per_word; w < bytes / sizeof(bitmask_word); ++w) { words[w] = 0; }
-    if (pass(words) != 0 && policy == out_of_bounds::throw_error) { return false; }
-    std::size_t const valid_rows = total(valid);
-    if (valid_rows != n) { out.replace_null_mask(std::move(mask), n - valid_rows); }
-    return true;
+    auto nulls = col.template make_like<T>(n, stream, n == 0 ? mask_state::unallocated : mask_state::all_null);
+    if (n != 0) { std::fill_n(nulls.data(access::write, stream), n, T{}); }
+    return nulls;
   }
+  auto out = col.template make_like<T>(n, stream);
+  std::size_t const chunks = host::chunk_count(n);
+  std::vector<std::size_t> outside(chunks, 0);
+  std::vector<std::size_t> valid(chunks, 0);
+  auto total = [](std::vector<std::size_t> const& counts) {
+    std::size_t sum = 0;
+    for (auto const c : counts) { sum += c; }
+    return sum;
+  };
+  // Returns how many valid indices are out of bounds.
+  auto pass = [&](bitmask_word* words) {
+    T* const values = out.data(access::write, stream);
+    host::gather_kernel<T, I> kernel{source.data(),
+                                     source.size(),
+                                     col.has_nulls() ? source.null_mask() : nullptr,
+                                     source.mask_offset(),
+                                     index.data(),
+                                     indices.has_nulls() ? index.null_mask() : nullptr,
+                                     index.mask_offset(),
+                                     values,
+                                     words,
+                                     outside.data(),
+                                     valid.data(),
+                                     host::streams(values, n * sizeof(T))};
+    host::run_chunks(kernel, n, chunks);
+    return total(outside);
+  };
+  if (!col.has_nulls() && !indices.has_nulls()) {
+    std::size_t const bad = pass(nullptr);  // the common case: no mask unless an index is out of bounds
+    if (bad == 0) { return out; }
+    if (policy == out_of_bounds::throw_error) { fail_first_outside(index, col.size()); }
+  }
+  std::size_t const bytes = bitmask_allocation_size(n);
+  buffer<Policy> mask(bytes, stream, mr::default_alignment, out.resource());
+  auto* words = static_cast<bitmask_word*>(mask.data(access::write, stream));
+  for (std::size_t w = (n + bits_per_word - 1) / bits_per_word; w < bytes / sizeof(bitmask_word); ++w) { words[w] = 0; }
+  if (pass(words) != 0 && policy == out_of_bounds::throw_error) { fail_first_outside(index, col.size()); }
+  std::size_t const valid_rows = total(valid);
+  if (valid_rows != n) { out.replace_null_mask(std::move(mask), n - valid_rows); }
+  return out;
 }
 #endif
 
@@ -194,24 +218,25 @@ template <class T, class Policy, class I, class IndexPolicy>
                                                    stream_ref stream, out_of_bounds policy) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
 #if DEVCOL_HOST_FAST_PATHS
-  {
-    auto out = col.template make_like<T>(indices.size(), stream);
-    if (detail::host_gather(col, indices, out, policy, stream)) { return out; }
-  }
+  if constexpr (detail::host_gathers<T>) {
+    return detail::host_gather(col, indices, policy, stream);
+  } else
 #endif
-  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
-  auto out = col.template make_like<T>(indices.size(), stream);
-  T* rows = out.data(access::write, stream);
-  detail::executor exec(stream);
-  exec.reads(col.data(access::read), col.size() * sizeof(T));
-  exec.reads(indices.data(access::read), indices.size() * sizeof(I));
-  exec.writes(rows, indices.size() * sizeof(T));
-  detail::tabulate(exec, indices.size(), rows, detail::gather_value<T, I>{col.view(), {indices.view(), col.size()}});
-  if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
-    detail::set_validity(out, detail::gather_valid<I>{col.view(), {indices.view(), col.size()}}, stream);
-    if (out.null_count() == 0) { out.replace_null_mask({}, 0); }
+  {
+    if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+    auto out = col.template make_like<T>(indices.size(), stream);
+    T* rows = out.data(access::write, stream);
+    detail::executor exec(stream);
+    exec.reads(col.data(access::read), col.size() * sizeof(T));
+    exec.reads(indices.data(access::read), indices.size() * sizeof(I));
+    exec.writes(rows, indices.size() * sizeof(T));
+    detail::tabulate(exec, indices.size(), rows, detail::gather_value<T, I>{col.view(), {indices.view(), col.size()}});
+    if (col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify) {
+      detail::set_validity(out, detail::gather_valid<I>{col.view(), {indices.view(), col.size()}}, stream);
+      if (out.null_count() == 0) { out.replace_null_mask({}, 0); }
+    }
+    return out;
   }
-  return out;
 }
 }  // namespace detail
 
