@@ -163,12 +163,16 @@ class host_value_t {
 
 /// @brief A list row: `host_list({1, 2, std::nullopt})`.
 /// @param values the elements, in order
-template <int = 0>
-[[nodiscard]] host_value host_list(host_value::list values) { return host_value(std::move(values)); }
+template <int N = 0>
+[[nodiscard]] detail::host_value_t<N> host_list(typename detail::host_value_t<N>::list values) {
+  return detail::host_value_t<N>(std::move(values));
+}
 /// @brief A struct row: `host_struct({{"a", 1}, {"b", "x"}})`.
 /// @param values the fields, named and in order
-template <int = 0>
-[[nodiscard]] host_value host_struct(host_value::fields values) { return host_value(std::move(values)); }
+template <int N = 0>
+[[nodiscard]] detail::host_value_t<N> host_struct(typename detail::host_value_t<N>::fields values) {
+  return detail::host_value_t<N>(std::move(values));
+}
 
 // Declared ahead of its definition because host_values_of() recurses through it for children.
 template <buffer_policy Policy>
@@ -176,23 +180,36 @@ template <buffer_policy Policy>
 
 namespace detail {
 
+/**
+ * host_value through a type that depends on `T`, for the templates below. Named directly, in a
+ * template never called, host_value's class (and its `std::variant`) is instantiated where the
+ * template names one of its members, and clang also compiles the constexpr functions (host_value's,
+ * `std::vector`'s) that the template calls with arguments that depend on none of its parameters.
+ * Named through this, all of it is compiled only where the template is.
+ */
+template <class T>
+inline constexpr int zero_for = 0;
+template <class T>
+using host_value_for = host_value_t<zero_for<T>>;
+
 /// A fixed-width value as a host_value (widened).
 template <class T>
-host_value widen(T const& v) {
+host_value_for<T> widen(T const& v) {
+  using value = host_value_for<T>;
   if constexpr (std::is_same_v<T, float16>) {
-    return host_value(to_float(v));
+    return value(to_float(v));
   } else if constexpr (std::is_same_v<T, interval_months>) {
-    return host_value(v.months);
+    return value(v.months);
   } else if constexpr (std::is_same_v<T, interval_day_time>) {
-    return host_value(host_value::fields{{"days", v.days}, {"milliseconds", v.milliseconds}});
+    return value(typename value::fields{{"days", v.days}, {"milliseconds", v.milliseconds}});
   } else if constexpr (std::is_same_v<T, interval_month_day_nano>) {
-    return host_value(host_value::fields{{"months", v.months}, {"days", v.days}, {"nanoseconds", v.nanoseconds}});
+    return value(typename value::fields{{"months", v.months}, {"days", v.days}, {"nanoseconds", v.nanoseconds}});
   } else if constexpr (requires { v.time_since_epoch(); }) {
-    return host_value(static_cast<std::int64_t>(v.time_since_epoch().count()));
+    return value(static_cast<std::int64_t>(v.time_since_epoch().count()));
   } else if constexpr (requires { v.count(); }) {
-    return host_value(static_cast<std::int64_t>(v.count()));
+    return value(static_cast<std::int64_t>(v.count()));
   } else {
-    return host_value(v);
+    return value(v);
   }
 }
 
@@ -210,15 +227,16 @@ std::vector<bool> validity_to_host(bitmask_word const* mask, std::size_t offset,
 }
 
 template <class C>
-std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
+std::vector<host_value_for<C>> host_values_of(C const& col, stream_ref stream) {
+  using value = host_value_for<C>;
   using Policy = typename C::policy;
   std::size_t const n = col.size();
-  std::vector<host_value> rows(n);
+  std::vector<value> rows(n);
   constexpr kind k = kind_of<C>;
   if constexpr (k == kind::decimal) {  // its text, as Python's str(Decimal) gives it
     auto const values = to_host(col, stream);
     for (std::size_t i = 0; i < n; ++i) {
-      if (values[i]) { rows[i] = host_value(format_decimal(*values[i], col.scale())); }
+      if (values[i]) { rows[i] = value(format_decimal(*values[i], col.scale())); }
     }
   } else if constexpr (k == kind::fixed_width || k == kind::strings || k == kind::binary || k == kind::fixed_size_binary ||
                        k == kind::string_view || k == kind::binary_view) {
@@ -239,7 +257,7 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
       if (!valid[i]) { continue; }
       auto const b = child.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(offsets[i]) - first);
       auto const e = child.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(offsets[i + 1]) - first);
-      rows[i] = host_value(host_value::list(b, e));
+      rows[i] = value(typename value::list(b, e));
     }
   } else if constexpr (k == kind::fixed_size_list) {
     auto const [first, last] = col.child_range();
@@ -249,7 +267,7 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
     for (std::size_t i = 0; i < n; ++i) {
       if (!valid[i]) { continue; }
       auto const b = child.begin() + static_cast<std::ptrdiff_t>(i) * k_size;
-      rows[i] = host_value(host_value::list(b, b + k_size));
+      rows[i] = value(typename value::list(b, b + k_size));
     }
   } else if constexpr (k == kind::run_end_encoded) {
     auto const range = col.run_range(stream);  // not a structured binding: clang 14 cannot capture one in a lambda
@@ -276,7 +294,7 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
     for (std::size_t i = 0; i < n; ++i) {
       if (!valid[i]) { continue; }
       auto const b = child.begin() + static_cast<std::ptrdiff_t>(offsets[i]);
-      rows[i] = host_value(host_value::list(b, b + static_cast<std::ptrdiff_t>(sizes[i])));
+      rows[i] = value(typename value::list(b, b + static_cast<std::ptrdiff_t>(sizes[i])));
     }
   } else if constexpr (k == kind::union_type) {
     if (n == 0) { return rows; }
@@ -285,7 +303,7 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
     copy_bytes(ids.data(), col.type_ids(access::read), n, stream);
     if (!offsets.empty()) { copy_bytes(offsets.data(), col.offsets(access::read), n * sizeof(std::int32_t), stream); }
     stream.synchronize();
-    std::vector<std::vector<host_value>> children;  // a sparse union's rows of each child; a dense one's whole
+    std::vector<std::vector<value>> children;  // a sparse union's rows of each child; a dense one's whole
     for (auto const& c : col.children()) {
       children.push_back(to_host_values(
           col.mode() == union_mode::sparse ? devcol::slice(c, col.offset(), col.offset() + n, stream) : c, stream));
@@ -293,20 +311,20 @@ std::vector<host_value> host_values_of(C const& col, stream_ref stream) {
     auto const& codes = col.type_codes();
     for (std::size_t i = 0; i < n; ++i) {
       auto const child = static_cast<std::size_t>(std::find(codes.begin(), codes.end(), ids[i]) - codes.begin());
-      host_value const& v = children.at(child).at(offsets.empty() ? i : static_cast<std::size_t>(offsets[i]));
-      if (!v.is_null()) { rows[i] = host_value(host_value::fields{{std::to_string(ids[i]), v}}); }
+      value const& v = children.at(child).at(offsets.empty() ? i : static_cast<std::size_t>(offsets[i]));
+      if (!v.is_null()) { rows[i] = value(typename value::fields{{std::to_string(ids[i]), v}}); }
     }
   } else if constexpr (k == kind::null) {
     return rows;  // every row null, as host_value is by default
   } else if constexpr (k == kind::structure) {
-    std::vector<std::vector<host_value>> fields;
+    std::vector<std::vector<value>> fields;
     for (std::size_t f = 0; f < col.num_children(); ++f) { fields.push_back(to_host_values(col.field(f, stream), stream)); }
     auto const valid = validity_to_host(col.null_mask(access::read), col.offset(), n, stream);
     for (std::size_t i = 0; i < n; ++i) {
       if (!valid[i]) { continue; }
-      host_value::fields row;
+      typename value::fields row;
       for (std::size_t f = 0; f < fields.size(); ++f) { row.emplace_back(col.name(f), fields[f][i]); }
-      rows[i] = host_value(std::move(row));
+      rows[i] = value(std::move(row));
     }
   } else {
     static_assert(k == kind::dictionary, "host_values_of: a column kind without a host form");
