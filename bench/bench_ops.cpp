@@ -491,6 +491,17 @@ void register_typed(std::int64_t rows) {
         benchmark::DoNotOptimize(result);
       });
 #endif
+      // Arrow has no sort of an array's values: sort_indices and take are how its users get one.
+      add("devcol_sort", 2 * w, [](D const& d) { benchmark::DoNotOptimize(dv::sort(d.x)); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+      add("arrow_sort_indices_take", 2 * w, [](D const& d) {
+        auto indices = cp::SortIndices(*d.ax);
+        if (!indices.ok()) { throw std::runtime_error(indices.status().ToString()); }
+        auto sorted = cp::Take(d.ax, *indices);
+        if (!sorted.ok()) { throw std::runtime_error(sorted.status().ToString()); }
+        benchmark::DoNotOptimize(sorted);
+      });
+#endif
     }
   }
 }
