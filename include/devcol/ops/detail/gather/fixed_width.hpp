@@ -114,12 +114,19 @@ struct winner_valid : scattered_rows<validity_view> {
   }
 };
 
+/// Throws naming index `index` (its text or its value) at `row` as out of bounds for `size` rows:
+/// the one message of `op`'s bounds checks, on every path.
+template <class Index>
+[[noreturn]] void fail_index_outside(char const* op, Index const& index, std::size_t row, std::size_t size) {
+  DEVCOL_FAIL(op, ": index ", index, " at row ", row, " is out of bounds for ", size, " rows");
+}
+
 /// Throws naming the first index that is out of bounds for `size` rows (one pass, one kernel for
 /// every index type; synchronises).
 template <class I>
 void check_indices(column_view<I> indices, std::size_t size, char const* op, stream_ref stream) {
   if (auto const bad = first_index_outside(any_index_view(indices), size, stream)) {
-    DEVCOL_FAIL(op, ": index ", bad->second, " at row ", bad->first, " is out of bounds for ", size, " rows");
+    fail_index_outside(op, bad->second, bad->first, size);
   }
 }
 
@@ -136,8 +143,7 @@ template <class I>
   using shown = std::conditional_t<std::is_signed_v<I>, long long, unsigned long long>;
   for (std::size_t i = 0; i < indices.size(); ++i) {
     if (indices.is_valid(i) && !host::index_in_bounds(indices[i], size)) {
-      DEVCOL_FAIL("gather: index ", static_cast<shown>(indices[i]), " at row ", i, " is out of bounds for ", size,
-                  " rows");
+      fail_index_outside("gather", static_cast<shown>(indices[i]), i, size);
     }
   }
   DEVCOL_FAIL("gather: an index is out of bounds for ", size, " rows");
@@ -157,11 +163,7 @@ template <class T, class Policy, class I, class IndexPolicy>
   column_view<T> const source = col.view();
   column_view<I> const index = indices.view();
   if (col.size() == 0) {  // every row null (the kernel reads the source without a branch)
-    if (policy == out_of_bounds::throw_error) {
-      for (std::size_t i = 0; i < n; ++i) {
-        if (index.is_valid(i)) { fail_first_outside(index, 0); }
-      }
-    }
+    if (policy == out_of_bounds::throw_error && indices.null_count() != n) { fail_first_outside(index, 0); }
     auto nulls = col.template make_like<T>(n, stream, n == 0 ? mask_state::unallocated : mask_state::all_null);
     if (n != 0) { std::fill_n(nulls.data(access::write, stream), n, T{}); }
     return nulls;
