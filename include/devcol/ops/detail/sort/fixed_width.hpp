@@ -334,14 +334,19 @@ struct value_rows : radix_rows<T> {
   [[nodiscard]] T* records_at(std::size_t at) const noexcept { return out + at; }
 };
 
-/// The host radix sort's scratch: arrays of `count` `Record`s from `col`'s resource, kept in
-/// `held` until the sort returns.
-template <class Record, class T, class Policy>
-auto radix_scratch(column<T, Policy> const& col, std::vector<buffer<Policy>>& held, stream_ref stream) {
-  return [&col, &held, stream](std::size_t count) {
-    held.emplace_back(count * sizeof(Record), stream, mr::default_alignment, col.resource());
-    return static_cast<Record*>(held.back().data(access::write, stream));
-  };
+/// Runs the host radix sort of `col`'s rows through `rows` in `direction`, nulls as `nulls` says,
+/// its scratch arrays from `col`'s resource, freed when it returns.
+template <class Rows, class T, class Policy>
+void radix_sort_column(column<T, Policy> const& col, Rows const& rows, order direction, null_order nulls,
+                       stream_ref stream) {
+  using record = typename Rows::record;
+  column_view<T> const view = col.view();
+  std::vector<buffer<Policy>> scratch;
+  host::radix_sort_rows(rows, col.size(), col.has_nulls() ? view.null_mask() : nullptr, view.mask_offset(),
+                        direction == order::descending, nulls == null_order::first, [&](std::size_t count) {
+                          scratch.emplace_back(count * sizeof(record), stream, mr::default_alignment, col.resource());
+                          return static_cast<record*>(scratch.back().data(access::write, stream));
+                        });
 }
 
 /**
@@ -354,13 +359,9 @@ template <class T, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> host_argsort(column<T, Policy> const& col, order direction,
                                                         null_order nulls, stream_ref stream) {
   auto indices = col.template make_like<std::int64_t>(col.size(), stream);
-  column_view<T> const view = col.view();
-  std::vector<buffer<Policy>> scratch;
   auto const sort_with = [&]<class Row>(Row) {
-    argsort_rows<T, Row> const rows{{col.data(access::read)}, indices.data(access::write, stream)};
-    host::radix_sort_rows(rows, col.size(), col.has_nulls() ? view.null_mask() : nullptr, view.mask_offset(),
-                          direction == order::descending, nulls == null_order::first,
-                          radix_scratch<typename argsort_rows<T, Row>::record>(col, scratch, stream));
+    radix_sort_column(col, argsort_rows<T, Row>{{col.data(access::read)}, indices.data(access::write, stream)},
+                      direction, nulls, stream);
   };
   if (col.size() < host::radix_wide_rows_from().load(std::memory_order_relaxed)) {
     sort_with(std::uint32_t{});
@@ -380,12 +381,8 @@ template <class T, class Policy>
                                           stream_ref stream) {
   std::size_t const n = col.size();
   auto out = col.template make_like<T>(n, stream);
-  column_view<T> const view = col.view();
-  std::vector<buffer<Policy>> scratch;
-  value_rows<T> const rows{{col.data(access::read)}, out.data(access::write, stream)};
-  host::radix_sort_rows(rows, n, col.has_nulls() ? view.null_mask() : nullptr, view.mask_offset(),
-                        direction == order::descending, nulls == null_order::first,
-                        radix_scratch<T>(col, scratch, stream));
+  radix_sort_column(col, value_rows<T>{{col.data(access::read)}, out.data(access::write, stream)}, direction, nulls,
+                    stream);
   if (col.has_nulls()) {
     std::size_t const null_rows = col.null_count();
     std::size_t const bytes = bitmask_allocation_size(n);
