@@ -144,12 +144,20 @@ void visit_format(std::string_view format, std::string const& path, F&& f) {
   DEVCOL_ARROW_EXPECTS(found, path, ".format '", format, "' is not a type devcol imports (", importable_formats, ")");
 }
 
+/// The body of check_fixed_width, one for every type: `matches` says whether the format names the
+/// type, whose name, format and bytes per value (0: bit-packed) the rest are.
+template <int = 0>
+void check_fixed_width_layout(ArrowArray const& array, arrow_field const& field, std::string const& path, bool matches,
+                              std::string_view name, std::string_view format, std::size_t value_bytes) {
+  DEVCOL_ARROW_EXPECTS(matches, path, ".format '", field.format, "' is not ", name, " ('", format, "')");
+  check_values_layout(array, field, path, name, value_bytes);
+}
+
 /// Checks that an array (structure already checked) is a `T` array devcol can read.
 template <arrow_fixed_width T>
 void check_fixed_width(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-  DEVCOL_ARROW_EXPECTS(format_matches<T>(field.format), path, ".format '", field.format, "' is not ", type_name_v<T>,
-                       " ('", arrow_format_v<T>, "')");
-  check_values_layout(array, field, path, type_name_v<T>, type_traits<T>::arrow_bit_packed ? 0 : sizeof(T));
+  check_fixed_width_layout(array, field, path, format_matches<T>(field.format), type_name_v<T>, arrow_format_v<T>,
+                           type_traits<T>::arrow_bit_packed ? 0 : sizeof(T));
 }
 
 // ---- import ----------------------------------------------------------------------------------
