@@ -133,6 +133,20 @@ template <class... Args>
   return join_message<message_part_t<Args>...>(file, line, as_message_part<message_part_t<Args>>(args)...);
 }
 
+/// Throws `Error` made from join_message's text. Out of line with the throw inside, so that a
+/// failed check's call site is a branch and a call: the exception's allocation, construction and
+/// unwinding cleanup had been written out at each of the hundreds of checks a program reaches.
+template <class Error, class... Parts>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_joined(char const* file, int line, Parts const&... parts) {
+  throw Error(join_message(file, line, parts...));
+}
+/// Throws `Error` (constructible from a `std::string`) with make_message's text for `args`; checks of
+/// one shape share one throw_joined, as make_message shares one join_message.
+template <class Error, class... Args>
+[[noreturn]] void throw_message(char const* file, int line, Args const&... args) {
+  throw_joined<Error, message_part_t<Args>...>(file, line, as_message_part<message_part_t<Args>>(args)...);
+}
+
 #if DEVCOL_BACKEND_CUDA
 /// Throws the devcol exception for a failed CUDA call: `out_of_memory` for allocation failures
 /// (with `bytes` as the request), `cuda_error` otherwise. Clears the sticky-free last error.
@@ -161,11 +175,11 @@ DEVCOL_NAMESPACE_END
  * @param cond the precondition, evaluated once
  * @param ... the message parts, each streamable with `operator<<`, evaluated only on failure
  */
-#define DEVCOL_EXPECTS_OR_THROW(Error, cond, ...)                                 \
-  do {                                                                            \
-    if (!(cond)) [[unlikely]] {                                                   \
-      throw Error(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__)); \
-    }                                                                             \
+#define DEVCOL_EXPECTS_OR_THROW(Error, cond, ...)                                  \
+  do {                                                                             \
+    if (!(cond)) [[unlikely]] {                                                    \
+      ::devcol::detail::throw_message<Error>(__FILE__, __LINE__, __VA_ARGS__);     \
+    }                                                                              \
   } while (0)
 
 /// @brief Throws `devcol::logic_error` unless `cond` holds, with the streamed message.
@@ -175,7 +189,7 @@ DEVCOL_NAMESPACE_END
 
 /// @brief Throws `devcol::logic_error` with the streamed message (for failures found by a branch).
 /// @param ... the message parts, each streamable with `operator<<`
-#define DEVCOL_FAIL(...) throw ::devcol::logic_error(::devcol::detail::make_message(__FILE__, __LINE__, __VA_ARGS__))
+#define DEVCOL_FAIL(...) ::devcol::detail::throw_message<::devcol::logic_error>(__FILE__, __LINE__, __VA_ARGS__)
 
 /// @brief Throws `devcol::out_of_memory` for a failed request of `bytes`, with the streamed message.
 /// @param bytes the size of the request that failed, which the exception carries
