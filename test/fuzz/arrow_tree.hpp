@@ -140,6 +140,9 @@ class tree_reader {
     auto ap = std::make_unique<array_private>();
     std::uint8_t const code = in_.u8();
     sp->format = code < formats.size() ? std::string(formats[code]) : in_.str(in_.u8() % 33);
+    // The consumer reads the format as a C string, up to its first NUL: the buffers are sized for
+    // that format, not for the raw bytes ("tDu\0..." is a duration, whose rows the import reads).
+    sp->format.erase(std::min(sp->format.find('\0'), sp->format.size()));
     sp->name = in_.str(in_.u8() % 17);
     std::uint8_t const flags = in_.u8();
     std::int64_t const length = decode_extent(in_.u16(), false);
