@@ -50,8 +50,8 @@ struct gather_kernel {
 
   /// How many rows ahead the source is prefetched: far enough for the misses of a core's whole
   /// memory-level parallelism to be in flight. `bench_ops`, one thread, 2^24 rows (AMD EPYC, Zen
-  /// 4): 32 rows ahead took 80-89 ms per gather (int32 slower than int64), 64 60-65 ms, 128
-  /// 50-62 ms, 256 no less.
+  /// 4): 32 rows ahead took 77-89 ms per gather (int32 and float slower than int64), 64 took
+  /// 60-65 ms, 128 took 50-62 ms, 256 no less.
   static constexpr std::size_t prefetch_distance = 128;
 
   /// The random reads are the cost: starts those of row `i + prefetch_distance` (its source value
