@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include <devcol/core/callback.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/device.hpp>

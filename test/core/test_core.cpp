@@ -1,6 +1,7 @@
 // Core layer: backend detection, version, errors and check macros, streams and events.
 #include "../support.hpp"
 
+#include <functional>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -139,4 +140,41 @@ TEST_CASE("scoped_device on the current device changes nothing, and streams and 
   CHECK(devcol::current_device() == here);
   static_assert(devcol::device_id{1} != devcol::device_id{0} && devcol::device_id{} == devcol::device_id{0});
   static_assert(!std::is_convertible_v<int, devcol::device_id>, "an integer must not pass for a device");
+}
+
+TEST_CASE("callback holds, copies and moves a callable as std::function does; empty calls throw", "[core][callback]") {
+  using counter = devcol::callback<int(int)>;
+  counter empty;
+  CHECK_FALSE(empty);
+  CHECK(empty == nullptr);
+  CHECK_THROWS_AS(empty(1), devcol::logic_error);
+  CHECK(counter(nullptr) == nullptr);
+
+  // A mutable lambda changes its own captures; a copy has its own, as a std::function copy does.
+  counter count = [calls = 0](int step) mutable { return calls += step; };
+  REQUIRE(count);
+  CHECK(count(2) == 2);
+  counter copy = count;
+  CHECK(copy(10) == 12);
+  CHECK(count(1) == 3);
+
+  counter moved = std::move(count);
+  CHECK(moved(1) == 4);
+  CHECK(count == nullptr);  // NOLINT(bugprone-use-after-move): a moved-from callback is empty
+  count = moved;
+  CHECK(count(1) == 5);
+  CHECK(moved(1) == 5);
+
+  // A function pointer and a std::function convert; a result converts to R.
+  devcol::callback<long(int)> pointer = +[](int v) { return v * 2; };
+  CHECK(pointer(21) == 42L);
+  std::function<int(int)> const standard = [](int v) { return -v; };
+  counter from_standard = standard;
+  CHECK(from_standard(5) == -5);
+
+  // Reference parameters reach the callable as references.
+  devcol::callback<void(int&)> bump = [](int& v) { ++v; };
+  int value = 1;
+  bump(value);
+  CHECK(value == 2);
 }

@@ -6,6 +6,7 @@
 
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/table.hpp>
+#include <devcol/core/callback.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/detail/retired_streams.hpp>
@@ -21,7 +22,6 @@
 #include <cerrno>
 #include <cstddef>
 #include <exception>
-#include <functional>
 #include <memory>
 #include <new>
 #include <optional>
@@ -35,7 +35,7 @@ DEVCOL_NAMESPACE_BEGIN
 /// @brief What an exported stream calls for its next table: one, or nothing at the end.
 /// @tparam Policy the tables' buffer policy
 template <buffer_policy Policy = default_policy>
-using table_source = std::function<std::optional<basic_table<Policy>>()>;
+using table_source = callback<std::optional<basic_table<Policy>>()>;
 
 namespace detail {
 

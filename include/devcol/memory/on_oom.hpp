@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include <devcol/core/callback.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/error.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -11,7 +12,6 @@
 #include <devcol/memory/resource.hpp>
 
 #include <cstddef>
-#include <functional>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -23,7 +23,7 @@ namespace detail {
 template <memory_resource Upstream>
 class on_oom_state : public adaptor_state<Upstream> {
  public:
-  using callback_type = std::function<bool(std::size_t bytes, stream_ref stream)>;
+  using callback_type = callback<bool(std::size_t bytes, stream_ref stream)>;
 
   template <class... Args>
   explicit on_oom_state(callback_type callback, Args&&... args)

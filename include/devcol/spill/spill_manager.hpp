@@ -7,12 +7,12 @@
 
 #include <devcol/buffer/spill_state.hpp>
 #include <devcol/buffer/options.hpp>
+#include <devcol/core/callback.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -73,7 +73,7 @@ class spill_manager {
     return global().spill(bytes) > 0;
   }
   /// @brief on_demand() as a callback for `mr::on_oom`.
-  [[nodiscard]] static std::function<bool(std::size_t, stream_ref)> on_demand_callback() { return &on_demand; }
+  [[nodiscard]] static callback<bool(std::size_t, stream_ref)> on_demand_callback() { return &on_demand; }
 
   /// @brief Device bytes held now by live spillable owners on the device.
   [[nodiscard]] std::size_t device_bytes() const noexcept { return detail::spill_registry::global().device_bytes(); }
