@@ -2,6 +2,8 @@
 #include "../support.hpp"
 
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -118,6 +120,25 @@ TEST_CASE("logging writes one CSV line per event, failures included", "[memory][
   CHECK(lines[0] == "thread,time_ns,action,pointer,bytes,alignment,stream");
   CHECK_THAT(lines[2], Catch::Contains(",allocate_failure,") && Catch::Contains(",5000,64,"));
   for (auto const& line : lines) { CHECK(std::count(line.begin(), line.end(), ',') == 6); }
+}
+
+TEST_CASE("logging to a file writes the header and a line per event, and flushes", "[memory][logging]") {
+  std::string const path = "devcol_test_logging_" + std::to_string(reinterpret_cast<std::uintptr_t>(&path)) + ".csv";
+  {
+    devcol::mr::logging<devcol::mr::host_aligned> logged{path};
+    void* p = logged.allocate(64, 64);
+    logged.deallocate(p, 64, 64);
+    logged.flush();
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) { lines.push_back(line); }
+    REQUIRE(lines.size() == 3);  // flushed: everything is in the file while the adaptor lives
+    CHECK(lines[0] == "thread,time_ns,action,pointer,bytes,alignment,stream");
+    CHECK_THAT(lines[1], Catch::Contains(",allocate,") && Catch::Contains(",64,64,"));
+    CHECK_THAT(lines[2], Catch::Contains(",deallocate,"));
+    CHECK(lines[1].substr(0, lines[1].find(',')) == lines[2].substr(0, lines[2].find(',')));  // one thread
+  }
+  CHECK(std::remove(path.c_str()) == 0);
 }
 
 TEST_CASE("logging to a file that cannot be opened names the path", "[memory][logging]") {
