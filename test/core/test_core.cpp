@@ -142,7 +142,7 @@ TEST_CASE("scoped_device on the current device changes nothing, and streams and 
   static_assert(!std::is_convertible_v<int, devcol::device_id>, "an integer must not pass for a device");
 }
 
-TEST_CASE("callback holds, copies and moves a callable as std::function does; empty calls throw", "[core][callback]") {
+TEST_CASE("callback holds, copies and moves a callable as std::function does, and an empty one throws when called", "[core][callback]") {
   using counter = devcol::callback<int(int)>;
   counter empty;
   CHECK_FALSE(empty);
