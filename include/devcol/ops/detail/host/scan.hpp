@@ -194,7 +194,7 @@ void scan_tiles(T const* values, std::size_t rows, bitmask_word const* mask, std
   std::vector<A> through(tiles, identity);  // the running value after each tile, published by its thread
   std::unique_ptr<std::atomic<bool>[]> const published(new std::atomic<bool>[tiles]());
   // Plain stores: the carry below rereads each tile's results from the cache.
-  scan_kernel<Kind, Inclusive, T> local{values, mask, offset, identity, totals.data(), out, false};
+  scan_kernel<Kind, Inclusive, T> local{values, mask, offset, identity, totals.data(), out, stream_mode{}};
   carry_kernel<Kind, T> carry{through.data(), out};
   simd_level const level = active_simd_level();
   for_each_in_turn(threads, tiles, [&](std::size_t t) {

@@ -80,6 +80,15 @@ struct stream_mode {
 typedef long long stream_xmm __attribute__((vector_size(16), may_alias));
 #  endif
 
+// GCC 12 warns, after inlining into the gathers and the element-wise writes, that a block may be
+// read before it is written (at -O2 in the wide copies, at -O3 in the SSE2 one as well): it cannot
+// see that a block is streamed only once all its rows are written. The warning's location is the
+// copy, so it is silenced from here to stream_block()'s end.
+#  if defined(__GNUC__) && !defined(__clang__)
+#    pragma GCC diagnostic push
+#    pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#  endif
+
 #  if DEVCOL_HOST_SIMD_DISPATCH
 // The 32- and 64-byte streaming copies are not always-inline, as pext() (dispatch.hpp): the builds
 // without their instructions compile a call to them, which they never make (streams() asks for a
@@ -91,12 +100,6 @@ typedef long long stream_xmm __attribute__((vector_size(16), may_alias));
 typedef long long stream_ymm __attribute__((vector_size(32), may_alias));
 typedef long long stream_zmm __attribute__((vector_size(64), may_alias));
 
-// GCC 12 warns, after inlining into the gathers, that the block may be read before it is written:
-// it cannot see that a gather streams a block only once all its rows are written (n == block_rows).
-#    if defined(__GNUC__) && !defined(__clang__)
-#      pragma GCC diagnostic push
-#      pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#    endif
 /// Copies `bytes` (a multiple of 32) from `from` to `out`, both 32-byte aligned, with 32-byte
 /// streaming stores (AVX's `vmovntdq`).
 [[gnu::target("avx2")]] inline void stream_copy_32(void* out, void const* from, std::size_t bytes) noexcept {
@@ -124,9 +127,6 @@ typedef long long stream_zmm __attribute__((vector_size(64), may_alias));
 #    endif
   }
 }
-#    if defined(__GNUC__) && !defined(__clang__)
-#      pragma GCC diagnostic pop
-#    endif
 #  endif
 
 /// Writes one block of block_rows values from `block` to `out` without reading `out`'s lines, with
@@ -161,6 +161,9 @@ template <class R>
   std::memcpy(out, block, bytes);
 #  endif
 }
+#  if defined(__GNUC__) && !defined(__clang__)
+#    pragma GCC diagnostic pop
+#  endif
 
 /// Orders a thread's streaming stores before what it does next (they are weakly ordered).
 [[gnu::always_inline]] inline void stream_fence() noexcept {
