@@ -158,6 +158,7 @@ void memcpy_baseline(benchmark::State& state) {
 }
 DEVCOL_LIST_BENCH(memcpy_baseline);
 
+
 #define DEVCOL_OP_BENCH(name, bytes, expr)                                                   \
   void devcol_##name(benchmark::State& state) {                                              \
     run(state, bytes, [](dataset const& d) { benchmark::DoNotOptimize(expr); });             \
@@ -425,6 +426,18 @@ void register_typed(std::int64_t rows) {
       arrow_split(d.ax->length(), [&](std::int64_t o, std::int64_t l) { return cp::Sum(d.ax->Slice(o, l)); });
     });
 #endif
+    add("devcol_min", w, [](D const& d) { benchmark::DoNotOptimize(dv::min(d.x)); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+    add("arrow_min", w, [](D const& d) {
+      arrow_split(d.ax->length(), [&](std::int64_t o, std::int64_t l) { return cp::CallFunction("min", {d.ax->Slice(o, l)}); });
+    });
+#endif
+    add("devcol_max", w, [](D const& d) { benchmark::DoNotOptimize(dv::max(d.x)); });
+#if defined(DEVCOL_BENCH_WITH_ARROW)
+    add("arrow_max", w, [](D const& d) {
+      arrow_split(d.ax->length(), [&](std::int64_t o, std::int64_t l) { return cp::CallFunction("max", {d.ax->Slice(o, l)}); });
+    });
+#endif
     add("devcol_minmax", w, [](D const& d) { benchmark::DoNotOptimize(dv::minmax(d.x)); });
 #if defined(DEVCOL_BENCH_WITH_ARROW)
     add("arrow_min_max", w, [](D const& d) {
@@ -471,38 +484,37 @@ void register_typed(std::int64_t rows) {
                   [&](std::int64_t o, std::int64_t l) { return cp::Filter(d.ax->Slice(o, l), d.akeep->Slice(o, l)); });
     });
 #endif
-    if (!nulls) {  // Arrow's cumulative_sum makes every row after a null null; devcol's scan skips nulls
-      add("devcol_inclusive_scan", 2 * w,
-          [](D const& d) { benchmark::DoNotOptimize(dv::inclusive_scan(d.x, dv::scan_op::sum)); });
+    // devcol's scan skips nulls and leaves them null (pandas' skipna): Arrow's cumulative_sum with
+    // skip_nulls, whose default instead makes every row after a null null.
+    add("devcol_inclusive_scan", 2 * w,
+        [](D const& d) { benchmark::DoNotOptimize(dv::inclusive_scan(d.x, dv::scan_op::sum)); });
 #if defined(DEVCOL_BENCH_WITH_ARROW)
-      add("arrow_cumulative_sum", 2 * w, [](D const& d) {  // a scan carries across slices: one call
-        auto result = cp::CallFunction("cumulative_sum", {d.ax});
-        if (!result.ok()) { throw std::runtime_error(result.status().ToString()); }
-        benchmark::DoNotOptimize(result);
-      });
+    add("arrow_cumulative_sum", 2 * w, [](D const& d) {  // a scan carries across slices: one call
+      cp::CumulativeOptions const skip_nulls(/*skip_nulls=*/true);
+      auto result = cp::CallFunction("cumulative_sum", {d.ax}, &skip_nulls);
+      if (!result.ok()) { throw std::runtime_error(result.status().ToString()); }
+      benchmark::DoNotOptimize(result);
+    });
 #endif
-    }
-    if constexpr (std::is_same_v<T, i64> || std::is_same_v<T, double>) {
-      add("devcol_argsort", w + 8, [](D const& d) { benchmark::DoNotOptimize(dv::argsort(d.x)); });
+    add("devcol_argsort", w + 8, [](D const& d) { benchmark::DoNotOptimize(dv::argsort(d.x)); });
 #if defined(DEVCOL_BENCH_WITH_ARROW)
-      add("arrow_sort_indices", w + 8, [](D const& d) {
-        auto result = cp::SortIndices(*d.ax);
-        if (!result.ok()) { throw std::runtime_error(result.status().ToString()); }
-        benchmark::DoNotOptimize(result);
-      });
+    add("arrow_sort_indices", w + 8, [](D const& d) {
+      auto result = cp::SortIndices(*d.ax);
+      if (!result.ok()) { throw std::runtime_error(result.status().ToString()); }
+      benchmark::DoNotOptimize(result);
+    });
 #endif
-      // Arrow has no sort of an array's values: sort_indices and take are how its users get one.
-      add("devcol_sort", 2 * w, [](D const& d) { benchmark::DoNotOptimize(dv::sort(d.x)); });
+    // Arrow has no sort of an array's values: sort_indices and take are how its users get one.
+    add("devcol_sort", 2 * w, [](D const& d) { benchmark::DoNotOptimize(dv::sort(d.x)); });
 #if defined(DEVCOL_BENCH_WITH_ARROW)
-      add("arrow_sort_indices_take", 2 * w, [](D const& d) {
-        auto indices = cp::SortIndices(*d.ax);
-        if (!indices.ok()) { throw std::runtime_error(indices.status().ToString()); }
-        auto sorted = cp::Take(d.ax, *indices);
-        if (!sorted.ok()) { throw std::runtime_error(sorted.status().ToString()); }
-        benchmark::DoNotOptimize(sorted);
-      });
+    add("arrow_sort_indices_take", 2 * w, [](D const& d) {
+      auto indices = cp::SortIndices(*d.ax);
+      if (!indices.ok()) { throw std::runtime_error(indices.status().ToString()); }
+      auto sorted = cp::Take(d.ax, *indices);
+      if (!sorted.ok()) { throw std::runtime_error(sorted.status().ToString()); }
+      benchmark::DoNotOptimize(sorted);
+    });
 #endif
-    }
   }
 }
 
