@@ -29,9 +29,19 @@ void every_fast_path(devcol::stream_ref s) {
   (void)devcol::fill_null(a, T(0), s);
 }
 
+void strings_fast_paths(devcol::stream_ref s) {
+  auto const text = devcol::make_strings_column({"ab", std::nullopt, "", "a longer row than one piece of 32 bytes"});
+  auto const rows = devcol::make_column<std::int64_t>({3, 0, 1, 2}, s);
+  auto const keep = devcol::make_column<bool>({true, false, true, true}, s);
+  (void)devcol::gather(text, rows, s);
+  (void)devcol::filter(text, keep, s);
+  (void)devcol::sort(text, devcol::order::ascending, s);
+}
+
 }  // namespace
 
 void devcol_optimized_warnings(devcol::stream_ref s) {
+  strings_fast_paths(s);
   every_fast_path<std::int8_t>(s);
   every_fast_path<std::uint16_t>(s);
   every_fast_path<std::int32_t>(s);

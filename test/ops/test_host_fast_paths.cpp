@@ -235,22 +235,11 @@ void for_each_simd_level(F&& check) {
 
 }  // namespace
 
-/// Sets one of the fast paths' knobs for one test run, and restores it after: how many sub-ranges
-/// the folds read a column as (fold_read_streams(): one or four, which one a CPU gets depends on
-/// its vendor), or the row count from which argsort's radix records carry 64-bit row numbers
-/// (radix_wide_rows_from(): 0 for every column's, so that the records of columns past 2^32 rows
-/// are tested on small ones).
-class scoped_knob {
- public:
-  scoped_knob(std::atomic<std::size_t>& knob, std::size_t value) : knob_(knob), saved_(knob.exchange(value)) {}
-  scoped_knob(scoped_knob const&) = delete;
-  scoped_knob& operator=(scoped_knob const&) = delete;
-  ~scoped_knob() { knob_.store(saved_); }
-
- private:
-  std::atomic<std::size_t>& knob_;
-  std::size_t saved_;
-};
+// The knobs set through devcol_test::scoped_knob: how many sub-ranges the folds read a column as
+// (fold_read_streams(): one or four, which one a CPU gets depends on its vendor), or the row count
+// from which argsort's radix records carry 64-bit row numbers (radix_wide_rows_from(): 0 for every
+// column's, so that the records of columns past 2^32 rows are tested on small ones).
+using devcol_test::scoped_knob;
 
 /// Both record layouts of argsort's radix sort: 32-bit row numbers (what columns below 2^32 rows
 /// get), then 64-bit ones.

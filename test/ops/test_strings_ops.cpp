@@ -4,7 +4,9 @@
 #include "ops_support.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
+#include <ranges>
 #include <string>
 
 namespace devcol_test::strings_ops {
@@ -13,6 +15,18 @@ using devcol_test::ops::model;
 using devcol_test::ops::offsets;
 using devcol_test::ops::sizes;
 using strings = std::vector<std::optional<std::string>>;
+
+#if DEVCOL_HOST_FAST_PATHS
+/// Runs the test case once for each way a strings gather goes on one host thread (and the filter
+/// and sort that share its body): one pass, and two passes, which the library takes where the
+/// source's offsets fit in the cache (strings_gather_two_pass_below()); Catch's GENERATE reruns it.
+#  define DEVCOL_TEST_EACH_STRINGS_GATHER_WAY()                                                         \
+    devcol_test::scoped_knob const gather_way(devcol::detail::strings_gather_two_pass_below(),            \
+                                              GENERATE(std::size_t{0}, ~std::size_t{0}));                 \
+    INFO((devcol::detail::strings_gather_two_pass_below() == 0 ? "one pass" : "two passes"))
+#else
+#  define DEVCOL_TEST_EACH_STRINGS_GATHER_WAY() (void)0
+#endif
 
 /// A random string: 0-12 bytes, often empty, bytes over the whole unsigned range (ordering checks
 /// that bytes compare as unsigned), drawn from few letters so that sorts meet ties and prefixes.
@@ -136,6 +150,7 @@ TEMPLATE_TEST_CASE("offsets machinery: one scan to offsets, the child row map, t
 TEMPLATE_TEST_CASE("strings gather: rows, nulls from source and indices, out-of-bounds policies", "[strings][ops][gather]",
                    std::int32_t, std::int64_t) {
   devcol_test::leak_check leaks;
+  DEVCOL_TEST_EACH_STRINGS_GATHER_WAY();
   for (std::size_t n : sizes) {
     for (std::size_t off : offsets) {
       INFO("n " << n << ", offset " << off);
@@ -167,6 +182,7 @@ TEMPLATE_TEST_CASE("strings gather: rows, nulls from source and indices, out-of-
 
 TEST_CASE("strings gather without nulls allocates no mask, of an empty column without buffers", "[strings][ops][gather]") {
   devcol_test::leak_check leaks;
+  DEVCOL_TEST_EACH_STRINGS_GATHER_WAY();
   auto const s = devcol::make_strings_column({"alpha", "", "gamma"});
   auto const g = devcol::gather(s, devcol::make_column<std::int64_t>({2, 2, 1, 0}));
   check_equal(g, strings{"gamma", "gamma", "", "alpha"});
@@ -181,6 +197,7 @@ TEST_CASE("strings gather without nulls allocates no mask, of an empty column wi
 TEMPLATE_TEST_CASE("strings filter: kept rows in order, null flags drop", "[strings][ops][filter]", std::int32_t,
                    std::int64_t) {
   devcol_test::leak_check leaks;
+  DEVCOL_TEST_EACH_STRINGS_GATHER_WAY();
   for (std::size_t n : sizes) {
     for (std::size_t off : offsets) {
       for (bool nulls : {false, true}) {
@@ -270,6 +287,7 @@ TEMPLATE_TEST_CASE("strings compare: column against column and against a scalar,
 TEMPLATE_TEST_CASE("strings sort, argsort, is_sorted: stable, both directions, nulls first or last",
                    "[strings][ops][sort]", std::int32_t, std::int64_t) {
   devcol_test::leak_check leaks;
+  DEVCOL_TEST_EACH_STRINGS_GATHER_WAY();
   for (std::size_t n : sizes) {
     for (std::size_t off : offsets) {
       for (auto direction : {devcol::order::ascending, devcol::order::descending}) {

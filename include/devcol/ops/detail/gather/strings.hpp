@@ -18,6 +18,7 @@
 #include <devcol/ops/detail/offsets.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <concepts>
 #include <cstddef>
 #include <cstring>
@@ -59,14 +60,65 @@ struct gathered_start : gathered_strings<O, Rows> {
 
 #if DEVCOL_HOST_FAST_PATHS
 /**
- * gather_strings on one host thread, as Arrow C++'s take does it: one pass over the result's rows
- * reads each source row's offsets and validity once, appends its bytes and its validity bit. The
- * characters buffer starts at the source's mean row length times `n` and grows by half when short
- * (an allocation and a copy of what is written); one left more than a quarter unused is copied to
- * its exact size at the end. On a large random gather the three-pass path misses the cache on the
- * source's offsets in each pass; this one once, and it prefetches the rows ahead, so that the
- * misses overlap: 2^24 random rows of 0-32 bytes, one thread, 1.6 s (three passes) -> 0.82 s,
- * where Arrow C++'s take, which also makes one pass but waits on each miss, takes 1.4 s.
+ * The result's validity words of a host strings gather, written a word at a time as the rows are
+ * gathered in order, and its null count.
+ */
+template <class Buffer>
+struct gathered_validity {
+  Buffer mask;
+  bitmask_word* words = nullptr;
+  std::size_t valid = 0;
+  bitmask_word word = 0;
+
+  /// Records row `i`'s validity (rows in order).
+  [[gnu::always_inline]] void add(std::size_t i, bool ok) noexcept {
+    valid += ok ? 1U : 0U;
+    word |= static_cast<bitmask_word>(ok) << (i % bits_per_word);
+    if (i % bits_per_word == bits_per_word - 1) {
+      if (words != nullptr) { words[i / bits_per_word] = word; }
+      word = 0;
+    }
+  }
+  /// Writes the last word and the padding after `n` rows; returns the null count (and drops the
+  /// mask when no row is null).
+  std::size_t finish(std::size_t n) {
+    if (words == nullptr) { return 0; }
+    std::size_t w = n / bits_per_word;
+    if (n % bits_per_word != 0) { words[w++] = word; }
+    for (; w < bitmask_allocation_size(n) / sizeof(bitmask_word); ++w) { words[w] = 0; }
+    std::size_t const nulls = n - valid;
+    if (nulls == 0) { mask = Buffer{}; }
+    return nulls;
+  }
+};
+
+/**
+ * Below how many bytes of source offsets a strings gather on one host thread makes two passes
+ * instead of one (host_gather_strings()): half the last-level cache, so that the offsets the first
+ * pass reads are still there for the second. The tests set it to run either way (not synchronised
+ * with gathers running meanwhile; set it between calls).
+ */
+inline std::atomic<std::size_t>& strings_gather_two_pass_below() noexcept {
+  static std::atomic<std::size_t> bytes{host::last_level_cache_bytes() / 2};
+  return bytes;
+}
+
+/**
+ * gather_strings on one host thread, in one of two ways, both reading each source row's offsets
+ * and validity with prefetches ahead, so that the random reads' cache misses overlap (a row's read
+ * waits on a miss where the misses of the rows ahead are already under way):
+ * - **Two passes** where the source's offsets fit in half the last-level cache. The first writes
+ *   the result's offsets and validity (a short loop over the rows, its misses on the offsets and the
+ *   mask), which sizes the characters exactly; the second copies the rows' bytes, rereading the
+ *   offsets from the cache. One core of an Intel Xeon VM with a 300 MiB L3, 2^24 random rows of
+ *   0-32 bytes (64 MiB of offsets): 0.76-0.78 s, where the one pass takes 1.7-1.8 s and Arrow
+ *   C++'s take 1.1-1.6 s (bench/RESULTS.md).
+ * - **One pass** otherwise, as Arrow C++'s take: it appends each row's bytes as it reads its
+ *   offsets, the characters buffer starting at the source's mean row length times `n` and growing
+ *   by half when short (an allocation and a copy of what is written); one left more than a quarter
+ *   unused is copied to its exact size at the end. On a core whose L3 does not hold the offsets
+ *   (an AMD EPYC VM, 32 MiB) a second pass would miss on them again: there the one pass took 0.82 s
+ *   for the gather above, three passes 1.6 s and Arrow's take 1.4 s.
  */
 template <class O, class Policy, encoding E, class Rows>
 basic_strings_column<O, Policy, E> host_gather_strings(basic_strings_column<O, Policy, E> const& col, Rows rows,
@@ -75,42 +127,77 @@ basic_strings_column<O, Policy, E> host_gather_strings(basic_strings_column<O, P
   using buffer_type = typename basic_strings_column<O, Policy, E>::buffer_type;
   auto const view = col.view();
   O const* const source_offsets = view.offsets();
+  char const* const source_chars = view.chars();
+  bitmask_word const* const source_mask = view.null_mask();
+  std::size_t const mask_offset = view.mask_offset();
+  constexpr auto limit = static_cast<std::size_t>(std::numeric_limits<O>::max());
+  buffer_type offsets((n + 1) * sizeof(O), stream, mr::default_alignment, col.resource());
+  auto* out_offsets = static_cast<O*>(offsets.data(access::write, stream));
+  gathered_validity<buffer_type> validity;
+  if (masked) {
+    validity.mask = buffer_type(bitmask_allocation_size(n), stream, mr::default_alignment, col.resource());
+    validity.words = static_cast<bitmask_word*>(validity.mask.data(access::write, stream));
+  }
+  // Asks for row `ahead`'s offsets and validity word.
+  auto const prefetch_row = [&](std::size_t ahead) __attribute__((always_inline)) {
+    if (ahead == Rows::none) { return; }
+    __builtin_prefetch(source_offsets + ahead);
+    if (source_mask != nullptr) { __builtin_prefetch(source_mask + (mask_offset + ahead) / bits_per_word); }
+  };
+  std::size_t total = 0;
+  if ((col.size() + 1) * sizeof(O) < strings_gather_two_pass_below().load(std::memory_order_relaxed)) {
+    constexpr std::size_t rows_ahead = 32;  // of the offsets (measured: 16, 32 and 48 rows)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + rows_ahead < n) { prefetch_row(rows(i + rows_ahead)); }
+      out_offsets[i] = static_cast<O>(total);
+      std::size_t const r = rows(i);
+      bool const ok = r != Rows::none && view.is_valid(r);
+      total += ok ? static_cast<std::size_t>(source_offsets[r + 1] - source_offsets[r]) : 0;
+      validity.add(i, ok);
+    }
+    expect_offsets_fit<O>(total <= limit, n, op);
+    out_offsets[n] = static_cast<O>(total);
+    buffer_type chars(total, stream, mr::default_alignment, col.resource());
+    char* const out = static_cast<char*>(chars.data(access::write, stream));
+    constexpr std::size_t bytes_ahead = 16;  // of the bytes; of their offsets, twice as far
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + 2 * bytes_ahead < n) {
+        if (std::size_t const ahead = rows(i + 2 * bytes_ahead); ahead != Rows::none) {
+          __builtin_prefetch(source_offsets + ahead);
+        }
+      }
+      if (i + bytes_ahead < n && out_offsets[i + bytes_ahead + 1] != out_offsets[i + bytes_ahead]) {
+        __builtin_prefetch(source_chars + source_offsets[rows(i + bytes_ahead)]);
+      }
+      auto const length = static_cast<std::size_t>(out_offsets[i + 1] - out_offsets[i]);
+      if (length != 0) { std::memcpy(out + out_offsets[i], source_chars + source_offsets[rows(i)], length); }
+    }
+    std::size_t const nulls = validity.finish(n);
+    return basic_strings_column<O, Policy, E>(std::move(offsets), std::move(chars), std::move(validity.mask), n,
+                                              nulls);
+  }
   auto const grown = [&](std::size_t bytes, char const* from, std::size_t used) {
     buffer_type out(bytes, stream, mr::default_alignment, col.resource());
     if (used != 0) { std::memcpy(out.data(access::write, stream), from, used); }
     return out;
   };
-  buffer_type offsets((n + 1) * sizeof(O), stream, mr::default_alignment, col.resource());
-  auto* out_offsets = static_cast<O*>(offsets.data(access::write, stream));
   std::size_t const source_bytes =
       col.size() == 0 ? 0 : static_cast<std::size_t>(source_offsets[col.size()] - source_offsets[0]);
-  constexpr auto limit = static_cast<std::size_t>(std::numeric_limits<O>::max());
   std::size_t capacity = col.size() == 0 ? 0 : std::min(source_bytes / col.size() * n + 64, limit);
   buffer_type chars(capacity, stream, mr::default_alignment, col.resource());
   char* out = static_cast<char*>(chars.data(access::write, stream));
-  buffer_type mask;
-  bitmask_word* words = nullptr;
-  if (masked) {
-    mask = buffer_type(bitmask_allocation_size(n), stream, mr::default_alignment, col.resource());
-    words = static_cast<bitmask_word*>(mask.data(access::write, stream));
-  }
-  std::size_t total = 0;
-  std::size_t valid = 0;
-  bitmask_word word = 0;
   for (std::size_t i = 0; i < n; ++i) {
-#  if defined(__GNUC__)
-    // The reads are random: ask for row i + 2d's offsets and row i + d's bytes (whose offsets came
-    // d rows ago) now, so that their cache misses overlap with the work of the rows between.
+    // Row i + 2d's offsets and validity, and row i + d's bytes (whose offsets came d rows ago).
+    // The validity word too: a 2^24-row mask is 2 MiB, more than a core's L2 keeps beside the rest,
+    // and where the L3 is far (the Intel Xeon VM above), reading it unprefetched was 44% of the
+    // gather's time.
     constexpr std::size_t d = 16;
-    if (i + 2 * d < n) {
-      if (std::size_t const ahead = rows(i + 2 * d); ahead != Rows::none) { __builtin_prefetch(source_offsets + ahead); }
-    }
+    if (i + 2 * d < n) { prefetch_row(rows(i + 2 * d)); }
     if (i + d < n) {
       if (std::size_t const ahead = rows(i + d); ahead != Rows::none) {
-        __builtin_prefetch(view.chars() + source_offsets[ahead]);
+        __builtin_prefetch(source_chars + source_offsets[ahead]);
       }
     }
-#  endif
     out_offsets[i] = static_cast<O>(total);
     std::size_t const r = rows(i);
     bool const ok = r != Rows::none && view.is_valid(r);
@@ -123,27 +210,15 @@ basic_strings_column<O, Policy, E> host_gather_strings(basic_strings_column<O, P
         chars = grown(capacity, out, total);
         out = static_cast<char*>(chars.data(access::write, stream));
       }
-      std::memcpy(out + total, view.chars() + begin, length);
+      std::memcpy(out + total, source_chars + begin, length);
       total += length;
     }
-    valid += ok ? 1U : 0U;
-    word |= static_cast<bitmask_word>(ok) << (i % bits_per_word);
-    if (i % bits_per_word == bits_per_word - 1) {
-      if (words != nullptr) { words[i / bits_per_word] = word; }
-      word = 0;
-    }
+    validity.add(i, ok);
   }
   out_offsets[n] = static_cast<O>(total);
-  std::size_t nulls = 0;
-  if (words != nullptr) {
-    std::size_t w = n / bits_per_word;
-    if (n % bits_per_word != 0) { words[w++] = word; }
-    for (; w < bitmask_allocation_size(n) / sizeof(bitmask_word); ++w) { words[w] = 0; }
-    nulls = n - valid;
-    if (nulls == 0) { mask = buffer_type{}; }
-  }
+  std::size_t const nulls = validity.finish(n);
   if (capacity - total > total / 4 + 4096) { chars = grown(total, out, total); }
-  return basic_strings_column<O, Policy, E>(std::move(offsets), std::move(chars), std::move(mask), n, nulls);
+  return basic_strings_column<O, Policy, E>(std::move(offsets), std::move(chars), std::move(validity.mask), n, nulls);
 }
 #endif
 

@@ -43,6 +43,9 @@
 #  if defined(_OPENMP)
 #    include <omp.h>
 #  endif
+#  if __has_include(<unistd.h>)
+#    include <unistd.h>  // sysconf: the cache's size (the reference Thrust file includes it too)
+#  endif
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail::host {
@@ -95,6 +98,21 @@ enum class simd_level : int { baseline = 0, avx2 = 1, avx512 = 2 };
 #  else
   return false;
 #  endif
+}
+
+/// The bytes of the CPU's last-level cache as the system reports it (asked once; 0 where it does
+/// not say), for the choices that depend on whether data stays in the cache between two passes
+/// (gather/strings.hpp's strings_gather_two_pass_below()). In a VM, the host's whole cache.
+[[nodiscard]] inline std::size_t last_level_cache_bytes() noexcept {
+  static std::size_t const bytes = [] {
+    long reported = 0;
+#  if defined(_SC_LEVEL3_CACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+    reported = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (reported <= 0) { reported = sysconf(_SC_LEVEL2_CACHE_SIZE); }
+#  endif
+    return reported > 0 ? static_cast<std::size_t>(reported) : std::size_t{0};
+  }();
+  return bytes;
 }
 
 /// The highest build the fast paths may choose: the tests lower it to run every build a CPU has
