@@ -401,13 +401,4 @@ static_assert(any_column_kind_count<default_policy> == 29 + 21,
               "table.hpp: declare the precompiled add() of every any_column alternative");
 #endif
 
-// The fixed-width list that the precompiled declarations expand is any_column's fixed-width kinds.
-#define DEVCOL_TABLE_COUNT_TYPE(T) +1
-#define DEVCOL_TABLE_IS_ALTERNATIVE(T) &&detail::is_alternative<column<T, default_policy>, any_column<default_policy>>::value
-static_assert(0 DEVCOL_FOR_EACH_FIXED_WIDTH_TYPE(DEVCOL_TABLE_COUNT_TYPE) == 29 &&
-                  (true DEVCOL_FOR_EACH_FIXED_WIDTH_TYPE(DEVCOL_TABLE_IS_ALTERNATIVE)),
-              "types.hpp: DEVCOL_FOR_EACH_FIXED_WIDTH_TYPE must list any_column's 29 fixed-width value types");
-#undef DEVCOL_TABLE_COUNT_TYPE
-#undef DEVCOL_TABLE_IS_ALTERNATIVE
-
 DEVCOL_NAMESPACE_END

@@ -374,7 +374,8 @@ template <> struct type_traits<interval_month_day_nano>
 
 /// Calls `M(T)` for each of the 29 Arrow fixed-width value types above, in any_column's order: the
 /// one list behind the precompiled mode's declarations (core/config.hpp), which C++ can only spell
-/// one instantiation at a time. table.hpp checks the count against any_column's alternatives.
+/// one instantiation at a time. test/column/test_table.cpp checks it against any_column's
+/// alternatives.
 #define DEVCOL_FOR_EACH_FIXED_WIDTH_TYPE(M)                                                        \
   M(std::int8_t) M(std::int16_t) M(std::int32_t) M(std::int64_t) M(std::uint8_t) M(std::uint16_t)  \
   M(std::uint32_t) M(std::uint64_t) M(float) M(double) M(bool) M(timestamp_s) M(timestamp_ms)      \
