@@ -320,6 +320,47 @@ TEMPLATE_TEST_CASE("strings sort, argsort, is_sorted: stable, both directions, n
   }
 }
 
+TEMPLATE_TEST_CASE("strings argsort: rows that tie on their first bytes, zero bytes, 32- and 64-bit row numbers",
+                   "[strings][ops][sort]", std::int32_t, std::int64_t) {
+  // The host fast path sorts by a key of each row's first 7 bytes and its length, then compares
+  // whole the rows of 8 bytes or more that tie on it: rows that differ only past byte 7, rows whose
+  // bytes are zeros where a shorter row ends (the key pads with zeros), prefixes of each other.
+  devcol_test::leak_check leaks;
+  std::string const z(1, '\0');
+  strings rows = {"abcdefgZ", "abcdefgAA", "abcdefg", "abcdefgAA", "a", "a" + z, "a" + z + z, "", std::nullopt,
+                  "abcdefg" + z, "abcdefg" + z + "x", "abcdefgA", std::string(7, '\xFF') + "\x01",
+                  std::string(7, '\xFF'), std::string(9, '\xFF'), z, z + z, "abcdefgZ", std::nullopt, "abcdefgAB"};
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200; ++i) {  // many rows sharing 7 bytes, tails of random lengths
+    std::string tail(rng() % 12, ' ');
+    for (auto& c : tail) { c = static_cast<char>("\0aZ\xFF"[rng() % 4]); }
+    rows.push_back((i % 3 == 0 ? std::string("shared7") : std::string("sharedX")) + tail);
+  }
+  auto const col = devcol::make_strings_column<TestType>(rows);
+  for (std::size_t const wide_from : {devcol::detail::host::radix_narrow_rows_below, std::size_t{0}}) {
+#if DEVCOL_HOST_FAST_PATHS
+    devcol_test::scoped_knob const layout(devcol::detail::host::radix_wide_rows_from(), wide_from);
+#endif
+    for (auto direction : {devcol::order::ascending, devcol::order::descending}) {
+      for (auto nulls : {devcol::null_order::last, devcol::null_order::first}) {
+        INFO("descending " << (direction == devcol::order::descending) << ", nulls first "
+                           << (nulls == devcol::null_order::first) << ", 64-bit row numbers " << (wide_from == 0));
+        std::vector<std::int64_t> order(rows.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) {
+          auto const& p = rows[static_cast<std::size_t>(x)];
+          auto const& q = rows[static_cast<std::size_t>(y)];
+          if (!p || !q) { return nulls == devcol::null_order::first ? !p && q : p && !q; }
+          auto const bytes = [](std::string const& t) { return std::basic_string<unsigned char>(t.begin(), t.end()); };
+          return direction == devcol::order::ascending ? bytes(*p) < bytes(*q) : bytes(*q) < bytes(*p);
+        });
+        devcol_test::ops::check_equal(devcol::argsort(col, direction, {}, nulls),
+                                      model<std::int64_t>(order.begin(), order.end()));
+      }
+    }
+  }
+}
+
 TEMPLATE_TEST_CASE("strings null handling: is_null, is_valid, fill_null", "[strings][ops][null]", std::int32_t,
                    std::int64_t) {
   devcol_test::leak_check leaks;

@@ -19,8 +19,11 @@
 #include <thrust/logical.h>
 #include <thrust/sort.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
@@ -36,6 +39,114 @@ struct string_rows_less {
     return descending ? b < a : a < b;
   }
 };
+
+#if DEVCOL_HOST_FAST_PATHS
+/**
+ * The radix key of a string row: its first 7 bytes, big-endian (so that bytes compare as unsigned,
+ * as compare() of strings does), a shorter row padded with zero bytes, then its length capped at 8.
+ * Keys order as the rows do, and two rows of at most 7 bytes have equal keys only when they are
+ * equal: a row of up to 7 bytes whose first bytes tie with another's is a prefix of it (the bytes
+ * past its end read as zeros, and the other's are zeros there), and so the shorter, as the length
+ * byte says. Rows of 8 bytes or more that share their first 7 tie on the key (length byte 8) and
+ * are ordered by comparing them whole (host_argsort_strings()).
+ */
+template <class O>
+[[nodiscard, gnu::always_inline]] inline std::uint64_t string_prefix_key(strings_column_view<O> const& view,
+                                                                          std::size_t row,
+                                                                          std::size_t readable) noexcept {
+  constexpr std::size_t prefix = 7;
+  auto const begin = static_cast<std::size_t>(view.offsets()[row]);
+  std::size_t const length = view.length(row);
+  std::uint64_t bytes = 0;  // the row's first bytes as read from memory (little-endian: byte 0 lowest)
+  if (begin + 8 <= readable) {
+    std::memcpy(&bytes, view.chars() + begin, 8);
+  } else {
+    std::memcpy(&bytes, view.chars() + begin, std::min<std::size_t>(length, 8));
+  }
+  std::size_t const kept = std::min(length, prefix);
+  std::uint64_t const ordered = __builtin_bswap64(bytes) & ~(~std::uint64_t{0} >> (8 * kept));  // 0 for kept 0
+  return ordered | std::min<std::size_t>(length, 8);
+}
+
+/// argsort's rows for strings (host::radix_sort_rows): (prefix key, row number) records; the last
+/// pass writes each row's number and its key, which host_argsort_strings() reads to find the rows
+/// whose keys tie.
+template <class O, class Row>
+struct string_prefix_rows {
+  using key_type = std::uint64_t;
+  using record = host::keyed_row<key_type, Row>;
+  strings_column_view<O> view;
+  std::size_t readable;  // bytes of view.chars() that may be read
+  std::int64_t* out;
+  std::uint64_t* keys;
+  [[nodiscard, gnu::always_inline]] static bool unordered(std::size_t) noexcept { return false; }
+  [[nodiscard, gnu::always_inline]] key_type key_of(std::size_t i) const noexcept {
+    return string_prefix_key(view, i, readable);
+  }
+  [[nodiscard, gnu::always_inline]] static record make(std::size_t i, key_type key) noexcept {
+    return {key, static_cast<Row>(i)};
+  }
+  [[nodiscard, gnu::always_inline]] static key_type key(record const& r) noexcept { return r.key; }
+  [[gnu::always_inline]] void put(std::size_t at, record const& r) const noexcept {
+    out[at] = static_cast<std::int64_t>(r.row);
+    keys[at] = r.key;
+  }
+  [[gnu::always_inline]] void put_row(std::size_t at, std::size_t i) const noexcept {
+    out[at] = static_cast<std::int64_t>(i);
+  }
+  [[gnu::always_inline]] void put_null(std::size_t at, std::size_t i) const noexcept { put_row(at, i); }
+  [[nodiscard]] static record* records_at(std::size_t) noexcept { return nullptr; }
+};
+
+/**
+ * argsort() of strings on the host fast path: the host radix sort of (string_prefix_key, row
+ * number) records, then each run of rows whose keys tie with a length byte of 8 (rows of 8 bytes
+ * or more sharing their first 7) stable-sorted by comparing the rows whole. Scratch from `col`'s
+ * resource: the keys (8 bytes a row) and the radix sort's (up to two arrays of 12-byte records a
+ * valid row). A comparison sort reads two random rows per comparison, n log n times; this reads
+ * each row's first bytes once, in row order (2^20 random rows of 0-32 bytes, one thread: see
+ * bench/RESULTS.md).
+ */
+template <class O, class Policy, encoding E>
+[[nodiscard]] column<std::int64_t, Policy> host_argsort_strings(basic_strings_column<O, Policy, E> const& col,
+                                                                order direction, null_order nulls,
+                                                                stream_ref stream) {
+  std::size_t const n = col.size();
+  auto const view = col.view();
+  column<std::int64_t, Policy> indices(n, stream, mask_state::unallocated, col.resource());
+  std::int64_t* const out = indices.data(access::write, stream);
+  buffer<Policy> keys(n * sizeof(std::uint64_t), stream, mr::default_alignment, col.resource());
+  auto* const sorted_keys = static_cast<std::uint64_t*>(keys.data(access::write, stream));
+  std::size_t const readable = n == 0 ? 0 : static_cast<std::size_t>(view.offsets()[n]);
+  bool const descending = direction == order::descending;
+  std::vector<buffer<Policy>> scratch;
+  auto const sort_with = [&]<class Row>(Row) {
+    using rows = string_prefix_rows<O, Row>;
+    host::radix_sort_rows(rows{view, readable, out, sorted_keys}, n, col.has_nulls() ? view.null_mask() : nullptr,
+                          view.mask_offset(), descending, nulls == null_order::first, [&](std::size_t count) {
+                            scratch.emplace_back(count * sizeof(typename rows::record), stream, mr::default_alignment,
+                                                 col.resource());
+                            return static_cast<typename rows::record*>(scratch.back().data(access::write, stream));
+                          });
+  };
+  if (n < host::radix_wide_rows_from().load(std::memory_order_relaxed)) {
+    sort_with(std::uint32_t{});
+  } else {
+    sort_with(std::uint64_t{});
+  }
+  scratch.clear();
+  std::size_t const valid = n - col.null_count();
+  std::size_t const first = nulls == null_order::first ? n - valid : 0;
+  string_rows_less<O> const less{view, descending};
+  for (std::size_t a = first; a < first + valid;) {
+    std::size_t b = a + 1;
+    while (b < first + valid && sorted_keys[b] == sorted_keys[a]) { ++b; }
+    if (b - a > 1 && (sorted_keys[a] & 0xFFU) == 8) { std::stable_sort(out + a, out + b, less); }
+    a = b;
+  }
+  return indices;
+}
+#endif
 
 }  // namespace detail
 
@@ -58,6 +169,9 @@ template <arrow_offset O, class Policy, encoding E>
                                                    order direction = order::ascending, stream_ref stream = {},
                                                    null_order nulls = null_order::last) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+#if DEVCOL_HOST_FAST_PATHS
+  return detail::host_argsort_strings(col, direction, nulls, stream);
+#else
   std::size_t const n = col.size();
   column<std::int64_t, Policy> indices(n, stream, mask_state::unallocated, col.resource());
   detail::executor exec(stream);
@@ -67,6 +181,7 @@ template <arrow_offset O, class Policy, encoding E>
   thrust::stable_sort(exec.policy(), valid_first, valid_first + valid,
                       detail::string_rows_less<O>{col.view(), direction == order::descending});
   return indices;
+#endif
 }
 
 /**
