@@ -152,10 +152,12 @@ template <class O, class Policy, encoding E>
 
 /**
  * @brief The row numbers that put `col` in order (Arrow's `sort_indices`), stable: equal strings
- * keep their order; nulls first or last, in their original order. A merge sort of the row numbers
- * comparing strings in place (no key copy: strings vary in length); with nulls, the null rows'
- * numbers placed first or last by two compactions before it. No synchronisation.
- * The result comes from `col`'s resource.
+ * keep their order; nulls first or last, in their original order. On the host backend, a radix
+ * sort of a key of each row's first bytes, and a comparison of whole rows only among rows of 8
+ * bytes or more that tie on it (scratch: 8 bytes and two 12-byte records a row); on CUDA, a merge
+ * sort of the row numbers comparing strings in place, the null rows' numbers placed first or last
+ * by two compactions before it. No synchronisation on CUDA. The result, and the scratch, come
+ * from `col`'s resource.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam E what the bytes are (utf8 or binary: the same op, the result of the input's type)
