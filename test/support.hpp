@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "scoped_knob.hpp"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -174,21 +176,6 @@ class limited_device {
  private:
   devcol::mr::resource_handle handle_;
   devcol::mr::scoped_default scope_;
-};
-
-/// Sets one of the host fast paths' knobs (an atomic the library reads at each call, such as the
-/// folds' sub-ranges or the strings gather's passes) for one test run, and restores it after, so
-/// that a test runs each way a CPU might choose.
-class scoped_knob {
- public:
-  scoped_knob(std::atomic<std::size_t>& knob, std::size_t value) : knob_(knob), saved_(knob.exchange(value)) {}
-  scoped_knob(scoped_knob const&) = delete;
-  scoped_knob& operator=(scoped_knob const&) = delete;
-  ~scoped_knob() { knob_.store(saved_); }
-
- private:
-  std::atomic<std::size_t>& knob_;
-  std::size_t saved_;
 };
 
 }  // namespace devcol_test

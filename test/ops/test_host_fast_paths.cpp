@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "host_fast_paths_ops.hpp"
+#include "../scoped_knob.hpp"
 
 #if defined(_OPENMP)
 #  include <omp.h>
