@@ -60,7 +60,7 @@ template <class O>
   std::uint64_t bytes = 0;  // the row's first bytes as read from memory (little-endian: byte 0 lowest)
   if (begin + 8 <= readable) {
     std::memcpy(&bytes, view.chars() + begin, 8);
-  } else {
+  } else if (length != 0) {  // an empty column's characters may have no address at all
     std::memcpy(&bytes, view.chars() + begin, std::min<std::size_t>(length, 8));
   }
   std::size_t const kept = std::min(length, prefix);
