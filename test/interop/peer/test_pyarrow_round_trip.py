@@ -63,6 +63,12 @@ def binary_fields():
             for k in range(ROWS)]
     yield pa.field("binary", pa.binary()), pa.array(rows, pa.binary())
     yield pa.field("large_binary", pa.large_binary(), metadata={"k": "v"}), pa.array(rows, pa.large_binary())
+    # Rows of up to 20 bytes, most sharing their first 7 (NUL and 0xFF among them), some prefixes of
+    # the others: a sort must order them by the bytes past the seventh, and shorter before longer.
+    prefix = bytes([0, 255, 195, 97, 0, 255, 98])
+    shared = [None if null_at(k) else prefix[:k % 8] if k % 5 == 0 else
+              prefix + bytes([0, 255, 195, 97][(k * b + k // 4) % 4] for b in range(k % 14)) for k in range(ROWS)]
+    yield pa.field("binary_shared_prefix", pa.binary()), pa.array(shared, pa.binary())
 
 
 def decimal256_fields():
