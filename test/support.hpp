@@ -8,7 +8,6 @@
 
 #include "scoped_knob.hpp"
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>

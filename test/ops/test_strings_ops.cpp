@@ -4,7 +4,6 @@
 #include "ops_support.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <numeric>
 #include <ranges>
 #include <string>
