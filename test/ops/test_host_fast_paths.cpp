@@ -82,18 +82,27 @@ class streaming_stores {
   std::size_t saved_;
 };
 
-/// Four OpenMP threads for one test run (the count before restored after): more chunks than
-/// this machine's cores, so that a fast path's work is split as on a larger one.
+/// The rows each thread of a split pass takes while a four_threads is alive: few, so that the
+/// sanitizers run the split tests quickly, and a multiple of 64, as the library's own 2^15 is.
+inline constexpr std::size_t split_rows_per_thread = 1024;
+
+/// A bit more than four threads' worth of rows: every thread has rows, the last one fewer.
+inline constexpr std::size_t split_rows = 4 * split_rows_per_thread + 100;
+
+/// Four OpenMP threads for one test run, each given split_rows_per_thread rows of a pass (both
+/// settings restored after): more chunks than this machine's cores, so that a fast path's work is
+/// split as on a larger one.
 class four_threads {
  public:
 #if defined(_OPENMP)
-  four_threads() { omp_set_num_threads(4); }
+  four_threads() : rows_(devcol::detail::host::rows_per_thread(), split_rows_per_thread) { omp_set_num_threads(4); }
   four_threads(four_threads const&) = delete;
   four_threads& operator=(four_threads const&) = delete;
   ~four_threads() { omp_set_num_threads(saved_); }
 
  private:
   int saved_ = omp_get_max_threads();
+  devcol_test::scoped_knob rows_;
 #endif
 };
 
@@ -365,7 +374,7 @@ TEMPLATE_TEST_CASE("host fast paths: gather and filter give what the Thrust path
 TEMPLATE_TEST_CASE("host fast paths: a filter split over threads gives what the Thrust path gives",
                    "[ops][fast_paths][selection]", std::int8_t, std::int64_t, double) {
   [[maybe_unused]] four_threads const four;
-  std::size_t const n = 4 * (std::size_t{1} << 15) + 100;
+  std::size_t const n = split_rows;
   std::size_t const per = ((n + 3) / 4 + 63) / 64 * 64;  // the rows of a thread (dispatch.hpp's run_chunks)
   std::uint64_t seed = 7000;
   for (std::size_t const offset : {std::size_t{0}, std::size_t{5}}) {
@@ -455,6 +464,8 @@ TEMPLATE_TEST_CASE("host fast paths: scans give what the Thrust path gives", "[o
 TEMPLATE_TEST_CASE("host fast paths: a scan split over threads gives what the Thrust path gives",
                    "[ops][fast_paths][scan]", std::int8_t, std::int64_t, double) {
   [[maybe_unused]] four_threads const four;
+  // Not split_rows: the threads take tiles of 256 KiB (scan.hpp's scan_tile_rows), and these rows
+  // make five of them for 8-byte values.
   std::size_t const n = 4 * (std::size_t{1} << 15) + 100;
   std::uint64_t seed = 6000;
   for (unsigned const nulls : {0U, 10U}) {
@@ -577,7 +588,7 @@ TEMPLATE_TEST_CASE("host fast paths: argsort and sort give what the Thrust path 
 TEMPLATE_TEST_CASE("host fast paths: argsort and sort split over threads give what std::stable_sort gives",
                    "[ops][fast_paths][sort]", std::int8_t, std::int32_t, std::int64_t, float, double) {
   [[maybe_unused]] four_threads const four;
-  std::size_t const n = 4 * (std::size_t{1} << 15) + 100;
+  std::size_t const n = split_rows;
   std::uint64_t seed = 9500;
   for (unsigned const nulls : {0U, 10U}) {
     for (auto const& a : sort_inputs<TestType>(n, 5, nulls, ++seed)) {

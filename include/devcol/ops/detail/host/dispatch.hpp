@@ -179,13 +179,23 @@ template <class Kernel>
   kernel(begin, end, chunk);
 }
 
+/**
+ * The fewest rows a pass gives each of its threads: 2^15, below which waking a thread costs more
+ * than its share of the pass saves. A knob, so that tests split a few thousand rows over threads
+ * rather than the 2^17 that the sanitizers take half a minute to sort.
+ */
+inline std::atomic<std::size_t>& rows_per_thread() noexcept {
+  static std::atomic<std::size_t> rows{std::size_t{1} << 15};
+  return rows;
+}
+
 /// How many chunks (threads) a pass over `rows` rows uses: OpenMP's thread count for passes long
-/// enough to pay for waking the threads, else one.
+/// enough to pay for waking the threads (rows_per_thread() each), else one.
 [[nodiscard]] inline std::size_t chunk_count(std::size_t rows) noexcept {
 #  if defined(_OPENMP)
-  constexpr std::size_t rows_per_thread = std::size_t{1} << 15;
+  auto const per_thread = std::max<std::size_t>(1, rows_per_thread().load(std::memory_order_relaxed));
   auto const threads = static_cast<std::size_t>(omp_get_max_threads());
-  return std::max<std::size_t>(1, std::min(threads, rows / rows_per_thread));
+  return std::max<std::size_t>(1, std::min(threads, rows / per_thread));
 #  else
   (void)rows;
   return 1;
