@@ -83,7 +83,7 @@ class streaming_stores {
 };
 
 /// The rows each thread of a split pass takes while a four_threads is alive: few, so that the
-/// sanitizers run the split tests quickly, and a multiple of 64, as the library's own 2^15 is.
+/// sanitizers run the split tests quickly.
 inline constexpr std::size_t split_rows_per_thread = 1024;
 
 /// A bit more than four threads' worth of rows: every thread has rows, the last one fewer.

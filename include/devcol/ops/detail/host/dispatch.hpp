@@ -182,7 +182,8 @@ template <class Kernel>
 /**
  * The fewest rows a pass gives each of its threads: 2^15, below which waking a thread costs more
  * than its share of the pass saves. A knob, so that tests split a few thousand rows over threads
- * rather than the 2^17 that the sanitizers take half a minute to sort.
+ * rather than the 2^17 that the sanitizers take half a minute to sort (not synchronised with
+ * kernels running meanwhile; set it between calls).
  */
 inline std::atomic<std::size_t>& rows_per_thread() noexcept {
   static std::atomic<std::size_t> rows{std::size_t{1} << 15};

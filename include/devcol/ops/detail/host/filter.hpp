@@ -140,12 +140,16 @@ template <class T>
 class filter_sink {
  public:
   filter_sink(T* out, std::size_t first, stream_mode mode) noexcept
-      : out_(out), first_(first), base_(first / block_rows * block_rows), mode_(mode) {}
+      : out_(out), first_(first), base_(first / block_rows * block_rows), mode_(mode) {
+    // Zeroed, so that drain()'s whole-block carry copies no indeterminate value (once a chunk).
+    if (mode_) { std::memset(stage_, 0, sizeof stage_); }
+  }
   filter_sink(filter_sink const&) = delete;
   filter_sink& operator=(filter_sink const&) = delete;
 
-  /// Where result row `j` goes. `j` is at most two blocks past the last drain() (a block of rows
-  /// and the up to 64 that compress_block() writes past its count).
+  /// Where result row `j` goes. `j` is less than a block past the last drain(), and the kernel
+  /// writes at most block_rows rows from at(j) before the next one (compress_block()'s whole
+  /// vectors included), so two blocks hold them.
   [[nodiscard, gnu::always_inline]] T* at(std::size_t j) noexcept { return mode_ ? stage_ + (j - base_) : out_ + j; }
 
   /// Sends the staged block out once the rows before `j` fill it; call after every block of input
@@ -177,7 +181,7 @@ class filter_sink {
   std::size_t first_;  // the chunk's first result row
   std::size_t base_;   // the result row of stage_[0]: a multiple of block_rows
   stream_mode mode_;
-  alignas(64) T stage_[3 * block_rows];
+  alignas(64) T stage_[2 * block_rows];
 };
 
 /// A mask word that two chunks write (the one their results meet in): its index and the bits one
@@ -210,7 +214,7 @@ struct compact_kernel {
   bool avx512;         // runs_avx512() of the build that runs the kernel
   stream_mode stream;  // values staged and streamed or not (filter_sink)
 
-  /// Whether the block of rows from `row` on may be compressed (compress_block()) to `out + j`:
+  /// Whether the block of rows from `row` on may be compressed (compress_block()) to result row `j`:
   /// AVX-512, 4- or 8-byte rows, a whole block, and room for 64 rows before the chunk's end.
   [[nodiscard, gnu::always_inline]] bool compresses(std::size_t row, std::size_t end, std::size_t j,
                                                     std::size_t stop) const noexcept {

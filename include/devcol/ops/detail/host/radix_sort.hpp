@@ -256,7 +256,8 @@ void radix_sort_rows(Rows const& rows, std::size_t n, bitmask_word const* mask, 
   }
 
   // The other passes move records, the last writing the result.
-  std::size_t const record_chunks = chunk_count(keyed);
+  // At most `chunks`, which sized `positions`, even if the rows-per-thread knob changed meanwhile.
+  std::size_t const record_chunks = std::min(chunks, chunk_count(keyed));
   std::size_t const record_per = (keyed + record_chunks - 1) / record_chunks;
   std::vector<std::size_t> record_counts(record_chunks * radix_buckets, 0);
   for (std::size_t p = 1; p < passes.size(); ++p) {
