@@ -92,19 +92,29 @@ inline void append_location(std::string& out, char const* file, int line) {
 }
 
 /// What make_message passes an argument of type `T` on as, so that messages of the same shape share
-/// one joining function: C strings as `char const*`, other text as `std::string_view`, integers
-/// (not characters or bool) as the widest of their signedness, floating point as double; anything
-/// else as itself. Each prints as the original would.
-template <class T, class D = std::decay_t<T>>
-using message_part_t = std::conditional_t<
-    std::is_same_v<D, char*> || std::is_same_v<D, char const*>, char const*,
-    std::conditional_t<
-        std::is_convertible_v<T const&, std::string_view>, std::string_view,
-        std::conditional_t<
-            std::is_integral_v<D> && !std::is_same_v<D, bool> && !std::is_same_v<D, char> &&
-                !std::is_same_v<D, signed char> && !std::is_same_v<D, unsigned char>,
-            std::conditional_t<std::is_signed_v<D>, long long, unsigned long long>,
-            std::conditional_t<std::is_floating_point_v<D>, double, T>>>>;
+/// one joining function: C strings as `char const*`, integers (not characters or bool) as the
+/// widest of their signedness, floating point as double, other text as `std::string_view`;
+/// anything else as itself. Each prints as the original would. The tests run in that order and stop
+/// at the first that holds, so a string literal (one type per length, hundreds of them) costs a
+/// decay and no conversion test.
+template <class T>
+consteval auto message_part_of() {
+  using D = std::decay_t<T>;
+  if constexpr (std::is_same_v<D, char*> || std::is_same_v<D, char const*>) {
+    return std::type_identity<char const*>{};
+  } else if constexpr (std::is_integral_v<D> && !std::is_same_v<D, bool> && !std::is_same_v<D, char> &&
+                       !std::is_same_v<D, signed char> && !std::is_same_v<D, unsigned char>) {
+    return std::type_identity<std::conditional_t<std::is_signed_v<D>, long long, unsigned long long>>{};
+  } else if constexpr (std::is_floating_point_v<D>) {
+    return std::type_identity<double>{};
+  } else if constexpr (std::is_convertible_v<T const&, std::string_view>) {
+    return std::type_identity<std::string_view>{};
+  } else {
+    return std::type_identity<T>{};
+  }
+}
+template <class T>
+using message_part_t = typename decltype(message_part_of<T>())::type;
 
 /// Joins every part into one message and appends the location. Only failures call it, so it is
 /// kept out of line and out of the callers' hot paths.
