@@ -841,6 +841,42 @@ DEVCOL_PEER_API int devcol_peer_fill_null(char const* type, double scalar, Arrow
   });
 }
 
+/// Exports gather of the array by int32 indices (a null index gives a null row; an index out of
+/// bounds throws), taking all four structs over.
+DEVCOL_PEER_API int devcol_peer_gather(char const* type, ArrowSchema* schema, ArrowDeviceArray* array,
+                                       ArrowSchema* indices_schema, ArrowDeviceArray* indices_array,
+                                       ArrowSchema* result_schema, ArrowDeviceArray* result_array, char* out,
+                                       std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    release_unless_taken const indices_input{indices_schema, indices_array};
+    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+      auto const values = devcol::from_arrow<T>(schema, array);
+      devcol::to_arrow(devcol::gather(values, devcol::from_arrow<std::int32_t>(indices_schema, indices_array)),
+                       result_schema, result_array, {}, "gathered");
+    });
+    return std::string("{}");
+  });
+}
+
+/// Exports filter of the array by a bool array of the same length (a null flag drops the row),
+/// taking all four structs over.
+DEVCOL_PEER_API int devcol_peer_filter(char const* type, ArrowSchema* schema, ArrowDeviceArray* array,
+                                       ArrowSchema* flags_schema, ArrowDeviceArray* flags_array,
+                                       ArrowSchema* result_schema, ArrowDeviceArray* result_array, char* out,
+                                       std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    release_unless_taken const flags_input{flags_schema, flags_array};
+    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+      auto const values = devcol::from_arrow<T>(schema, array);
+      devcol::to_arrow(devcol::filter(values, devcol::from_arrow<bool>(flags_schema, flags_array)), result_schema,
+                       result_array, {}, "kept");
+    });
+    return std::string("{}");
+  });
+}
+
 /// Exports `a_row cmp b_row` of two arrays of the same type and length (taking all four structs over).
 DEVCOL_PEER_API int devcol_peer_compare_columns(char const* type, char const* cmp, ArrowSchema* schema_a,
                                                 ArrowDeviceArray* array_a, ArrowSchema* schema_b,
