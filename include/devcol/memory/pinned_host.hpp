@@ -5,14 +5,17 @@
 #pragma once
 
 #include <devcol/core/config.hpp>
-#include <devcol/core/stream_ref.hpp>
-#include <devcol/memory/aligned.hpp>
-#include <devcol/memory/detail/cuda_leaf.hpp>
-#include <devcol/memory/resource.hpp>
-
-#include <cstddef>
 
 #if DEVCOL_BACKEND_CUDA
+// Only the CUDA backend has pinned memory: on the host backend the buffer layer, which includes
+// this header for its spill target, pays nothing for it (aligned.hpp brings <map> and <mutex>).
+#  include <devcol/core/stream_ref.hpp>
+#  include <devcol/memory/aligned.hpp>
+#  include <devcol/memory/detail/cuda_leaf.hpp>
+#  include <devcol/memory/resource.hpp>
+
+#  include <cstddef>
+
 DEVCOL_NAMESPACE_BEGIN
 namespace mr {
 namespace detail {
