@@ -8,7 +8,7 @@
 
 #if DEVCOL_BACKEND_CUDA
 // Only the CUDA backend has pinned memory: on the host backend the buffer layer, which includes
-// this header for its spill target, pays nothing for it (aligned.hpp brings <map> and <mutex>).
+// this header for its spill target, parses nothing of it.
 #  include <devcol/core/stream_ref.hpp>
 #  include <devcol/memory/aligned.hpp>
 #  include <devcol/memory/detail/cuda_leaf.hpp>

@@ -2,16 +2,18 @@
 """devcol's gather and filter against pyarrow.compute's take and filter, on the same columns: a
 differential test of the selection ops on int32, int64, float32 and float64.
 
-numpy makes the columns (every bit pattern of the type, with NaN of both signs and several
+numpy makes the columns (random bit patterns of the type, with NaN of both signs and several
 payloads, +-inf, +-0.0, denormals and the type's extremes mixed in, and nulls), pyarrow slices them
-at odd offsets and exports them; the devcol_peer library gathers or filters them with pyarrow's own
+(at offsets 0, 1, 3 and 61) and exports them; the devcol_peer library gathers or filters them with pyarrow's own
 indices and flags (null indices and null flags included) and hands the result back as an Arrow
 export. The two results must agree bit for bit: the same type and length, the same null rows, and
 the same value bits in every valid row (a NaN's payload and a zero's sign included).
 
 Besides small and odd sizes, each type is gathered and filtered at a size whose result is 40 MiB or
 more, beyond the 32 MiB from which devcol's host kernels write their results with streaming stores:
-that path is checked against pyarrow too, not only against devcol's own Thrust path.
+that path is checked against pyarrow too, not only against devcol's own Thrust path. Each of the
+streamed kernels' cases runs: a filter with nulls in the values and the flags, in neither, and in
+the flags only; a gather with nulls in the values and the indices, and in neither.
 
 Prints the number of cases checked.
 """
@@ -179,13 +181,18 @@ class SelectionAgainstPyarrow(unittest.TestCase):
             rows = STREAMED_BYTES // width
             # The filter keeps about 0.7 of the valid flags' rows, 0.9 of them valid: 0.63 of n.
             n = int(rows / 0.6)
-            arr = column(rng, name, n, 0.1, 3)
-            with self.subTest(op="filter", type=name):
-                self.check_filter(name, arr, flags(rng, n, 0.7, 0.1, 7),
-                                  f"filter of {n} {name} rows into at least {STREAMED_BYTES >> 20} MiB")
-            with self.subTest(op="gather", type=name):
-                self.check_gather(name, arr, indices(rng, n, rows + 5, 0.05, 1),
-                                  f"gather of {rows + 5} {name} rows out of {n}")
+            for value_nulls in (0.1, 0.0):
+                arr = column(rng, name, n, value_nulls, 3)
+                for flag_nulls in ((0.1,) if value_nulls else (0.0, 0.1)):
+                    with self.subTest(op="filter", type=name, value_nulls=value_nulls, flag_nulls=flag_nulls):
+                        self.check_filter(name, arr, flags(rng, n, 0.7, flag_nulls, 7),
+                                          f"filter of {n} {name} rows ({value_nulls} null, {flag_nulls} null "
+                                          f"flags) into at least {STREAMED_BYTES >> 20} MiB")
+                index_nulls = 0.05 if value_nulls else 0.0
+                with self.subTest(op="gather", type=name, value_nulls=value_nulls, index_nulls=index_nulls):
+                    self.check_gather(name, arr, indices(rng, n, rows + 5, index_nulls, 1),
+                                      f"gather of {rows + 5} {name} rows out of {n} ({value_nulls} null, "
+                                      f"{index_nulls} null indices)")
 
 
 if __name__ == "__main__":
