@@ -191,7 +191,7 @@ template <class T, class Policy, class I, class IndexPolicy>
                                      words,
                                      outside.data(),
                                      valid.data(),
-                                     host::streams(values, n * sizeof(T))};
+                                     host::streams(values, n * sizeof(T), host::simd_level::baseline)};
     host::run_chunks(kernel, n, chunks);
     return total(outside);
   };

@@ -260,10 +260,24 @@ void for_each_in_turn(std::size_t threads, std::size_t count, F&& f) {
 template <class Kernel>
 inline constexpr bool reads_at_256_bits = requires { requires Kernel::reads_at_256_bits; };
 
-/// Runs `kernel(begin, end, chunk)` once, in the build `level` (active_simd_level()'s answer).
+/**
+ * Whether `Kernel` has its baseline build only (its `single_build` member is true): a kernel whose
+ * AVX2 and AVX-512 builds would differ only in the width of their streaming stores, and ran no
+ * faster for it, so that a file calling it compiles it once instead of three times. Its output
+ * streams 16 bytes at a time (ask streams() with simd_level::baseline).
+ */
+template <class Kernel>
+inline constexpr bool single_build = requires { requires Kernel::single_build; };
+
+/// Runs `kernel(begin, end, chunk)` once, in the build `level` (active_simd_level()'s answer), or
+/// in its baseline build where it has no other (single_build).
 template <class Kernel>
 void run_build(simd_level level, Kernel& kernel, std::size_t begin, std::size_t end, std::size_t chunk) {
 #  if DEVCOL_HOST_SIMD_DISPATCH
+  if constexpr (single_build<Kernel>) {
+    run_baseline(kernel, begin, end, chunk);
+    return;
+  }
   if (level == simd_level::avx512) {
 #    if !defined(__clang__)
     if constexpr (reads_at_256_bits<Kernel>) {

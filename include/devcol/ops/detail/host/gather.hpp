@@ -48,6 +48,13 @@ struct gather_kernel {
   std::size_t* valid;      // per chunk, with out_mask: valid result rows
   stream_mode stream;      // values written with streaming stores or not (see streams())
 
+  /// One build (dispatch.hpp's single_build): the gather waits on its random loads, and its AVX2
+  /// and AVX-512 builds, which would differ only in the width of their streaming stores, ran no
+  /// faster. One thread, int64 by int32 indices, medians of 9 alternated calls per build, without
+  /// and with 10% nulls (Intel Xeon VM, model 207): 2^24 rows 104 / 143 ms in the baseline build
+  /// against 101 / 145 ms in the AVX-512 one, 2^27 rows 799 / 1,429 against 782 / 1,473 ms.
+  static constexpr bool single_build = true;
+
   /// How many rows ahead the source is prefetched: far enough for the misses of a core's whole
   /// memory-level parallelism to be in flight. `bench_ops`, one thread, 2^24 rows (AMD EPYC, Zen
   /// 4): 32 rows ahead took 77-89 ms per gather (int32 and float slower than int64), 64 took

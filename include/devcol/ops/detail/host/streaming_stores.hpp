@@ -53,15 +53,17 @@ struct stream_mode {
 };
 
 /// How a kernel writing `bytes` at `out` stores: streaming for a large output (see
-/// nontemporal_threshold()), as wide as the build run_chunks() picks allows (active_simd_level())
+/// nontemporal_threshold()), as wide as the build that runs it allows (`level`: by default the
+/// one run_chunks() picks, active_simd_level(); simd_level::baseline for a single_build kernel)
 /// and `out`'s alignment allows (every block a chunk streams then is aligned alike, since chunks
 /// start at multiples of block_rows); at least 16-byte aligned, or plainly.
-[[nodiscard]] inline stream_mode streams(void const* out, std::size_t bytes) noexcept {
+[[nodiscard]] inline stream_mode streams(void const* out, std::size_t bytes,
+                                         simd_level level = active_simd_level()) noexcept {
+  (void)level;  // only the SIMD builds ask it
 #  if defined(__SSE2__)
   auto const address = reinterpret_cast<std::uintptr_t>(out);
   if (bytes == 0 || bytes < nontemporal_threshold().load(std::memory_order_relaxed) || address % 16 != 0) { return {}; }
 #    if DEVCOL_HOST_SIMD_DISPATCH
-  simd_level const level = active_simd_level();
   if (level == simd_level::avx512 && address % 64 == 0) { return {64}; }
   if (level >= simd_level::avx2 && address % 32 == 0) { return {32}; }
 #    endif
