@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <list>
 #include <optional>
 #include <random>
@@ -170,6 +171,13 @@ TEST_CASE("sequence and full", "[column][factories]") {
   CHECK(nulls.null_count() == 70);
   CHECK(devcol::to_host(nulls) == std::vector<std::optional<i64>>(70));
   CHECK(devcol::sequence<double>(0).empty());
+  // Integers past the type's range wrap (two's complement), never undefined.
+  CHECK(devcol_test::host_values(devcol::sequence<std::int32_t>(4, std::numeric_limits<std::int32_t>::max() - 1, 1)) ==
+        std::vector<std::int32_t>{2147483646, 2147483647, -2147483647 - 1, -2147483647});
+  CHECK(devcol_test::host_values(devcol::sequence<std::uint16_t>(3, 65535, 65535)) ==
+        std::vector<std::uint16_t>{65535, 65534, 65533});
+  CHECK(devcol_test::host_values(devcol::sequence<std::int8_t>(3, -128, -1)) == std::vector<std::int8_t>{-128, 127, 126});
+  CHECK(devcol_test::host_values(devcol::sequence<double>(3, 0.5, 0.25)) == std::vector<double>{0.5, 0.75, 1.0});
 }
 
 TEST_CASE("mask_state: unallocated, all valid, all null", "[column][mask]") {

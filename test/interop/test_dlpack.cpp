@@ -154,6 +154,36 @@ TEST_CASE("dlpack: import borrows, and calls the producer's deleter once, after 
   CHECK(producer::deletions == 1);
 }
 
+TEST_CASE("dlpack: a kDLBool tensor with a byte other than 0 or 1 is refused by row and byte, its deleter called",
+          "[dlpack]") {
+  leak_check leaks;
+  auto const tensor_of = [](devcol::column<std::uint8_t> const& bytes, std::int64_t* shape) {
+    DLManagedTensorVersioned t{};
+    t.version = {1, 0};
+    t.dl_tensor.data = const_cast<std::uint8_t*>(bytes.data(devcol::access::read));
+    t.dl_tensor.device = {DEVCOL_BACKEND_CUDA ? kDLCUDA : kDLCPU, 0};
+    t.dl_tensor.ndim = 1;
+    t.dl_tensor.dtype = {kDLBool, 8, 1};
+    t.dl_tensor.shape = shape;
+    t.deleter = [](DLManagedTensorVersioned*) { ++producer::deletions; };
+    return t;
+  };
+  producer::deletions = 0;
+  auto const bad = devcol::make_column<std::uint8_t>({0, 1, 1, 2, 255});
+  std::int64_t shape[1] = {5};
+  auto t = tensor_of(bad, shape);
+  CHECK_THAT(dlpack_error_of([&] { (void)devcol::from_dlpack<bool>(&t); }),
+             Contains("row 3 of a kDLBool tensor holds the byte 2, not 0 or 1"));
+  CHECK(producer::deletions == 1);
+  auto const good = devcol::make_column<std::uint8_t>({0, 1, 1, 0, 1});
+  auto t2 = tensor_of(good, shape);
+  {
+    auto const flags = devcol::from_dlpack<bool>(&t2);
+    CHECK(devcol::sum(flags) == 3U);
+  }
+  CHECK(producer::deletions == 2);
+}
+
 TEST_CASE("dlpack: import checks the tensor and calls its deleter on failure", "[dlpack]") {
   leak_check leaks;
   auto const rejects = [](producer& p, std::string const& what) {

@@ -2,7 +2,11 @@
 #include "ops_support.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <numeric>
+#include <span>
+#include <vector>
 
 using namespace devcol_test::ops;  // NOLINT: test brevity
 
@@ -232,6 +236,24 @@ TEMPLATE_TEST_CASE("min, max and minmax of floats skip NaN, and give NaN only wh
   auto const denormals = devcol::make_column<T>({nan_v<T>, std::numeric_limits<T>::denorm_min(), -T{0}, T{0}});
   CHECK(devcol::max(denormals) == std::numeric_limits<T>::denorm_min());
   CHECK(devcol::min(denormals) == T{0});  // -0.0 or 0.0: equal
+}
+
+TEST_CASE("integer sum and product past 64 bits wrap (two's complement, as Arrow's sum), never undefined",
+          "[ops][reduce]") {
+  using lim = std::numeric_limits<std::int64_t>;
+  CHECK(devcol::sum(devcol::make_column<std::int64_t>({lim::max(), 1})) == lim::min());
+  CHECK(devcol::sum(devcol::make_column<std::int64_t>({lim::max(), std::nullopt, 2})) == lim::min() + 1);
+  CHECK(devcol::sum(devcol::make_column<std::int64_t>({lim::min(), -1})) == lim::max());
+  CHECK(devcol::sum(devcol::make_column<std::int32_t>({-5, 3})) == -2);
+  CHECK(devcol::product(devcol::make_column<std::int32_t>({1 << 20, 1 << 20, 1 << 20, 1 << 20})) == 0);
+  CHECK(devcol::product(devcol::make_column<std::int64_t>({lim::min(), -1})) == lim::min());
+  CHECK(devcol::product(devcol::make_column<std::int32_t>({-3, std::nullopt, 7})) == -21);
+  CHECK(devcol::sum(devcol::make_column<std::uint64_t>({~std::uint64_t{0}, 2})) == 1U);
+  // Many rows, so that the host fast path's vector lanes and threads wrap too.
+  std::vector<std::int64_t> big(100'000, lim::max() / 50'000);
+  std::int64_t expected = 0;
+  for (auto v : big) { expected = static_cast<std::int64_t>(static_cast<std::uint64_t>(expected) + static_cast<std::uint64_t>(v)); }
+  CHECK(devcol::sum(devcol::make_column<std::int64_t>(std::span<std::int64_t const>(big))) == expected);
 }
 
 TEMPLATE_TEST_CASE("sum, mean and product of floats propagate NaN", "[ops][reduce][float]", float, double) {

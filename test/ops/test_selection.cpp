@@ -93,6 +93,19 @@ TEMPLATE_TEST_CASE("scatter in place: values and validity, null indices skipped"
     check_equal(target, expected);
     check_equal(original, mt);
   }
+  // A column scattered into itself (or into an alias of itself) permutes it: the source is read
+  // from a copy, not from rows already overwritten.
+  for (std::size_t off : offsets) {
+    auto [self, ms] = random_column<TestType>(300, off, true, static_cast<unsigned>(off + 3));
+    model<std::int64_t> reverse(300);
+    for (std::size_t i = 0; i < 300; ++i) { reverse[i] = static_cast<std::int64_t>(299 - i); }
+    model<TestType> expected(ms.rbegin(), ms.rend());
+    devcol::scatter(self, devcol::make_column<std::int64_t>(reverse), self);
+    check_equal(self, expected);
+    auto alias = self.alias();  // the same buffers, no copy-on-write between them
+    devcol::scatter(alias, devcol::make_column<std::int64_t>(reverse), self);
+    check_equal(self, ms);
+  }
   auto t = devcol::make_column<std::int32_t>({1, 2, 3});
   CHECK_THROWS_WITH(devcol::scatter(devcol::make_column<std::int32_t>({9}), devcol::make_column<std::int32_t>({3}), t),
                     Catch::Contains("scatter: index 3 at row 0 is out of bounds for 3 rows"));

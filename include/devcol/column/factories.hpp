@@ -20,7 +20,6 @@
 #include <devcol/core/stream_ref.hpp>
 
 #include <thrust/fill.h>
-#include <thrust/sequence.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -143,6 +142,25 @@ template <fixed_width T, buffer_policy Policy = default_policy>
       std::span<std::optional<T> const>(values.begin(), values.size()), stream);
 }
 
+namespace detail {
+/// Row `i` of sequence(): `start + i * step`, integers computed in their unsigned type, so that a
+/// sequence past the type's range wraps instead of being undefined.
+template <class T>
+struct sequence_row {
+  T start;
+  T step;
+  DEVCOL_HOST_DEVICE T operator()(std::size_t i) const noexcept {
+    if constexpr (std::is_integral_v<T>) {
+      // At least `unsigned`'s width: narrower unsigned types would promote to `int`, and overflow.
+      using U = decltype(std::make_unsigned_t<T>{} + 0U);
+      return static_cast<T>(static_cast<U>(start) + static_cast<U>(i) * static_cast<U>(static_cast<std::make_unsigned_t<T>>(step)));
+    } else {
+      return static_cast<T>(start + static_cast<T>(i) * step);
+    }
+  }
+};
+}  // namespace detail
+
 /**
  * @brief `size` rows `start, start + step, start + 2 step, …` without nulls, written by one kernel
  * in order on `stream` (asynchronous on CUDA).
@@ -151,8 +169,9 @@ template <fixed_width T, buffer_policy Policy = default_policy>
  *         members decide sharing, exposure tracking, reference counting and spilling
  * @param size the number of rows
  * @param start the value of row 0
- * @param step what each row adds to the one before it, in `T`'s arithmetic (wraps or loses
- *        precision as `T` does)
+ * @param step what each row adds to the one before it: row i is `start + i * step`, for integers
+ *        modulo 2^bits (two's complement: a sequence past the type's range wraps), for floating
+ *        point rounded as `T` rounds
  * @param stream the stream the allocation and the kernel are ordered on; not synchronised
  * @throws what allocation throws
  */
@@ -163,7 +182,7 @@ template <fixed_width T, buffer_policy Policy = default_policy>
   column<T, Policy> out(size, stream);
   T* first = out.data(access::write, stream);
   detail::executor exec(stream);
-  thrust::sequence(exec.policy(), first, first + size, start, step);
+  detail::tabulate(exec, size, first, detail::sequence_row<T>{start, step});
   return out;
 }
 

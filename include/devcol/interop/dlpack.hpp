@@ -7,9 +7,11 @@
 #include <devcol/buffer/buffer.hpp>
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/column.hpp>
+#include <devcol/column/detail/execution.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
 #include <devcol/core/error.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/detail/device.hpp>
@@ -150,6 +152,14 @@ template <fixed_width T, buffer_policy Policy>
   return &ctx.release()->tensor;
 }
 
+namespace detail {
+/// Whether byte `i` is neither 0 nor 1: what from_dlpack() refuses in a kDLBool tensor.
+struct byte_above_one {
+  std::uint8_t const* bytes;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return bytes[i] > 1; }
+};
+}  // namespace detail
+
 /**
  * @brief Imports a one-dimensional, contiguous DLPack tensor as a column without a mask, taking
  * ownership: the column borrows the memory (never written by devcol: writes copy first) and the
@@ -160,7 +170,8 @@ template <fixed_width T, buffer_policy Policy>
  * copies of the column are deep (rule 12) and an Arrow export snapshots it.
  * Checked first: NULL tensor or data, a major version other than 1, `ndim` not 1, a dtype that is
  * not `T`'s representation, negative or non-unit strides, a device this backend cannot read,
- * values misaligned for `T`. On CUDA the caller orders `stream` after the producer's work (DLPack's
+ * values misaligned for `T`, and for `bool` a byte other than 0 or 1 (one pass over the bytes,
+ * which synchronises `stream`). On CUDA the caller orders `stream` after the producer's work (DLPack's
  * stream exchange happens above this C ABI).
  * @tparam T the column's value type (the tensor's dtype must be its representation)
  * @tparam Policy the buffer policy of the column
@@ -210,6 +221,19 @@ template <fixed_width T, buffer_policy Policy = default_policy>
   DEVCOL_DLPACK_EXPECTS(reinterpret_cast<std::uintptr_t>(values) % alignof(T) == 0, "from_dlpack: data + byte_offset (",
                         static_cast<void const*>(values), ") is not aligned for ", type_name_v<T>);
   DEVCOL_DLPACK_EXPECTS(size <= SIZE_MAX / sizeof(T), "from_dlpack: ", size, " rows overflow");
+  if constexpr (std::is_same_v<T, bool>) {
+    // A C++ bool is 0 or 1: any other byte would make every op that reads the column undefined.
+    auto const* bytes = reinterpret_cast<std::uint8_t const*>(values);
+    detail::executor exec(stream);
+    std::size_t const bad = detail::find_first_n(exec, size, detail::byte_above_one{bytes});
+    if (bad != size) {
+      std::uint8_t byte = 0;
+      copy_bytes(&byte, bytes + bad, 1, stream);
+      stream.synchronize();
+      detail::throw_message<dlpack_error>(__FILE__, __LINE__, "from_dlpack: row ", bad,
+                                          " of a kDLBool tensor holds the byte ", int{byte}, ", not 0 or 1");
+    }
+  }
   // A tensor its producer may still write counts as exposed: copies of it are deep (rule 12).
   bool const writable_elsewhere = (tensor->flags & DLPACK_FLAG_BITMASK_READ_ONLY) == 0;
   using buffer_type = buffer<Policy>;

@@ -50,6 +50,20 @@ using sum_type_t = std::conditional_t<std::is_floating_point_v<T>, double,
 
 namespace detail {
 
+/// What sum and product of `T` accumulate in: sum_type_t<T>, unsigned for signed integers, so that
+/// a total past 64 bits wraps (two's complement, as Arrow's sum and libcudf's do) instead of being
+/// undefined; the result converts back to sum_type_t<T>, modulo 2^64.
+template <class T>
+using wrapping_sum_t = typename std::conditional_t<std::is_integral_v<sum_type_t<T>>, std::make_unsigned<sum_type_t<T>>,
+                                                   std::type_identity<sum_type_t<T>>>::type;
+
+/// A wrapping total as sum_type_t<T>.
+template <class T, class A>
+std::optional<sum_type_t<T>> as_sum_type(std::optional<A> const& total) noexcept {
+  if (!total) { return std::nullopt; }
+  return static_cast<sum_type_t<T>>(*total);
+}
+
 struct multiplies_op {
   template <class T>
   DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a * b; }
@@ -230,7 +244,8 @@ struct merge_extremes {
 
 }  // namespace detail
 
-/// @brief The sum of the valid rows, as sum_type_t<T>; floating point propagates NaN. Synchronises `stream`.
+/// @brief The sum of the valid rows, as sum_type_t<T>; floating point propagates NaN; an integer
+/// total past 64 bits wraps (two's complement, as Arrow's `sum`). Synchronises `stream`.
 /// @tparam T the element type
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
@@ -239,10 +254,12 @@ template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> sum(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return detail::reduce_valid(col, sum_type_t<T>{0}, cuda::std::plus<sum_type_t<T>>{}, stream);
+  using acc = detail::wrapping_sum_t<T>;
+  return detail::as_sum_type<T>(detail::reduce_valid(col, acc{0}, cuda::std::plus<acc>{}, stream));
 }
 
-/// @brief The product of the valid rows, as sum_type_t<T>; floating point propagates NaN. Synchronises `stream`.
+/// @brief The product of the valid rows, as sum_type_t<T>; floating point propagates NaN; an
+/// integer product past 64 bits wraps (two's complement). Synchronises `stream`.
 /// @tparam T the element type
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
@@ -251,7 +268,8 @@ template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> product(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  return detail::reduce_valid(col, sum_type_t<T>{1}, detail::multiplies_op{}, stream);
+  using acc = detail::wrapping_sum_t<T>;
+  return detail::as_sum_type<T>(detail::reduce_valid(col, acc{1}, detail::multiplies_op{}, stream));
 }
 
 /// @brief The least valid row; floating point skips NaN, NaN only when every valid row is NaN

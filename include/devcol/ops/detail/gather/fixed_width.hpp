@@ -275,7 +275,9 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
  * value and its validity. Costs: a check of the indices (one pass; synchronises), an `int64` per
  * target row of scratch from `target`'s resource (which source row wins), one pass to write, and
  * with nulls one over the new mask and its count (synchronises).
- * Strong guarantee: if it throws, `target` is as it was (a shared target is copied aside first).
+ * A `source` in `target`'s memory (the same column, or an alias of it) is copied first, so that
+ * scattering a column into itself permutes it. Strong guarantee: if it throws, `target` is as it
+ * was (a shared target is copied aside first).
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam I the integral type of the indices, of at most 64 bits
@@ -307,16 +309,24 @@ void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indi
   column<T, Policy> own = target.writes_copy() ? target.deep_copy(stream) : column<T, Policy>{};
   column<T, Policy>& out = target.writes_copy() ? own : target;
   column_view<T> const before = out.view();
+  // A source in the memory written (the target itself, or an alias of it) is read from a copy:
+  // its rows would otherwise be overwritten while others still read them.
+  auto const first = reinterpret_cast<std::uintptr_t>(source.data(access::read));
+  auto const written = reinterpret_cast<std::uintptr_t>(before.data());
+  bool const overlaps = source.size() != 0 && out.size() != 0 && first < written + out.size() * sizeof(T) &&
+                        written < first + source.size() * sizeof(T);
+  column<T, Policy> const source_copy = overlaps ? source.deep_copy(stream) : column<T, Policy>{};
+  column_view<T> const from = overlaps ? source_copy.view() : source.view();
   std::optional<detail::new_mask<Policy>> mask;
-  if (source.has_nulls() || out.has_nulls()) {
-    mask = detail::make_validity(out, detail::winner_valid{{source.view(), before, winner}}, stream);
+  if (from.null_count() != 0 || out.has_nulls()) {
+    mask = detail::make_validity(out, detail::winner_valid{{from, before, winner}}, stream);
   }
   // out owns its memory alone here: no copy, no allocation. The rows move as their width's word.
   using word = detail::width_word_t<T>;
   auto* values = reinterpret_cast<word*>(out.data(access::write, stream));
   detail::transform_n(
       exec, rows, out.size(), values,
-      detail::winner_value<word>{{detail::word_view(source.view()), detail::word_view(before), winner}});
+      detail::winner_value<word>{{detail::word_view(from), detail::word_view(before), winner}});
   if (mask) { out.replace_null_mask(std::move(mask->mask), mask->nulls); }
   if (&out == &own) { target = std::move(own); }
 }
