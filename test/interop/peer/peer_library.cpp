@@ -841,22 +841,35 @@ DEVCOL_PEER_API int devcol_peer_fill_null(char const* type, double scalar, Arrow
   });
 }
 
+namespace {
+/// Exports `op(values, selector)`: the array of the named type, selected by an array of `S` (both
+/// structs of each taken over), as the result named `name`.
+template <class S, class Op>
+int exported_selection(char const* type, ArrowSchema* schema, ArrowDeviceArray* array, ArrowSchema* selector_schema,
+                       ArrowDeviceArray* selector_array, ArrowSchema* result_schema, ArrowDeviceArray* result_array,
+                       char const* name, char* out, std::size_t out_size, Op op) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    release_unless_taken const selector_input{selector_schema, selector_array};
+    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+      auto const values = devcol::from_arrow<T>(schema, array);
+      devcol::to_arrow(op(values, devcol::from_arrow<S>(selector_schema, selector_array)), result_schema, result_array,
+                       {}, name);
+    });
+    return std::string("{}");
+  });
+}
+}  // namespace
+
 /// Exports gather of the array by int32 indices (a null index gives a null row; an index out of
 /// bounds throws), taking all four structs over.
 DEVCOL_PEER_API int devcol_peer_gather(char const* type, ArrowSchema* schema, ArrowDeviceArray* array,
                                        ArrowSchema* indices_schema, ArrowDeviceArray* indices_array,
                                        ArrowSchema* result_schema, ArrowDeviceArray* result_array, char* out,
                                        std::size_t out_size) {
-  return guarded(out, out_size, [&] {
-    release_unless_taken const input{schema, array};
-    release_unless_taken const indices_input{indices_schema, indices_array};
-    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
-      auto const values = devcol::from_arrow<T>(schema, array);
-      devcol::to_arrow(devcol::gather(values, devcol::from_arrow<std::int32_t>(indices_schema, indices_array)),
-                       result_schema, result_array, {}, "gathered");
-    });
-    return std::string("{}");
-  });
+  return exported_selection<std::int32_t>(type, schema, array, indices_schema, indices_array, result_schema,
+                                          result_array, "gathered", out, out_size,
+                                          [](auto const& values, auto const& indices) { return devcol::gather(values, indices); });
 }
 
 /// Exports filter of the array by a bool array of the same length (a null flag drops the row),
@@ -865,16 +878,9 @@ DEVCOL_PEER_API int devcol_peer_filter(char const* type, ArrowSchema* schema, Ar
                                        ArrowSchema* flags_schema, ArrowDeviceArray* flags_array,
                                        ArrowSchema* result_schema, ArrowDeviceArray* result_array, char* out,
                                        std::size_t out_size) {
-  return guarded(out, out_size, [&] {
-    release_unless_taken const input{schema, array};
-    release_unless_taken const flags_input{flags_schema, flags_array};
-    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
-      auto const values = devcol::from_arrow<T>(schema, array);
-      devcol::to_arrow(devcol::filter(values, devcol::from_arrow<bool>(flags_schema, flags_array)), result_schema,
-                       result_array, {}, "kept");
-    });
-    return std::string("{}");
-  });
+  return exported_selection<bool>(type, schema, array, flags_schema, flags_array, result_schema, result_array, "kept",
+                                  out, out_size,
+                                  [](auto const& values, auto const& keep) { return devcol::filter(values, keep); });
 }
 
 /// Exports `a_row cmp b_row` of two arrays of the same type and length (taking all four structs over).
