@@ -153,7 +153,7 @@ struct sequence_row {
     if constexpr (std::is_integral_v<T>) {
       // At least `unsigned`'s width: narrower unsigned types would promote to `int`, and overflow.
       using U = decltype(std::make_unsigned_t<T>{} + 0U);
-      return static_cast<T>(static_cast<U>(start) + static_cast<U>(i) * static_cast<U>(static_cast<std::make_unsigned_t<T>>(step)));
+      return static_cast<T>(static_cast<U>(start) + static_cast<U>(i) * static_cast<U>(step));
     } else {
       return static_cast<T>(start + static_cast<T>(i) * step);
     }
