@@ -112,6 +112,45 @@ TEST_CASE("cast: widening, wrapping, saturating floats, time units", "[ops][cast
   check_equal(devcol::cast<devcol::timestamp_ms>(ts), model<devcol::timestamp_ms>{devcol::timestamp_ms{devcol::duration_ms{2000}}});
 }
 
+TEST_CASE("cast between time units refuses a valid row the target cannot hold, naming it; null rows are not read",
+          "[ops][cast]") {
+  devcol_test::leak_check leaks;
+  using devcol::duration_ns;
+  using devcol::duration_s;
+  constexpr std::int64_t max_seconds = INT64_MAX / 1'000'000'000;  // the last second nanoseconds hold
+  constexpr std::int64_t min_seconds = INT64_MIN / 1'000'000'000;
+  auto edges = devcol::make_column<duration_s>({duration_s{max_seconds}, duration_s{min_seconds}, std::nullopt});
+  check_equal(devcol::cast<duration_ns>(edges), model<duration_ns>{duration_ns{max_seconds * 1'000'000'000},
+                                                                    duration_ns{min_seconds * 1'000'000'000}, std::nullopt});
+  // One past either edge, at a later row and behind a slice: the row is counted from the slice's start.
+  for (std::int64_t const bad : {max_seconds + 1, min_seconds - 1, INT64_MAX / 2, INT64_MIN}) {
+    auto col = devcol::make_column<duration_s>({duration_s{7}, duration_s{1}, std::nullopt, duration_s{bad}}).slice(1, 4);
+    REQUIRE_THROWS_AS(devcol::cast<duration_ns>(col), devcol::logic_error);
+    REQUIRE_THROWS_WITH(devcol::cast<duration_ns>(col),
+                        Catch::Contains("cast: row 2 holds " + std::to_string(bad) +
+                                        " (duration[s]), which duration[ns] cannot hold: its ticks times 1000000000 pass "
+                                        "int64's range"));
+  }
+  // A null row's value is unspecified: whatever it holds is neither refused nor overflowed.
+  auto const masked = devcol::set_null_mask(devcol::make_column<duration_s>({duration_s{INT64_MAX}, duration_s{3}}),
+                                            devcol::make_column<bool>({false, true}));
+  check_equal(devcol::cast<duration_ns>(masked), model<duration_ns>{std::nullopt, duration_ns{3'000'000'000}});
+  // Timestamps, and 32-bit times of day and dates, whose 64-bit intermediate fits but whose result would not.
+  auto ts = devcol::make_column<devcol::timestamp_s>({devcol::timestamp_s{duration_s{INT64_MIN}}});
+  REQUIRE_THROWS_AS(devcol::cast<devcol::timestamp_ms>(ts), devcol::logic_error);
+  auto times = devcol::make_column<devcol::time32_s>({devcol::time32_s{cuda::std::chrono::duration<std::int32_t>{86'399}},
+                                                      devcol::time32_s{cuda::std::chrono::duration<std::int32_t>{3'000'000}}});
+  REQUIRE_THROWS_WITH(devcol::cast<devcol::time32_ms>(times),
+                      Catch::Contains("row 1 holds 3000000 (time32[s]), which time32[ms] cannot hold"));
+  check_equal(devcol::cast<devcol::time32_ms>(times.slice(0, 1)),
+              model<devcol::time32_ms>{devcol::time32_ms{cuda::std::chrono::duration<std::int32_t, cuda::std::milli>{86'399'000}}});
+  using days_ms = cuda::std::chrono::duration<std::int64_t, cuda::std::milli>;
+  auto dates = devcol::make_column<devcol::date64>({devcol::date64{days_ms{-86'400'000}}, devcol::date64{days_ms{INT64_MAX}}});
+  REQUIRE_THROWS_WITH(devcol::cast<devcol::date32>(dates),
+                      Catch::Contains("row 1 holds 9223372036854775807 (date64[ms]), which date32[day] cannot hold: its "
+                                      "ticks divided by 86400000 pass int32's range"));
+}
+
 TEST_CASE("fill in place goes through write access: copy-on-write holds, the mask becomes all valid", "[ops][fill]") {
   devcol_test::leak_check leaks;
   auto [a, ma] = random_column<std::int32_t>(150, 0, true, 3);
