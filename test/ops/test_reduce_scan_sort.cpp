@@ -256,6 +256,36 @@ TEST_CASE("integer sum and product past 64 bits wrap (two's complement, as Arrow
   CHECK(devcol::sum(devcol::make_column<std::int64_t>(std::span<std::int64_t const>(big))) == expected);
 }
 
+TEMPLATE_TEST_CASE("an integer scan past the type's range wraps (as Arrow's cumulative_sum), never undefined",
+                   "[ops][scan]", std::int8_t, std::int32_t, std::int64_t, std::uint16_t) {
+  devcol_test::leak_check leaks;
+  using T = TestType;
+  using lim = std::numeric_limits<T>;
+  auto const wrapped = [](T a, T b) {
+    using U = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  };
+  // Short and long, with nulls: the host path's blocks and tiles and the Thrust path's (the tsan
+  // preset's) scan both cross the type's range many times.
+  for (std::size_t const n : {std::size_t{3}, std::size_t{70'000}}) {
+    std::vector<std::optional<T>> rows(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      rows[i] = i % 7 == 3 ? std::nullopt : std::optional<T>(i % 2 == 0 ? lim::max() : static_cast<T>(lim::max() / 3));
+    }
+    auto const col = devcol::make_column<T>(rows);
+    std::vector<std::optional<T>> inclusive(n);
+    std::vector<std::optional<T>> exclusive(n);
+    T acc{0};
+    for (std::size_t i = 0; i < n; ++i) {
+      if (rows[i]) { exclusive[i] = acc; }
+      if (rows[i]) { acc = wrapped(acc, *rows[i]); }
+      if (rows[i]) { inclusive[i] = acc; }
+    }
+    CHECK(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::sum)) == inclusive);
+    CHECK(devcol::to_host(devcol::exclusive_scan(col, devcol::scan_op::sum)) == exclusive);
+  }
+}
+
 TEMPLATE_TEST_CASE("sum, mean and product of floats propagate NaN", "[ops][reduce][float]", float, double) {
   devcol_test::leak_check leaks;
   using T = TestType;

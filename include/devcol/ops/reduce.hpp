@@ -29,6 +29,7 @@
 #include <devcol/ops/detail/floating_point.hpp>
 #include <devcol/ops/detail/host/reduce.hpp>
 #include <devcol/ops/detail/validity.hpp>
+#include <devcol/ops/detail/wrapping.hpp>
 
 #include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
@@ -50,24 +51,6 @@ using sum_type_t = std::conditional_t<std::is_floating_point_v<T>, double,
 
 namespace detail {
 
-/// What sum and product of `T` accumulate in: sum_type_t<T>, unsigned for signed integers, so that
-/// a total past 64 bits wraps (two's complement, as Arrow's sum and libcudf's do) instead of being
-/// undefined; the result converts back to sum_type_t<T>, modulo 2^64.
-template <class T>
-using wrapping_sum_t = typename std::conditional_t<std::is_integral_v<sum_type_t<T>>, std::make_unsigned<sum_type_t<T>>,
-                                                   std::type_identity<sum_type_t<T>>>::type;
-
-/// A wrapping total as sum_type_t<T>.
-template <class T, class A>
-std::optional<sum_type_t<T>> as_sum_type(std::optional<A> const& total) noexcept {
-  if (!total) { return std::nullopt; }
-  return static_cast<sum_type_t<T>>(*total);
-}
-
-struct multiplies_op {
-  template <class T>
-  DEVCOL_HOST_DEVICE T operator()(T a, T b) const noexcept { return a * b; }
-};
 /// The lesser of two values. Not an order with NaN (a reduction that met one would depend on how
 /// it combined rows): floating-point callers turn NaN rows into the identity first (number_or),
 /// which keeps this one compare on the reduction's dependency chain.
@@ -141,7 +124,7 @@ struct host_fold_step {
   static constexpr bool exists = false;
 };
 template <class Acc>
-struct host_fold_step<cuda::std::plus<Acc>, Acc> {
+struct host_fold_step<wrapping_plus, Acc> {
   static constexpr bool exists = true;
   using type = host::sum_step;
 };
@@ -254,8 +237,7 @@ template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> sum(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  using acc = detail::wrapping_sum_t<T>;
-  return detail::as_sum_type<T>(detail::reduce_valid(col, acc{0}, cuda::std::plus<acc>{}, stream));
+  return detail::reduce_valid(col, sum_type_t<T>{0}, detail::wrapping_plus{}, stream);
 }
 
 /// @brief The product of the valid rows, as sum_type_t<T>; floating point propagates NaN; an
@@ -268,8 +250,7 @@ template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<sum_type_t<T>> product(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  using acc = detail::wrapping_sum_t<T>;
-  return detail::as_sum_type<T>(detail::reduce_valid(col, acc{1}, detail::multiplies_op{}, stream));
+  return detail::reduce_valid(col, sum_type_t<T>{1}, detail::wrapping_multiplies{}, stream);
 }
 
 /// @brief The least valid row; floating point skips NaN, NaN only when every valid row is NaN
@@ -343,7 +324,7 @@ template <fixed_width T, class Policy>
   requires std::is_arithmetic_v<T>
 [[nodiscard]] std::optional<double> mean(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  auto const total = detail::reduce_valid(col, 0.0, cuda::std::plus<double>{}, stream);
+  auto const total = detail::reduce_valid(col, 0.0, detail::wrapping_plus{}, stream);
   if (!total) { return std::nullopt; }
   return *total / static_cast<double>(col.size() - col.null_count());
 }

@@ -21,9 +21,9 @@
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/host/scan.hpp>
 #include <devcol/ops/detail/validity.hpp>
+#include <devcol/ops/detail/wrapping.hpp>
 #include <devcol/ops/reduce.hpp>
 
-#include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -92,7 +92,7 @@ column<T, Policy> scan(column<T, Policy> const& col, scan_op op, stream_ref stre
     case scan_op::max: return run_scan<Inclusive, skip_nan>(col, max_op{}, lowest<T>(), stream);
     case scan_op::sum: break;
   }
-  return run_scan<Inclusive, false>(col, cuda::std::plus<T>{}, T{0}, stream);
+  return run_scan<Inclusive, false>(col, wrapping_plus{}, T{0}, stream);
 #endif
 }
 }  // namespace detail

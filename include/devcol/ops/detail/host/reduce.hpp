@@ -22,6 +22,7 @@
 #include <devcol/core/config.hpp>
 #include <devcol/ops/detail/host/dispatch.hpp>
 #include <devcol/ops/detail/host/mask_words.hpp>
+#include <devcol/ops/detail/wrapping.hpp>
 
 #include <atomic>
 #include <bit>
@@ -34,7 +35,7 @@ namespace detail::host {
 
 struct sum_step {
   template <class A>
-  [[gnu::always_inline]] A operator()(A acc, A v) const noexcept { return acc + v; }
+  [[gnu::always_inline]] A operator()(A acc, A v) const noexcept { return wrapping_add(acc, v); }
 };
 struct min_step {
   template <class A>

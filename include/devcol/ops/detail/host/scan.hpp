@@ -52,7 +52,9 @@ namespace detail::host {
 enum class scan_kind { sum, min, max };
 
 /// The type a scan accumulates in: integers sum in their unsigned type, so that a sum that passes
-/// the type's range wraps (as the Thrust path's does on every backend) instead of being undefined.
+/// the type's range wraps, as wrapping_add() makes the Thrust path's do, instead of being undefined.
+/// The SIMD scan's reduction adds accumulators with its own `+`, not through sum_step, so the type
+/// itself must wrap.
 template <scan_kind Kind, class T>
 using scan_acc_t = typename std::conditional_t<Kind == scan_kind::sum && std::is_integral_v<T>, std::make_unsigned<T>,
                                                std::type_identity<T>>::type;
