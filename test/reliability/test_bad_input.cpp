@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -158,6 +159,110 @@ TEST_CASE("bad input: bit ranges that end before they begin are refused", "[reli
   auto const c = devcol::make_column<i64>({1, std::nullopt, 3});
   CHECK_THAT(message_of<devcol::logic_error>([&] { (void)devcol::count_unset_bits(c.null_mask(devcol::access::read), 5, 2, {}); }),
              Contains("begin 5 is past end 2"));
+}
+
+TEST_CASE("bad input: an enumeration value that names no enumerator is refused by every op that takes one",
+          "[reliability][bad_input]") {
+  leak_check leaks;
+  auto const c = devcol::make_column<i64>({3, std::nullopt, 1});
+  auto const s = devcol::make_strings_column({"b", "a"});
+  auto const idx = devcol::make_column<std::int32_t>({0, 5});
+  auto const refused = [](auto f) { return message_of<devcol::logic_error>(f); };
+  auto const not_one = [](std::string const& what) { return Contains(what + " is not one of its enumerators"); };
+  CHECK_THAT(refused([&] { (void)devcol::inclusive_scan(c, static_cast<devcol::scan_op>(7)); }),
+             Contains("inclusive_scan") && not_one("scan_op(7)"));
+  CHECK_THAT(refused([&] { (void)devcol::exclusive_scan(c, static_cast<devcol::scan_op>(-1)); }),
+             Contains("exclusive_scan") && not_one("scan_op(-1)"));
+  for (auto const bad : {static_cast<devcol::order>(3), static_cast<devcol::order>(-2)}) {
+    std::string const shown = "order(" + std::to_string(static_cast<int>(bad)) + ")";
+    CHECK_THAT(refused([&] { (void)devcol::sort(c, bad); }), Contains("sort") && not_one(shown));
+    CHECK_THAT(refused([&] { (void)devcol::argsort(c, bad); }), Contains("argsort") && not_one(shown));
+    CHECK_THAT(refused([&] { (void)devcol::is_sorted(c, bad); }), Contains("is_sorted") && not_one(shown));
+    CHECK_THAT(refused([&] { (void)devcol::argsort(s, bad); }), not_one(shown));
+    CHECK_THAT(refused([&] { (void)devcol::is_sorted(s, bad); }), not_one(shown));
+  }
+  auto const nulls = static_cast<devcol::null_order>(2);
+  CHECK_THAT(refused([&] { (void)devcol::sort(c, devcol::order::ascending, {}, nulls); }), not_one("null_order(2)"));
+  CHECK_THAT(refused([&] { (void)devcol::sort(s, devcol::order::ascending, {}, nulls); }), not_one("null_order(2)"));
+  auto const op = static_cast<devcol::cmp>(9);
+  CHECK_THAT(refused([&] { (void)devcol::compare(c, op, i64{1}); }), Contains("compare") && not_one("cmp(9)"));
+  CHECK_THAT(refused([&] { (void)devcol::compare(c, op, c); }), not_one("cmp(9)"));
+  CHECK_THAT(refused([&] { (void)devcol::compare(s, op, std::string_view("a")); }), not_one("cmp(9)"));
+  CHECK_THAT(refused([&] { (void)devcol::compare(s, op, s); }), not_one("cmp(9)"));
+  // gather with an out-of-bounds index under an unknown policy: refused before any row is read.
+  auto const policy = static_cast<devcol::out_of_bounds>(5);
+  CHECK_THAT(refused([&] { (void)devcol::gather(c, idx, {}, policy); }), Contains("gather") && not_one("out_of_bounds(5)"));
+  CHECK_THAT(refused([&] { (void)devcol::gather(s, idx, {}, policy); }), not_one("out_of_bounds(5)"));
+  auto const list = devcol::make_list_column(std::vector<std::int32_t>{0, 1, 1}, devcol::make_column<i64>({7}));
+  CHECK_THAT(refused([&] { (void)devcol::gather(list, idx, {}, policy); }), not_one("out_of_bounds(5)"));
+  auto const any = devcol::any_column<>(s);
+  CHECK_THAT(refused([&] { (void)devcol::gather(any, idx, {}, policy); }), not_one("out_of_bounds(5)"));
+  CHECK(devcol::to_host(c) == std::vector<std::optional<i64>>{3, std::nullopt, 1});
+}
+
+TEST_CASE("bad input: messages name the op and the kind that refused", "[reliability][bad_input]") {
+  leak_check leaks;
+  auto const a = devcol::make_column<i64>({1, 2, 3});
+  auto const b = devcol::make_column<i64>({1, 2});
+  auto const refused = [](auto f) { return message_of<devcol::logic_error>(f); };
+  CHECK_THAT(refused([&] { (void)devcol::compare(a, devcol::cmp::less, b); }), Contains("compare") && !Contains("transform"));
+  auto const dec = devcol::make_decimal_column<std::int64_t>(std::vector<std::int64_t>{1, 2, 3}, 10, 1);
+  CHECK_THAT(refused([&] { (void)dec.slice(1, 4); }), Contains("decimal_column::slice") && Contains("[1, 4)"));
+  auto const dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({0, std::nullopt, 0}),
+                                                   devcol::any_column<>(devcol::make_strings_column({"x"})));
+  CHECK_THAT(refused([&] { (void)dict.slice(2, 9); }), Contains("dictionary_column::slice") && Contains("[2, 9)"));
+  // A null run end holds no value to read: the message counts the nulls, never shows the value.
+  auto const ends = devcol::make_column<std::int32_t>({2, std::nullopt, 5});
+  CHECK_THAT(refused([&] {
+               (void)devcol::make_run_end_encoded_column(devcol::run_ends_column<>(ends),
+                                                         devcol::any_column<>(devcol::make_column<i64>({1, 2, 3})));
+             }),
+             Contains("run ends may not be null (1 are)"));
+}
+
+TEST_CASE("bad input: a fixed-size list or binary width past Arrow's int32 is refused where the column is made",
+          "[reliability][bad_input]") {
+  leak_check leaks;
+  std::size_t const too_wide = std::size_t{1} << 40;
+  auto const refused = [](auto f) { return message_of<devcol::logic_error>(f); };
+  CHECK_THAT(refused([&] {
+               (void)devcol::make_fixed_size_list_column(too_wide, devcol::any_column<>(devcol::make_column<i64>({})));
+             }),
+             Contains("list size of 1099511627776"));
+  CHECK_THAT(refused([&] { (void)devcol::make_fixed_size_binary_column(std::vector<std::string>{}, too_wide); }),
+             Contains("width of 1099511627776 bytes"));
+  std::size_t const widest = 2147483647;  // INT32_MAX itself is Arrow's and is kept
+  CHECK(devcol::make_fixed_size_binary_column(std::vector<std::string>{}, widest).width() == widest);
+  CHECK_THAT(refused([&] { (void)devcol::make_fixed_size_binary_column(std::vector<std::string>{}, widest + 1); }),
+             Contains("width of 2147483648 bytes"));
+}
+
+TEST_CASE("bad input: a name or time zone holding a NUL byte is refused at export, never cut short",
+          "[reliability][bad_input]") {
+  leak_check leaks;
+  using namespace std::string_literals;
+  auto const refused = [](auto f) { return message_of<devcol::logic_error>(f); };
+  ArrowSchema schema{};
+  ArrowDeviceArray array{};
+  devcol::table t;
+  t.add("a\0b"s, devcol::make_column<i64>({1, 2}));
+  CHECK_THAT(refused([&] { devcol::to_arrow(t, &schema, &array); }),
+             Contains("field name \"a\\0b\" holds a NUL byte at 1"));
+  CHECK(schema.release == nullptr);  // nothing written
+  CHECK(array.array.release == nullptr);
+  auto const st = devcol::make_struct_column({{"x\0"s, devcol::make_column<i64>({1})}});
+  CHECK_THAT(refused([&] { devcol::to_arrow(st, &schema, &array); }), Contains("field name \"x\\0\""));
+  devcol::field_info info;
+  info.time_zone = "UTC\0junk"s;
+  auto const ts = devcol::make_column<devcol::timestamp_us>({devcol::timestamp_us{devcol::duration_us{1}}});
+  CHECK_THAT(refused([&] { devcol::to_arrow(ts, &schema, &array, {}, info); }),
+             Contains("time zone \"UTC\\0junk\" holds a NUL byte at 3"));
+  CHECK(schema.release == nullptr);
+  info.time_zone = "UTC";
+  devcol::to_arrow(ts, &schema, &array, {}, info);  // the same export without the NUL goes through
+  CHECK(std::string(schema.format) == "tsu:UTC");
+  schema.release(&schema);
+  array.array.release(&array.array);
 }
 
 }  // namespace devcol_test::bad_input

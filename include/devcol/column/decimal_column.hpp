@@ -147,6 +147,7 @@ class decimal_column : public detail::forwarded_rows<decimal_column<Rep, Policy>
    * @throws devcol::logic_error naming the bounds unless begin <= end <= size()
    */
   [[nodiscard]] decimal_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
+    detail::check_rows("decimal_column", "::slice", begin, end, values_.size());
     return decimal_column(values_.slice(begin, end, stream), precision_, scale_, trusted{});
   }
   /// @brief A column owning fresh memory holding only this column's rows (rules 7 and 8: a deep

@@ -104,7 +104,8 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
    * @param size the number of rows
    * @param stream the stream the allocations and the mask's fill are ordered on
    * @param mask whether a mask is allocated, and with every row valid or null
-   * @throws devcol::logic_error when the bytes overflow; devcol::out_of_memory
+   * @throws devcol::logic_error when the width is past INT32_MAX (Arrow's is an int32) or the bytes
+   * overflow; devcol::out_of_memory
    */
   fixed_size_binary_column(std::size_t width, std::size_t size, stream_ref stream = {},
                            mask_state mask = mask_state::unallocated)
@@ -133,7 +134,8 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
    * @param size the number of rows
    * @param null_count the number of null rows among them, trusted as given
    * @param offset the first row, in data (in rows) and mask (in bits) alike
-   * @throws devcol::logic_error naming the sizes when a buffer is too small, or the count impossible
+   * @throws devcol::logic_error naming the sizes when the width is past INT32_MAX, a buffer is too
+   * small, or the count impossible
    */
   fixed_size_binary_column(std::size_t width, buffer_type data, buffer_type mask, std::size_t size,
                            std::size_t null_count, std::size_t offset = 0)
@@ -239,6 +241,8 @@ class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_co
     }
   }
   static std::size_t byte_size(std::size_t width, std::size_t rows) {
+    DEVCOL_EXPECTS(width <= std::size_t{INT32_MAX}, "fixed_size_binary_column: a width of ", width,
+                   " bytes is past Arrow's (an int32: at most 2147483647)");
     DEVCOL_EXPECTS(width == 0 || rows <= SIZE_MAX / width, "fixed_size_binary_column: ", rows, " rows of ", width,
                    " bytes overflow");
     return width * rows;

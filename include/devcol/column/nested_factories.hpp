@@ -307,6 +307,9 @@ template <buffer_policy Policy = default_policy>
                                                                          std::type_identity_t<any_column<Policy>> values,
                                                                          stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  // A null run end's value is unspecified: the nulls are refused before the values are read.
+  std::size_t const ends_nulls = detail::visit_alternative([](auto const& e) { return e.null_count(); }, run_ends);
+  DEVCOL_EXPECTS(ends_nulls == 0, "make_run_end_encoded_column: run ends may not be null (", ends_nulls, " are)");
   auto const s = detail::visit_alternative([&](auto const& e) { return detail::summarise_run_ends(e, stream); }, run_ends);
   DEVCOL_EXPECTS(s.first > 0 || detail::visit_alternative([](auto const& e) { return e.empty(); }, run_ends),
                  "make_run_end_encoded_column: the first run end is ", s.first, ", not positive");

@@ -157,6 +157,17 @@ template <class Error, class... Args>
   throw_joined<Error, message_part_t<Args>...>(file, line, as_message_part<message_part_t<Args>>(args)...);
 }
 
+/// Throws devcol::logic_error, naming `op`, the enumeration `type` and the value, unless `value` is
+/// one of the enumerators 0 to `last` of its scoped enumeration: an integer cast to the enumeration
+/// that names none would otherwise take whichever branch the op's switch falls through to.
+template <class E>
+void expect_enumerator(E value, E last, char const* op, char const* type) {
+  auto const v = static_cast<long long>(value);
+  if (v < 0 || v > static_cast<long long>(last)) [[unlikely]] {
+    throw_message<logic_error>(__FILE__, __LINE__, op, ": ", type, "(", v, ") is not one of its enumerators");
+  }
+}
+
 #if DEVCOL_BACKEND_CUDA
 /// Throws the devcol exception for a failed CUDA call: `out_of_memory` for allocation failures
 /// (with `bytes` as the request), `cuda_error` otherwise. Clears the sticky-free last error.

@@ -16,6 +16,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/any_column_fwd.hpp>
 #include <devcol/column/detail/box.hpp>
+#include <devcol/column/detail/rows.hpp>
 #include <devcol/column/detail/visit_alternative.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -113,6 +114,7 @@ class dictionary_column {
    */
   [[nodiscard]] dictionary_column slice(std::size_t begin, std::size_t end, stream_ref stream = {}) const {
     detail::operation_spill_lock<Policy> const spill_scope{stream};
+    detail::check_rows("dictionary_column", "::slice", begin, end, size());
     return dictionary_column(on_indices([&](auto const& i) { return indices_type(i.slice(begin, end, stream)); }),
                              *values_);
   }

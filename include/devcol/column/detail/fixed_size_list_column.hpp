@@ -19,6 +19,7 @@
 #include <devcol/core/stream_ref.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -71,13 +72,16 @@ class fixed_size_list_column : public detail::column_rows<fixed_size_list_column
    * @param size the number of rows
    * @param null_count the number of null rows among them, trusted as given
    * @param offset the first row
-   * @throws devcol::logic_error naming the sizes when the child holds fewer than
-   * `(offset + size) * list_size` rows, the mask is too small or the count impossible
+   * @throws devcol::logic_error naming the sizes when `list_size` is past INT32_MAX (Arrow's list
+   * size is an int32), the child holds fewer than `(offset + size) * list_size` rows, the mask is
+   * too small or the count impossible
    */
   fixed_size_list_column(std::size_t list_size, child_type child, buffer_type mask, std::size_t size,
                          std::size_t null_count, std::size_t offset = 0)
       : rows_base(std::move(mask), size, null_count, offset), list_size_(list_size), child_(std::move(child)) {
     std::size_t const rows = devcol::size(*child_);
+    DEVCOL_EXPECTS(list_size <= std::size_t{INT32_MAX}, kind_name, ": a list size of ", list_size,
+                   " is past Arrow's (an int32: at most 2147483647)");
     DEVCOL_EXPECTS(list_size == 0 || (offset + size <= rows / list_size), kind_name, ": a child of ", rows,
                    " rows cannot hold the lists of size ", list_size, " of rows [", offset, ", ", offset + size, ")");
     this->check_rows_state();

@@ -32,6 +32,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -65,6 +66,21 @@ class export_children {
   std::vector<ArrowStruct*> pointers_;
 };
 
+/**
+ * Throws devcol::logic_error unless `text`, a name or time zone that an ArrowSchema carries as a
+ * NUL-terminated string, is free of NUL bytes: its consumer would read it cut short at the first
+ * (two children "a\0b" and "a\0c" would both be "a"). The message shows each NUL as `\0`.
+ */
+template <int = 0>
+void expect_no_nul(std::string_view text, char const* what) {
+  std::size_t const nul = text.find('\0');
+  if (nul == std::string_view::npos) [[likely]] { return; }
+  std::string shown;
+  for (char const c : text) { shown += c == '\0' ? std::string_view("\\0") : std::string_view(&c, 1); }
+  DEVCOL_FAIL("to_arrow: the ", what, " \"", shown, "\" holds a NUL byte at ", nul,
+              ", where an ArrowSchema's C string would end it");
+}
+
 /// An exported ArrowSchema's private data: its strings, children and dictionary (a dictionary-
 /// encoded field's values, in a one-element export_children so that it is released with the node).
 struct schema_node {
@@ -74,8 +90,11 @@ struct schema_node {
   export_children<ArrowSchema> children;
   std::unique_ptr<export_children<ArrowSchema>> dictionary;
 
+  /// @throws devcol::logic_error when the name holds a NUL byte (expect_no_nul)
   schema_node(std::string f, std::string n, std::size_t n_children)
-      : format(std::move(f)), name(std::move(n)), children(n_children) {}
+      : format(std::move(f)), name(std::move(n)), children(n_children) {
+    expect_no_nul(name, "field name");
+  }
 };
 
 inline void release_schema_node(ArrowSchema* schema) noexcept {
@@ -102,11 +121,14 @@ inline void publish(std::unique_ptr<schema_node> node, std::int64_t flags, Arrow
  * says that fits it: flags, metadata, the time zone of a timestamp, the names of children when
  * `info` has as many (and the top name when `set_name`), recursively into children and dictionary.
  * Never reads device memory.
- * @throws std::bad_alloc, devcol::logic_error (metadata too large); the schema stays valid
+ * @throws std::bad_alloc, devcol::logic_error (metadata too large, a name or time zone holding a
+ * NUL byte); the schema stays valid
  */
 template <int = 0>
 void apply_field_info(ArrowSchema& schema, field_info const& info, bool set_name) {
   auto& node = *static_cast<schema_node*>(schema.private_data);
+  expect_no_nul(info.time_zone, "time zone");
+  if (set_name) { expect_no_nul(info.name, "field name"); }
   if (!info.time_zone.empty() && node.format.size() == 4 && node.format.starts_with("ts") && node.format[3] == ':') {
     node.format += info.time_zone;
     schema.format = node.format.c_str();

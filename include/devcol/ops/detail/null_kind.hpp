@@ -38,7 +38,7 @@ DEVCOL_NAMESPACE_BEGIN
 template <class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] null_column<Policy> gather(null_column<Policy> const& col, column<I, IndexPolicy> const& indices,
                                          stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error) {
-  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  detail::check_gather(policy, indices.view(), col.size(), stream);
   return null_column<Policy>(indices.size());
 }
 

@@ -7,6 +7,7 @@
 
 #include <devcol/column/column.hpp>
 #include <devcol/column/types.hpp>
+#include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/transform.hpp>
@@ -60,6 +61,7 @@ struct compare_to_scalar_as {
 /// Calls `f(compare_as<op>{})`: the comparison chosen once per call rather than once per row.
 template <class F>
 decltype(auto) with_comparison(cmp op, F&& f) {
+  expect_enumerator(op, cmp::greater_equal, "compare", "cmp");
   switch (op) {
     case cmp::equal: return f(compare_as<cmp::equal>{});
     case cmp::not_equal: return f(compare_as<cmp::not_equal>{});
@@ -105,6 +107,7 @@ template <fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> compare(column<T, Policy> const& a, cmp op, column<T, Policy> const& b,
                                            stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  detail::expect_same_size(a.size(), b.size(), "compare");
   return detail::with_comparison(
       op, [&]<cmp Op>(detail::compare_as<Op> as) { return devcol::transform(a, b, as, stream); });
 }

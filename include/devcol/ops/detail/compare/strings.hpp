@@ -10,6 +10,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/string_view.hpp>
 #include <devcol/column/strings_column.hpp>
+#include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -67,6 +68,7 @@ template <arrow_offset O, class Policy, encoding E>
 [[nodiscard]] column<bool, Policy> compare(basic_strings_column<O, Policy, E> const& a, cmp op,
                                            basic_strings_column<O, Policy, E> const& b, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  detail::expect_enumerator(op, cmp::greater_equal, "compare", "cmp");
   detail::expect_same_size(a.size(), b.size(), "compare");
   bool const a_only = a.has_nulls() && !b.has_nulls();  // a's mask bits are the result's
   auto out = detail::rows_to<bool>(a, detail::compare_strings<O>{a.view(), b.view(), op}, a_only, stream);
@@ -97,6 +99,7 @@ template <arrow_offset O, class Policy, encoding E>
 [[nodiscard]] column<bool, Policy> compare(basic_strings_column<O, Policy, E> const& col, cmp op, std::string_view value,
                                            stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  detail::expect_enumerator(op, cmp::greater_equal, "compare", "cmp");
   typename basic_strings_column<O, Policy, E>::buffer_type bytes(value.size(), stream, mr::default_alignment,
                                                                col.resource());
   auto* device_value = static_cast<char*>(bytes.data(access::write, stream));

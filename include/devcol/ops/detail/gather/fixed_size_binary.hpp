@@ -105,7 +105,7 @@ template <class Policy, std::integral I, class IndexPolicy>
       default: break;
     }
   }
-  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  detail::check_gather(policy, indices.view(), col.size(), stream);
   fixed_size_binary_column<Policy> out(col.width(), indices.size(), stream, mask_state::unallocated, col.resource());
   if (col.width() != 0 && indices.size() != 0) {
     detail::executor exec(stream);

@@ -130,6 +130,15 @@ void check_indices(column_view<I> indices, std::size_t size, char const* op, str
   }
 }
 
+/// gather()'s checks before any work, for every kind: `policy` is one of out_of_bounds'
+/// enumerators, and under throw_error every valid index lies within `size` rows (one pass;
+/// synchronises `stream`).
+template <class I>
+void check_gather(out_of_bounds policy, column_view<I> indices, std::size_t size, stream_ref stream) {
+  expect_enumerator(policy, out_of_bounds::nullify, "gather", "out_of_bounds");
+  if (policy == out_of_bounds::throw_error) { check_indices(indices, size, "gather", stream); }
+}
+
 #if DEVCOL_HOST_FAST_PATHS
 /// Whether host_gather() gathers `T` rows: arithmetic types and int128_t (the width word of 16-byte
 /// rows, which fixed-size binary and decimal128 gather as).
@@ -219,13 +228,14 @@ template <class T, class Policy, class I, class IndexPolicy>
 [[nodiscard]] column<T, Policy> gather_fixed_width(column<T, Policy> const& col, column<I, IndexPolicy> const& indices,
                                                    stream_ref stream, out_of_bounds policy) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  expect_enumerator(policy, out_of_bounds::nullify, "gather", "out_of_bounds");
 #if DEVCOL_HOST_FAST_PATHS
   if constexpr (detail::host_gathers<T>) {
     return detail::host_gather(col, indices, policy, stream);
   } else
 #endif
   {
-    if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+    detail::check_gather(policy, indices.view(), col.size(), stream);
     auto out = col.template make_like<T>(indices.size(), stream);
     T* rows = out.data(access::write, stream);
     detail::executor exec(stream);

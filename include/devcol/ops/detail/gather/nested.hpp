@@ -66,7 +66,7 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
                                                   column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                   out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  detail::check_gather(policy, indices.view(), col.size(), stream);
   auto [offsets, total] = detail::gather_offsets<O, Policy>(col.view(), indices.view(), col.resource(), stream);
   auto const map = detail::child_row_map<O, Policy>(col.view(), indices.view(),
                                                     static_cast<O const*>(offsets.data(access::read)), total,
@@ -116,7 +116,7 @@ template <class Policy, std::integral I, class IndexPolicy>
                                                     column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                     out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  detail::check_gather(policy, indices.view(), col.size(), stream);
   std::size_t const k = col.list_size();
   column<std::int64_t, Policy> map(indices.size() * k, stream, mask_state::unallocated, col.resource());
   if (map.size() != 0) {
@@ -161,7 +161,7 @@ template <arrow_offset O, class Policy, std::integral I, class IndexPolicy>
                                                        column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                        out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  detail::check_gather(policy, indices.view(), col.size(), stream);
   std::size_t const n = indices.size();
   buffer<Policy> offsets(n * sizeof(O), stream, mr::default_alignment, col.resource());
   buffer<Policy> sizes(n * sizeof(O), stream, mr::default_alignment, col.resource());
@@ -195,7 +195,7 @@ template <class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] struct_column<Policy> gather(struct_column<Policy> const& col, column<I, IndexPolicy> const& indices,
                                            stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  detail::check_gather(policy, indices.view(), col.size(), stream);
   std::vector<any_column<Policy>> children;
   for (std::size_t f = 0; f < col.num_children(); ++f) {
     children.push_back(devcol::gather(col.field(f, stream), indices, stream, policy));

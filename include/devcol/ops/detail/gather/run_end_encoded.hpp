@@ -125,7 +125,7 @@ template <class Policy, std::integral I, class IndexPolicy>
                                                     column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                     out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  detail::check_gather(policy, indices.view(), col.size(), stream);
   return col.visit_run_ends([&]<class E>(column<E, Policy> const& ends) {
     column<std::int64_t, Policy> map(indices.size(), stream, mask_state::unallocated, col.resource());
     if (map.size() != 0) {

@@ -280,7 +280,7 @@ template <arrow_offset O, class Policy, encoding E, std::integral I, class Index
                                                      column<I, IndexPolicy> const& indices, stream_ref stream = {},
                                                      out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  detail::check_gather(policy, indices.view(), col.size(), stream);
   bool const masked = col.has_nulls() || indices.has_nulls() || policy == out_of_bounds::nullify;
   return detail::gather_strings(col, detail::index_rows<I>{indices.view(), col.size()}, indices.size(), masked,
                                 "gather", stream);

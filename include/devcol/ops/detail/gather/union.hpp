@@ -153,7 +153,7 @@ template <class Policy, std::integral I, class IndexPolicy>
 [[nodiscard]] union_column<Policy> gather(union_column<Policy> const& col, column<I, IndexPolicy> const& indices,
                                           stream_ref stream = {}, out_of_bounds policy = out_of_bounds::throw_error) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  if (policy == out_of_bounds::throw_error) { detail::check_indices(indices.view(), col.size(), "gather", stream); }
+  detail::check_gather(policy, indices.view(), col.size(), stream);
   std::size_t const n = indices.size();
   DEVCOL_EXPECTS(n == 0 || col.num_children() != 0, "gather: ", n, " rows of a union without children");
   if (col.num_children() == 0) { return col.slice(0, 0, stream); }

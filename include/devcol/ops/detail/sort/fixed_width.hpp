@@ -13,6 +13,7 @@
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/column/detail/width_word.hpp>
 #include <devcol/column/types.hpp>
+#include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -43,6 +44,13 @@ enum class order { ascending, descending };
 enum class null_order { last, first };
 
 namespace detail {
+
+/// Throws devcol::logic_error, naming `op` and the value, unless `direction` and `nulls` are
+/// enumerators of their enumerations.
+inline void expect_sort_order(order direction, null_order nulls, char const* op) {
+  expect_enumerator(direction, order::descending, op, "order");
+  expect_enumerator(nulls, null_order::first, op, "null_order");
+}
 
 /// Whether rows i-1 and i are in order, nulls placed as asked (a view with is_valid, [] and <:
 /// a column_view, a strings_column_view). Rows fall in groups from the middle out: numbers (every
@@ -421,6 +429,7 @@ template <class T, class Policy>
 template <fixed_width T, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> argsort(column<T, Policy> const& col, order direction = order::ascending,
                                                    stream_ref stream = {}, null_order nulls = null_order::last) {
+  detail::expect_sort_order(direction, nulls, "argsort");
   if constexpr (detail::sorts_as_count<T>) {
     return devcol::argsort(detail::rows_as<typename detail::sorts_as<T>::type>(col), direction, stream, nulls);
   } else {
@@ -486,6 +495,7 @@ template <class T, class Policy>
 template <fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> sort(column<T, Policy> const& col, order direction = order::ascending,
                                      stream_ref stream = {}, null_order nulls = null_order::last) {
+  detail::expect_sort_order(direction, nulls, "sort");
   if constexpr (detail::sorts_as_count<T>) {
     auto const counts = detail::rows_as<typename detail::sorts_as<T>::type>(col);
     return detail::rows_as<T>(devcol::sort(counts, direction, stream, nulls));
@@ -514,6 +524,7 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
 [[nodiscard]] bool is_sorted(column<T, Policy> const& col, order direction = order::ascending, stream_ref stream = {},
                              null_order nulls = null_order::last) {
+  detail::expect_sort_order(direction, nulls, "is_sorted");
   if constexpr (detail::sorts_as_count<T>) {
     return devcol::is_sorted(detail::rows_as<typename detail::sorts_as<T>::type>(col), direction, stream, nulls);
   } else {

@@ -171,6 +171,7 @@ template <arrow_offset O, class Policy, encoding E>
                                                    order direction = order::ascending, stream_ref stream = {},
                                                    null_order nulls = null_order::last) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  detail::expect_sort_order(direction, nulls, "argsort");
 #if DEVCOL_HOST_FAST_PATHS
   return detail::host_argsort_strings(col, direction, nulls, stream);
 #else
@@ -220,6 +221,7 @@ template <arrow_offset O, class Policy, encoding E>
 [[nodiscard]] bool is_sorted(basic_strings_column<O, Policy, E> const& col, order direction = order::ascending,
                              stream_ref stream = {}, null_order nulls = null_order::last) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  detail::expect_sort_order(direction, nulls, "is_sorted");
   if (col.size() < 2) { return true; }
   detail::executor exec(stream);
   return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
