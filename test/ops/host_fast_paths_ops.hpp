@@ -138,7 +138,8 @@ devcol::column<T> make(sliced<T> const& in) {
   return col.slice(in.begin, in.end);
 }
 
-/// `sums`: also sum and mean (not over extremes whose integer sum would overflow, which is undefined).
+/// `sums`: also sum and mean (not over extremes, whose floating-point sums and integer means round
+/// differently in the two paths' orders of addition).
 template <class T>
 reductions<T> reduce(sliced<T> const& in, bool sums) {
   auto const col = make(in);

@@ -263,7 +263,8 @@ TEMPLATE_TEST_CASE("host fast paths: sum, mean, min, max and minmax give what th
   std::uint64_t seed = 1;
   for (auto const [n, offset, nulls] : shapes({0U, 10U, 2U})) {
     INFO("rows " << n << ", offset " << offset << ", nulls 1 in " << nulls);
-    // min and max over everything that hurts; sums over values whose sum cannot overflow
+    // min and max over everything that hurts; sums and means over values whose sum stays finite and
+    // in range, where the two paths' different orders of addition round alike
     auto const hurt = make_input<TestType>(n, offset, nulls, pool::hurt, ++seed);
     auto const thrust = thrust_path::reduce(hurt, false);
     auto const summable = make_input<TestType>(n, offset, nulls, pool::summable, ++seed);
@@ -425,13 +426,14 @@ bool same_scan(sliced<T> const& in, rows<T> const& a, rows<T> const& b, bool sum
   return true;
 }
 
-/// Every scan (sum, min, max; inclusive and exclusive) of `hurt` (min and max) and `summable`
-/// (sums: an integer sum past the type's range is undefined on the Thrust path) against the Thrust
-/// path's, in every instruction-set build.
+/// Every scan (sum, min, max; inclusive and exclusive) against the Thrust path's, in every
+/// instruction-set build: min and max of `hurt`; sums of `hurt` too for integers, which wrap alike
+/// on both paths past the type's range, and of `summable` for floating point, whose extremes would
+/// overflow to infinity or not depending on the order of the additions.
 template <class T>
 void check_scans(sliced<T> const& hurt, sliced<T> const& summable) {
   for (int const op : {0, 1, 2}) {  // devcol::scan_op: sum, min, max
-    auto const& in = op == 0 ? summable : hurt;
+    auto const& in = op == 0 && std::is_floating_point_v<T> ? summable : hurt;
     for (bool const inclusive : {true, false}) {
       INFO("scan op " << op << ", inclusive " << inclusive);
       auto const thrust = thrust_path::scan(in, op, inclusive);

@@ -175,15 +175,21 @@ TEST_CASE("bad input: an enumeration value that names no enumerator is refused b
              Contains("exclusive_scan") && not_one("scan_op(-1)"));
   for (auto const bad : {static_cast<devcol::order>(3), static_cast<devcol::order>(-2)}) {
     std::string const shown = "order(" + std::to_string(static_cast<int>(bad)) + ")";
-    CHECK_THAT(refused([&] { (void)devcol::sort(c, bad); }), Contains("sort") && not_one(shown));
-    CHECK_THAT(refused([&] { (void)devcol::argsort(c, bad); }), Contains("argsort") && not_one(shown));
-    CHECK_THAT(refused([&] { (void)devcol::is_sorted(c, bad); }), Contains("is_sorted") && not_one(shown));
-    CHECK_THAT(refused([&] { (void)devcol::argsort(s, bad); }), not_one(shown));
-    CHECK_THAT(refused([&] { (void)devcol::is_sorted(s, bad); }), not_one(shown));
+    // Each message begins with the op the caller called, not one it calls.
+    auto const by = [](std::string const& op) { return Catch::StartsWith("devcol: " + op + ": "); };
+    CHECK_THAT(refused([&] { (void)devcol::sort(c, bad); }), by("sort") && not_one(shown));
+    CHECK_THAT(refused([&] { (void)devcol::argsort(c, bad); }), by("argsort") && not_one(shown));
+    CHECK_THAT(refused([&] { (void)devcol::is_sorted(c, bad); }), by("is_sorted") && not_one(shown));
+    CHECK_THAT(refused([&] { (void)devcol::sort(s, bad); }), by("sort") && not_one(shown));
+    CHECK_THAT(refused([&] { (void)devcol::argsort(s, bad); }), by("argsort") && not_one(shown));
+    CHECK_THAT(refused([&] { (void)devcol::is_sorted(s, bad); }), by("is_sorted") && not_one(shown));
   }
   auto const nulls = static_cast<devcol::null_order>(2);
   CHECK_THAT(refused([&] { (void)devcol::sort(c, devcol::order::ascending, {}, nulls); }), not_one("null_order(2)"));
   CHECK_THAT(refused([&] { (void)devcol::sort(s, devcol::order::ascending, {}, nulls); }), not_one("null_order(2)"));
+  // A mask state that names none would have allocated a mask of nulls with a null count of 0.
+  CHECK_THAT(refused([] { devcol::column<i64> bad(4, {}, static_cast<devcol::mask_state>(7)); }),
+             Contains("column") && not_one("mask_state(7)"));
   auto const op = static_cast<devcol::cmp>(9);
   CHECK_THAT(refused([&] { (void)devcol::compare(c, op, i64{1}); }), Contains("compare") && not_one("cmp(9)"));
   CHECK_THAT(refused([&] { (void)devcol::compare(c, op, c); }), not_one("cmp(9)"));
@@ -258,6 +264,16 @@ TEST_CASE("bad input: a name or time zone holding a NUL byte is refused at expor
   CHECK_THAT(refused([&] { devcol::to_arrow(ts, &schema, &array, {}, info); }),
              Contains("time zone \"UTC\\0junk\" holds a NUL byte at 3"));
   CHECK(schema.release == nullptr);
+  // A time zone goes only into a timestamp's format: on any other field it is dropped, NUL or not.
+  devcol::to_arrow(devcol::make_column<i64>({1}), &schema, &array, {}, info);
+  CHECK(std::string(schema.format) == "l");
+  schema.release(&schema);
+  array.array.release(&array.array);
+  // A stream refuses at once what its consumer's get_schema would, its output left untouched.
+  ArrowDeviceArrayStream stream{};
+  CHECK_THAT(refused([&] { devcol::to_arrow_stream(std::vector<devcol::table>{t}, &stream); }),
+             Contains("field name \"a\\0b\""));
+  CHECK(stream.release == nullptr);
   info.time_zone = "UTC";
   devcol::to_arrow(ts, &schema, &array, {}, info);  // the same export without the NUL goes through
   CHECK(std::string(schema.format) == "tsu:UTC");

@@ -157,15 +157,12 @@ template <class Error, class... Args>
   throw_joined<Error, message_part_t<Args>...>(file, line, as_message_part<message_part_t<Args>>(args)...);
 }
 
-/// Throws devcol::logic_error, naming `op`, the enumeration `type` and the value, unless `value` is
-/// one of the enumerators 0 to `last` of its scoped enumeration: an integer cast to the enumeration
-/// that names none would otherwise take whichever branch the op's switch falls through to.
+/// Whether `value`, of a scoped enumeration, is one of its enumerators 0 to `last`
+/// (DEVCOL_EXPECTS_ENUMERATOR's test).
 template <class E>
-void expect_enumerator(E value, E last, char const* op, char const* type) {
+[[nodiscard]] constexpr bool names_enumerator(E value, E last) noexcept {
   auto const v = static_cast<long long>(value);
-  if (v < 0 || v > static_cast<long long>(last)) [[unlikely]] {
-    throw_message<logic_error>(__FILE__, __LINE__, op, ": ", type, "(", v, ") is not one of its enumerators");
-  }
+  return v >= 0 && v <= static_cast<long long>(last);
 }
 
 #if DEVCOL_BACKEND_CUDA
@@ -207,6 +204,19 @@ DEVCOL_NAMESPACE_END
 /// @param cond the precondition, evaluated once
 /// @param ... the message parts, each streamable, evaluated only on failure
 #define DEVCOL_EXPECTS(cond, ...) DEVCOL_EXPECTS_OR_THROW(::devcol::logic_error, cond, __VA_ARGS__)
+
+/**
+ * @brief Throws `devcol::logic_error` naming `op`, the enumeration and the value unless `value` is
+ * one of the enumerators 0 to `last` of its scoped enumeration: an integer cast to the enumeration
+ * that names none would otherwise take whichever branch the op's switch falls through to.
+ * @param value the enumeration value an op was given, evaluated once or twice
+ * @param last the enumeration's last enumerator (they run from 0 to it)
+ * @param op the op's name, as its messages begin
+ * @param type the enumeration's name, a string literal
+ */
+#define DEVCOL_EXPECTS_ENUMERATOR(value, last, op, type)                                                    \
+  DEVCOL_EXPECTS(::devcol::detail::names_enumerator((value), (last)), op, ": " type "(",                   \
+                 static_cast<long long>(value), ") is not one of its enumerators")
 
 /// @brief Throws `devcol::logic_error` with the streamed message (for failures found by a branch).
 /// @param ... the message parts, each streamable with `operator<<`

@@ -142,7 +142,9 @@ struct stream_state {
  * @param next where batches come from; destroyed when `out` is released
  * @param out where the stream is written (not null)
  * @param stream the stream each batch's export runs on (its `sync_event` is recorded there)
- * @throws devcol::logic_error (null output or source), std::bad_alloc; `out` is written only on success
+ * @throws devcol::logic_error (null output or source, a schema the consumer could not be given: its
+ * Arrow schema is made once here, on the host, and dropped), std::bad_alloc; `out` is written only
+ * on success
  */
 template <buffer_policy Policy>
 void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, ArrowDeviceArrayStream* out,
@@ -150,6 +152,11 @@ void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, Arro
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   DEVCOL_EXPECTS(out != nullptr, "to_arrow_stream: the ArrowDeviceArrayStream to export into is null");
   DEVCOL_EXPECTS(next != nullptr, "to_arrow_stream: no table source");
+  {  // What get_schema would refuse (a name with a NUL byte) is refused now, before `out` is written.
+    ArrowSchema checked{};
+    to_arrow_schema(schema, &checked);
+    checked.release(&checked);
+  }
   ArrowDeviceType const type = schema.num_columns() == 0
                                    ? detail::device_of(static_cast<void const*>(nullptr)).type
                                    : detail::device_of(schema[0]).type;

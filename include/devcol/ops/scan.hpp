@@ -79,7 +79,7 @@ column<T, Policy> run_host_scan(column<T, Policy> const& col, T identity, stream
 
 template <bool Inclusive, class T, class Policy>
 column<T, Policy> scan(column<T, Policy> const& col, scan_op op, stream_ref stream) {
-  expect_enumerator(op, scan_op::max, Inclusive ? "inclusive_scan" : "exclusive_scan", "scan_op");
+  DEVCOL_EXPECTS_ENUMERATOR(op, scan_op::max, Inclusive ? "inclusive_scan" : "exclusive_scan", "scan_op");
 #if DEVCOL_HOST_FAST_PATHS
   switch (op) {
     case scan_op::min: return run_host_scan<Inclusive, host::scan_kind::min>(col, highest<T>(), stream);

@@ -264,6 +264,7 @@ class column_rows {
   /// Gives the column, which has no mask yet, a mask of its rows as `state` says, from `resource`,
   /// filled in order on `stream`, and the null count that goes with it.
   void allocate_mask(mask_state state, resource_type resource, stream_ref stream) {
+    DEVCOL_EXPECTS_ENUMERATOR(state, mask_state::all_null, Kind::kind_name, "mask_state");
     if (state == mask_state::unallocated) { return; }
     std::size_t const bytes = bitmask_allocation_size(size_);
     mask_ = buffer_type(bytes, stream, mr::default_alignment, std::move(resource));

@@ -127,9 +127,11 @@ inline void publish(std::unique_ptr<schema_node> node, std::int64_t flags, Arrow
 template <int = 0>
 void apply_field_info(ArrowSchema& schema, field_info const& info, bool set_name) {
   auto& node = *static_cast<schema_node*>(schema.private_data);
-  expect_no_nul(info.time_zone, "time zone");
+  bool const zoned = !info.time_zone.empty() && node.format.size() == 4 && node.format.starts_with("ts") &&
+                     node.format[3] == ':';
+  if (zoned) { expect_no_nul(info.time_zone, "time zone"); }
   if (set_name) { expect_no_nul(info.name, "field name"); }
-  if (!info.time_zone.empty() && node.format.size() == 4 && node.format.starts_with("ts") && node.format[3] == ':') {
+  if (zoned) {
     node.format += info.time_zone;
     schema.format = node.format.c_str();
   }

@@ -61,7 +61,7 @@ struct compare_to_scalar_as {
 /// Calls `f(compare_as<op>{})`: the comparison chosen once per call rather than once per row.
 template <class F>
 decltype(auto) with_comparison(cmp op, F&& f) {
-  expect_enumerator(op, cmp::greater_equal, "compare", "cmp");
+  DEVCOL_EXPECTS_ENUMERATOR(op, cmp::greater_equal, "compare", "cmp");
   switch (op) {
     case cmp::equal: return f(compare_as<cmp::equal>{});
     case cmp::not_equal: return f(compare_as<cmp::not_equal>{});

@@ -68,7 +68,7 @@ template <arrow_offset O, class Policy, encoding E>
 [[nodiscard]] column<bool, Policy> compare(basic_strings_column<O, Policy, E> const& a, cmp op,
                                            basic_strings_column<O, Policy, E> const& b, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  detail::expect_enumerator(op, cmp::greater_equal, "compare", "cmp");
+  DEVCOL_EXPECTS_ENUMERATOR(op, cmp::greater_equal, "compare", "cmp");
   detail::expect_same_size(a.size(), b.size(), "compare");
   bool const a_only = a.has_nulls() && !b.has_nulls();  // a's mask bits are the result's
   auto out = detail::rows_to<bool>(a, detail::compare_strings<O>{a.view(), b.view(), op}, a_only, stream);
@@ -99,7 +99,7 @@ template <arrow_offset O, class Policy, encoding E>
 [[nodiscard]] column<bool, Policy> compare(basic_strings_column<O, Policy, E> const& col, cmp op, std::string_view value,
                                            stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  detail::expect_enumerator(op, cmp::greater_equal, "compare", "cmp");
+  DEVCOL_EXPECTS_ENUMERATOR(op, cmp::greater_equal, "compare", "cmp");
   typename basic_strings_column<O, Policy, E>::buffer_type bytes(value.size(), stream, mr::default_alignment,
                                                                col.resource());
   auto* device_value = static_cast<char*>(bytes.data(access::write, stream));

@@ -135,7 +135,7 @@ void check_indices(column_view<I> indices, std::size_t size, char const* op, str
 /// synchronises `stream`).
 template <class I>
 void check_gather(out_of_bounds policy, column_view<I> indices, std::size_t size, stream_ref stream) {
-  expect_enumerator(policy, out_of_bounds::nullify, "gather", "out_of_bounds");
+  DEVCOL_EXPECTS_ENUMERATOR(policy, out_of_bounds::nullify, "gather", "out_of_bounds");
   if (policy == out_of_bounds::throw_error) { check_indices(indices, size, "gather", stream); }
 }
 
@@ -228,7 +228,7 @@ template <class T, class Policy, class I, class IndexPolicy>
 [[nodiscard]] column<T, Policy> gather_fixed_width(column<T, Policy> const& col, column<I, IndexPolicy> const& indices,
                                                    stream_ref stream, out_of_bounds policy) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
-  expect_enumerator(policy, out_of_bounds::nullify, "gather", "out_of_bounds");
+  DEVCOL_EXPECTS_ENUMERATOR(policy, out_of_bounds::nullify, "gather", "out_of_bounds");
 #if DEVCOL_HOST_FAST_PATHS
   if constexpr (detail::host_gathers<T>) {
     return detail::host_gather(col, indices, policy, stream);

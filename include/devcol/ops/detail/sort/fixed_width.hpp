@@ -48,8 +48,8 @@ namespace detail {
 /// Throws devcol::logic_error, naming `op` and the value, unless `direction` and `nulls` are
 /// enumerators of their enumerations.
 inline void expect_sort_order(order direction, null_order nulls, char const* op) {
-  expect_enumerator(direction, order::descending, op, "order");
-  expect_enumerator(nulls, null_order::first, op, "null_order");
+  DEVCOL_EXPECTS_ENUMERATOR(direction, order::descending, op, "order");
+  DEVCOL_EXPECTS_ENUMERATOR(nulls, null_order::first, op, "null_order");
 }
 
 /// Whether rows i-1 and i are in order, nulls placed as asked (a view with is_valid, [] and <:

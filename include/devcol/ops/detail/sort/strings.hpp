@@ -204,6 +204,7 @@ template <arrow_offset O, class Policy, encoding E>
                                                    order direction = order::ascending, stream_ref stream = {},
                                                    null_order nulls = null_order::last) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  detail::expect_sort_order(direction, nulls, "sort");
   auto const indices = devcol::argsort(col, direction, stream, nulls);
   return detail::gather_strings(col, detail::index_rows<std::int64_t>{indices.view(), col.size()}, col.size(),
                                 col.has_nulls(), "sort", stream);
