@@ -630,8 +630,9 @@ DEVCOL_PEER_API int devcol_peer_import_strings(int large, ArrowSchema* schema, A
 
 // --- devcol's ops on pyarrow's columns, for test_pyarrow_float_semantics.py --------------------------
 //
-// Each takes over an array that pyarrow exported (float32, float64, int32 or int64, named by `type`),
-// runs one devcol op on it and gives the result back: a column as an Arrow export into
+// Each takes over an array that pyarrow exported (float32, float64, int32 or int64, named by `type`;
+// reduce and inclusive_scan take every integer type, for test_pyarrow_integer_overflow.py), runs one
+// devcol op on it and gives the result back: a column as an Arrow export into
 // `result_schema` / `result_array` (which pyarrow imports), scalars as JSON, where floats are JSON
 // numbers, NaN, Infinity or -Infinity (Python's json reads all of them; a float always has a '.' or
 // an exponent, so -0.0 keeps its sign).
@@ -652,6 +653,28 @@ void with_op_type(std::string_view name, F&& f) {
   } else {
     DEVCOL_FAIL("devcol_peer: no op test type named '", name, "'");
   }
+}
+
+/// Calls f(std::type_identity<T>{}) for the value type named `name`: with_op_type's types and the
+/// other integers, signed and unsigned, 8 to 64 bits. Only the reductions and scans take these (their
+/// wrapping differs by width and signedness); sort, compare and the rest stay on with_op_type's four,
+/// each type there being one more instantiation of every op in this one translation unit.
+template <class F>
+void with_number_type(std::string_view name, F&& f) {
+  bool found = false;
+  auto const one = [&]<class T>(std::type_identity<T> t) {
+    if (!found && devcol::type_name_v<T> == name) {
+      found = true;
+      f(t);
+    }
+  };
+  one(std::type_identity<std::int8_t>{});
+  one(std::type_identity<std::int16_t>{});
+  one(std::type_identity<std::uint8_t>{});
+  one(std::type_identity<std::uint16_t>{});
+  one(std::type_identity<std::uint32_t>{});
+  one(std::type_identity<std::uint64_t>{});
+  if (!found) { with_op_type(name, f); }
 }
 
 std::string_view text(char const* s) { return s != nullptr ? std::string_view(s) : std::string_view(); }
@@ -730,7 +753,7 @@ DEVCOL_PEER_API int devcol_peer_reduce(char const* type, ArrowSchema* schema, Ar
   return guarded(out, out_size, [&] {
     release_unless_taken const input{schema, array};
     std::string json;
-    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+    with_number_type(text(type), [&]<class T>(std::type_identity<T>) {
       auto const col = devcol::from_arrow<T>(schema, array);
       json += "{\"count\": " + std::to_string(devcol::count(col)) + ", \"min\": ";
       append_optional(json, devcol::min(col));
@@ -765,7 +788,7 @@ DEVCOL_PEER_API int devcol_peer_inclusive_scan(char const* type, char const* op,
   return guarded(out, out_size, [&] {
     release_unless_taken const input{schema, array};
     devcol::scan_op const scan = scan_named(text(op));
-    with_op_type(text(type), [&]<class T>(std::type_identity<T>) {
+    with_number_type(text(type), [&]<class T>(std::type_identity<T>) {
       devcol::to_arrow(devcol::inclusive_scan(devcol::from_arrow<T>(schema, array), scan), result_schema,
                        result_array, {}, "scan");
     });
