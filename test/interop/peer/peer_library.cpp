@@ -1018,3 +1018,70 @@ DEVCOL_PEER_API int devcol_peer_round_trip(char const* op, ArrowSchema* schema, 
     return std::string("{}");
   });
 }
+
+// --- casts between time units, for test_pyarrow_time_casts.py ---------------------------------------
+
+namespace {
+
+/// Calls f(std::type_identity<T>{}) for the time type named `name` (devcol's name, which is
+/// pyarrow's: "timestamp[ms]", "duration[s]", "date32[day]", "time64[ns]", ...).
+template <class F>
+void with_time_type(std::string_view name, F&& f) {
+  bool found = false;
+  auto const one = [&]<class T>(std::type_identity<T> t) {
+    if (!found && devcol::type_name_v<T> == name) {
+      found = true;
+      f(t);
+    }
+  };
+  one(std::type_identity<devcol::timestamp_s>{});
+  one(std::type_identity<devcol::timestamp_ms>{});
+  one(std::type_identity<devcol::timestamp_us>{});
+  one(std::type_identity<devcol::timestamp_ns>{});
+  one(std::type_identity<devcol::duration_s>{});
+  one(std::type_identity<devcol::duration_ms>{});
+  one(std::type_identity<devcol::duration_us>{});
+  one(std::type_identity<devcol::duration_ns>{});
+  one(std::type_identity<devcol::date32>{});
+  one(std::type_identity<devcol::date64>{});
+  one(std::type_identity<devcol::time32_s>{});
+  one(std::type_identity<devcol::time32_ms>{});
+  one(std::type_identity<devcol::time64_us>{});
+  one(std::type_identity<devcol::time64_ns>{});
+  DEVCOL_EXPECTS(found, "devcol_peer: no time type named '", name, "'");
+}
+
+}  // namespace
+
+/// Exports devcol::cast of the array from the time type `from` to `to` (two distinct units of one
+/// kind that devcol casts between; any other pair is an error) and answers {"refused": null}; where
+/// cast() refuses a row (devcol::logic_error), exports nothing and answers {"refused": its message},
+/// so that the test tells that refusal from any other failure.
+DEVCOL_PEER_API int devcol_peer_cast(char const* from, char const* to, ArrowSchema* schema, ArrowDeviceArray* array,
+                                     ArrowSchema* result_schema, ArrowDeviceArray* result_array, char* out,
+                                     std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    std::string json = "{\"refused\": ";
+    with_time_type(text(from), [&]<class From>(std::type_identity<From>) {
+      with_time_type(text(to), [&]<class To>(std::type_identity<To>) {
+        if constexpr (!std::is_same_v<From, To> && requires(devcol::column<From> c) { devcol::cast<To>(c); }) {
+          auto const col = devcol::from_arrow<From>(schema, array);
+          std::optional<devcol::column<To>> result;
+          try {
+            result = devcol::cast<To>(col);
+          } catch (devcol::logic_error const& e) {
+            append_string(json, e.what());
+            return;
+          }
+          devcol::to_arrow(*result, result_schema, result_array, {}, "cast");
+          json += "null";
+        } else {
+          DEVCOL_FAIL("devcol_peer_cast: devcol does not cast ", devcol::type_name_v<From>, " to ",
+                      devcol::type_name_v<To>);
+        }
+      });
+    });
+    return json + '}';
+  });
+}
