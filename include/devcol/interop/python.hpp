@@ -155,14 +155,19 @@ PyObject* capsule_pair(std::unique_ptr<ArrowSchema> schema, std::unique_ptr<Arra
   return pair_of(s, a);
 }
 
+/// What `object` is, for a message refusing it where a capsule of another name was expected.
+inline std::string describe_object(PyObject* object) {
+  if (object == nullptr) { return "null"; }
+  if (PyCapsule_CheckExact(object) == 0) { return Py_TYPE(object)->tp_name; }
+  char const* name = PyCapsule_GetName(object);
+  return "a capsule named '" + std::string(name != nullptr ? name : "") + "'";
+}
+
 /// The structure `capsule` holds under `name`, checked; ownership stays with the capsule.
 template <class T>
 T* capsule_pointer(PyObject* capsule, char const* name) {
   DEVCOL_ARROW_EXPECTS(capsule != nullptr && PyCapsule_IsValid(capsule, name) != 0, "devcol::python: expected a '",
-                       name, "' capsule, got ",
-                       capsule == nullptr                  ? std::string("null")
-                       : PyCapsule_CheckExact(capsule) != 0 ? "a capsule named '" + std::string(PyCapsule_GetName(capsule) != nullptr ? PyCapsule_GetName(capsule) : "") + "'"
-                                                            : std::string(Py_TYPE(capsule)->tp_name));
+                       name, "' capsule, got ", describe_object(capsule));
   return static_cast<T*>(PyCapsule_GetPointer(capsule, name));
 }
 
@@ -240,6 +245,18 @@ inline void delete_unversioned(DLManagedTensor* self) noexcept {
   if (versioned != nullptr && versioned->deleter != nullptr) { versioned->deleter(versioned); }
   delete self;
 }
+
+/// A versioned tensor over an unversioned one a producer made before DLPack 1.0: what
+/// column_from_dlpack_capsule() hands from_dlpack(). Its deleter calls the producer's and frees it.
+struct versioned_over_unversioned {
+  DLManagedTensorVersioned outer;
+  DLManagedTensor* inner;
+  static void deleter(DLManagedTensorVersioned* self) noexcept {
+    auto* wrapper = reinterpret_cast<versioned_over_unversioned*>(self);  // `outer` is its first member
+    if (wrapper->inner->deleter != nullptr) { wrapper->inner->deleter(wrapper->inner); }
+    delete wrapper;
+  }
+};
 
 /// Calls a DLPack capsule's deleter unless a consumer took the tensor (renamed the capsule).
 template <class Managed>
@@ -422,6 +439,44 @@ template <fixed_width T, buffer_policy Policy>
     throw python_error("devcol::python: PyCapsule_New failed for a 'dltensor'");
   }
   return capsule;
+}
+
+/**
+ * @brief Imports the tensor of a producer's `__dlpack__` capsule (NumPy, CuPy, PyTorch, devcol) as
+ * from_dlpack imports it, zero-copy: "dltensor_versioned" (DLPack 1.x), or the unversioned
+ * "dltensor" of producers from before DLPack 1.0, read as a 1.0 tensor its producer may still
+ * write (DLPack 0.x has no read-only flag). The capsule is renamed "used_dltensor_versioned" or
+ * "used_dltensor", as DLPack asks of a consumer, before the import, so that the tensor's deleter is
+ * called exactly once: by the column when its last handle goes, or by the import when it refuses.
+ * @tparam T the column's value type (the tensor's dtype must be its representation)
+ * @tparam Policy the buffer policy of the column
+ * @param capsule a "dltensor_versioned" or "dltensor" capsule, not yet consumed
+ * @param stream the stream the import's checks run on
+ * @throws devcol::dlpack_error naming a capsule of another kind (or one consumed already), and as
+ * from_dlpack (a kDLBool byte other than 0 or 1, a dtype other than `T`'s, ...); std::bad_alloc
+ */
+template <fixed_width T, buffer_policy Policy = default_policy>
+[[nodiscard]] column<T, Policy> column_from_dlpack_capsule(PyObject* capsule, stream_ref stream = {}) {
+  if (capsule != nullptr && PyCapsule_IsValid(capsule, dlpack_versioned_capsule_name) != 0) {
+    auto* tensor = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(capsule, dlpack_versioned_capsule_name));
+    if (PyCapsule_SetName(capsule, "used_dltensor_versioned") != 0) {
+      throw python_error("devcol::python: PyCapsule_SetName failed for a 'dltensor_versioned'");
+    }
+    return from_dlpack<T, Policy>(tensor, stream);
+  }
+  DEVCOL_EXPECTS_OR_THROW(dlpack_error, capsule != nullptr && PyCapsule_IsValid(capsule, dlpack_capsule_name) != 0,
+                          "devcol::python: expected a 'dltensor_versioned' or 'dltensor' capsule, got ",
+                          detail::describe_object(capsule));
+  auto* plain = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, dlpack_capsule_name));
+  auto* wrapper = new detail::versioned_over_unversioned{
+      DLManagedTensorVersioned{DLPackVersion{1, 0}, nullptr, &detail::versioned_over_unversioned::deleter, 0,
+                               plain->dl_tensor},
+      plain};
+  if (PyCapsule_SetName(capsule, "used_dltensor") != 0) {
+    delete wrapper;  // the capsule still owns the tensor
+    throw python_error("devcol::python: PyCapsule_SetName failed for a 'dltensor'");
+  }
+  return from_dlpack<T, Policy>(&wrapper->outer, stream);
 }
 
 /**

@@ -136,6 +136,22 @@ PyObject* dlpack(PyObject*, PyObject* args) {
 
 /// Imports a stream capsule (CPU or device) into devcol tables and exports them again as a CPU
 /// stream capsule: what Python gets back went through devcol's importer and exporter.
+// A producer's DLPack capsule imported as a column of the type named, exported back as Arrow
+// capsules for the test to compare with the producer's values.
+PyObject* from_dlpack(PyObject*, PyObject* args) {
+  PyObject* capsule = nullptr;
+  char const* type = nullptr;
+  if (PyArg_ParseTuple(args, "Os", &capsule, &type) == 0) { return nullptr; }
+  return py::guarded([&]() -> PyObject* {
+    std::string_view const name = type;
+    if (name == "bool") { return py::array_capsules(py::column_from_dlpack_capsule<bool>(capsule)); }
+    if (name == "int8") { return py::array_capsules(py::column_from_dlpack_capsule<std::int8_t>(capsule)); }
+    if (name == "int64") { return py::array_capsules(py::column_from_dlpack_capsule<i64>(capsule)); }
+    if (name == "float64") { return py::array_capsules(py::column_from_dlpack_capsule<double>(capsule)); }
+    DEVCOL_FAIL("from_dlpack: no type named '", name, "'");
+  });
+}
+
 PyObject* roundtrip_stream(PyObject*, PyObject* args) {
   PyObject* capsule = nullptr;
   if (PyArg_ParseTuple(args, "O", &capsule) == 0) { return nullptr; }
@@ -157,6 +173,7 @@ PyMethodDef methods[] = {
     {"array", array, METH_VARARGS, "(schema, array) capsules of a column of batch 0"},
     {"device_array", device_array, METH_VARARGS, "(schema, device array) capsules of a column of batch 0"},
     {"dlpack", dlpack, METH_VARARGS, "a DLPack capsule of an int64 column"},
+    {"from_dlpack", from_dlpack, METH_VARARGS, "(schema, array) capsules of a DLPack capsule's tensor read by devcol"},
     {"roundtrip_stream", roundtrip_stream, METH_VARARGS, "a stream capsule through devcol and back"},
     {"roundtrip_array", roundtrip_array, METH_VARARGS, "array capsules through devcol and back"},
     {nullptr, nullptr, 0, nullptr}};

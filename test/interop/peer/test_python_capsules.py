@@ -249,6 +249,50 @@ class Capsules(unittest.TestCase):
         dc.dlpack(True)  # never consumed: its destructor calls the deleter (ASan/valgrind would see a leak)
         COUNTS["dlpack tensors"] += 2
 
+    def test_devcol_takes_numpy_dlpack_capsules_versioned_and_not(self):
+        cases = {
+            "int64": np.array([LO, -1, 0, HI, 7], np.int64),
+            "int8": np.array([-128, 127, 0, -1], np.int8),
+            "float64": np.array([math.nan, -0.0, 0.0, math.inf, -math.inf, 5e-324, -1.5], np.float64),
+            "bool": np.array([True, False, False, True, True], np.bool_),
+        }
+        for name, values in cases.items():
+            for versioned in (True, False):
+                with self.subTest(name=name, versioned=versioned):
+                    # odd offsets too: a slice is a tensor whose data pointer (or byte_offset) moves
+                    for view in (values, values[1:]):
+                        capsule = view.__dlpack__(max_version=(1, 0)) if versioned else view.__dlpack__()
+                        schema, array = dc.from_dlpack(capsule, name)
+                        self.assertIn("used_dltensor", repr(capsule))  # consumed, as DLPack asks
+                        got = pa.Array._import_from_c_capsule(schema, array)
+                        got.validate(full=True)
+                        want = pa.array(view)
+                        self.assertEqual(got.type, want.type)
+                        self.assertTrue(same(got.to_pylist(), want.to_pylist()), (name, got, want))
+                        if name == "float64":  # bit for bit: NaN payload and the sign of zero
+                            self.assertEqual(np.frombuffer(got.buffers()[1], np.uint64, len(got), got.offset * 8).tolist(),
+                                             view.view(np.uint64).tolist())
+                        COUNTS["dlpack tensors"] += 1
+        # A C++ bool is 0 or 1: a NumPy bool array holding another byte is refused, by row and byte,
+        # as BufferError (what DLPack asks a consumer to raise), and the tensor handed back.
+        for versioned in (True, False):
+            raw = np.frombuffer(bytearray(b"\x01\x00\x02\x01\xff"), np.bool_)
+            capsule = raw.__dlpack__(max_version=(1, 0)) if versioned else raw.__dlpack__()
+            with self.assertRaisesRegex(BufferError, "row 2 of a kDLBool tensor holds the byte 2, not 0 or 1"):
+                dc.from_dlpack(capsule, "bool")
+            self.assertIn("used_dltensor", repr(capsule))
+            with self.assertRaisesRegex(BufferError, "expected a 'dltensor_versioned' or 'dltensor' capsule, got a "
+                                                     "capsule named 'used_dltensor"):
+                dc.from_dlpack(capsule, "bool")  # a consumed capsule is not read twice
+            COUNTS["dlpack tensors"] += 1
+        # What a column cannot be: a strided view, two dimensions, another dtype than asked.
+        with self.assertRaisesRegex(BufferError, "stride 2 is not 1"):
+            dc.from_dlpack(cases["int64"][::2].__dlpack__(max_version=(1, 0)), "int64")
+        with self.assertRaisesRegex(BufferError, "ndim is 2"):
+            dc.from_dlpack(np.zeros((2, 2), np.int64).__dlpack__(max_version=(1, 0)), "int64")
+        with self.assertRaisesRegex(BufferError, r"dtype \(code 0, bits 8, lanes 1\) is not int64's"):
+            dc.from_dlpack(cases["int8"].__dlpack__(max_version=(1, 0)), "int64")
+
 
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=2).result
