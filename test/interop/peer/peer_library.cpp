@@ -655,12 +655,10 @@ void with_op_type(std::string_view name, F&& f) {
   }
 }
 
-/// Calls f(std::type_identity<T>{}) for the value type named `name`: with_op_type's types and the
-/// other integers, signed and unsigned, 8 to 64 bits. Only the reductions and scans take these (their
-/// wrapping differs by width and signedness); sort, compare and the rest stay on with_op_type's four,
-/// each type there being one more instantiation of every op in this one translation unit.
-template <class F>
-void with_number_type(std::string_view name, F&& f) {
+/// Calls f(std::type_identity<T>{}) for the one of `Ts` whose devcol name (type_name_v) is `name`;
+/// whether there was one.
+template <class... Ts, class F>
+bool with_type_named(std::string_view name, F&& f) {
   bool found = false;
   auto const one = [&]<class T>(std::type_identity<T> t) {
     if (!found && devcol::type_name_v<T> == name) {
@@ -668,13 +666,19 @@ void with_number_type(std::string_view name, F&& f) {
       f(t);
     }
   };
-  one(std::type_identity<std::int8_t>{});
-  one(std::type_identity<std::int16_t>{});
-  one(std::type_identity<std::uint8_t>{});
-  one(std::type_identity<std::uint16_t>{});
-  one(std::type_identity<std::uint32_t>{});
-  one(std::type_identity<std::uint64_t>{});
-  if (!found) { with_op_type(name, f); }
+  (one(std::type_identity<Ts>{}), ...);
+  return found;
+}
+
+/// Calls f(std::type_identity<T>{}) for the value type named `name`: with_op_type's types and the
+/// other integers, signed and unsigned, 8 to 64 bits. Only the reductions and scans take these (their
+/// wrapping differs by width and signedness); sort, compare and the rest stay on with_op_type's four,
+/// each type there being one more instantiation of every op in this one translation unit.
+template <class F>
+void with_number_type(std::string_view name, F&& f) {
+  if (!with_type_named<std::int8_t, std::int16_t, std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>(name, f)) {
+    with_op_type(name, f);
+  }
 }
 
 std::string_view text(char const* s) { return s != nullptr ? std::string_view(s) : std::string_view(); }
@@ -1027,27 +1031,10 @@ namespace {
 /// pyarrow's: "timestamp[ms]", "duration[s]", "date32[day]", "time64[ns]", ...).
 template <class F>
 void with_time_type(std::string_view name, F&& f) {
-  bool found = false;
-  auto const one = [&]<class T>(std::type_identity<T> t) {
-    if (!found && devcol::type_name_v<T> == name) {
-      found = true;
-      f(t);
-    }
-  };
-  one(std::type_identity<devcol::timestamp_s>{});
-  one(std::type_identity<devcol::timestamp_ms>{});
-  one(std::type_identity<devcol::timestamp_us>{});
-  one(std::type_identity<devcol::timestamp_ns>{});
-  one(std::type_identity<devcol::duration_s>{});
-  one(std::type_identity<devcol::duration_ms>{});
-  one(std::type_identity<devcol::duration_us>{});
-  one(std::type_identity<devcol::duration_ns>{});
-  one(std::type_identity<devcol::date32>{});
-  one(std::type_identity<devcol::date64>{});
-  one(std::type_identity<devcol::time32_s>{});
-  one(std::type_identity<devcol::time32_ms>{});
-  one(std::type_identity<devcol::time64_us>{});
-  one(std::type_identity<devcol::time64_ns>{});
+  bool const found =
+      with_type_named<devcol::timestamp_s, devcol::timestamp_ms, devcol::timestamp_us, devcol::timestamp_ns,
+                      devcol::duration_s, devcol::duration_ms, devcol::duration_us, devcol::duration_ns, devcol::date32,
+                      devcol::date64, devcol::time32_s, devcol::time32_ms, devcol::time64_us, devcol::time64_ns>(name, f);
   DEVCOL_EXPECTS(found, "devcol_peer: no time type named '", name, "'");
 }
 
