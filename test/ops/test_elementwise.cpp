@@ -112,7 +112,7 @@ TEST_CASE("cast: widening, wrapping, saturating floats, time units", "[ops][cast
   check_equal(devcol::cast<devcol::timestamp_ms>(ts), model<devcol::timestamp_ms>{devcol::timestamp_ms{devcol::duration_ms{2000}}});
 }
 
-TEST_CASE("cast between time units refuses a valid row the target cannot hold, naming it; null rows are not read",
+TEST_CASE("cast between time units refuses a valid row the target cannot hold and names it, and never reads a null row",
           "[ops][cast]") {
   devcol_test::leak_check leaks;
   using devcol::duration_ns;
