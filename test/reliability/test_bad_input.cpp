@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -279,6 +280,60 @@ TEST_CASE("bad input: a name or time zone holding a NUL byte is refused at expor
   CHECK(std::string(schema.format) == "tsu:UTC");
   schema.release(&schema);
   array.array.release(&array.array);
+}
+
+TEST_CASE("bad input: copy_into between overlapping shared views copies the rows as they were",
+          "[reliability][bad_input]") {
+  leak_check leaks;
+  struct views : devcol::default_policy {
+    using sharing = devcol::shared_views;
+  };
+  auto const rows = [](devcol::column<i64, views> const& c) {
+    std::vector<std::optional<i64>> out;
+    for (auto const& v : devcol::to_host(c)) { out.push_back(v); }
+    return out;
+  };
+  auto a = devcol::make_column<i64, views>({1, 2, 3, 4, 5});
+  auto head = a.slice(0, 4);
+  auto tail = a.slice(1, 5);
+  devcol::copy_into(head, tail);  // forward: rows 1..4 take rows 0..3 as they were
+  CHECK(rows(a) == std::vector<std::optional<i64>>{1, 1, 2, 3, 4});
+  auto b = devcol::make_column<i64, views>({1, 2, 3, 4, 5});
+  auto first = b.slice(0, 4);
+  devcol::copy_into(b.slice(1, 5), first);  // backward
+  CHECK(rows(b) == std::vector<std::optional<i64>>{2, 3, 4, 5, 5});
+}
+
+TEST_CASE("bad input: a DLPack device type past DLDeviceType's enumerators is refused by value",
+          "[reliability][bad_input]") {
+  leak_check leaks;
+  static int deletions = 0;
+  deletions = 0;
+  auto const values = devcol::make_column<i64>({1, 2});
+  std::int64_t shape[1] = {2};
+  DLManagedTensorVersioned t{};
+  t.version = {1, 0};
+  t.dl_tensor.data = const_cast<i64*>(values.data(devcol::access::read));
+  std::int32_t const odd_device = 999;  // as a producer's C code may write it
+  std::memcpy(&t.dl_tensor.device.device_type, &odd_device, sizeof odd_device);
+  t.dl_tensor.ndim = 1;
+  t.dl_tensor.dtype = {kDLInt, 64, 1};
+  t.dl_tensor.shape = shape;
+  t.deleter = [](DLManagedTensorVersioned*) { ++deletions; };
+  CHECK_THAT(message_of<devcol::dlpack_error>([&] { (void)devcol::from_dlpack<i64>(&t); }), Contains("device type 999"));
+  CHECK(deletions == 1);
+}
+
+TEST_CASE("bad input: a pool whose first or minimum chunk is within a granule of SIZE_MAX still allocates or throws",
+          "[reliability][bad_input]") {
+  for (auto const options : {devcol::mr::pool_options{SIZE_MAX, SIZE_MAX, 1 << 20},
+                             devcol::mr::pool_options{0, SIZE_MAX, SIZE_MAX - 100}}) {
+    devcol::mr::pool<devcol::mr::host_aligned> pool(options);
+    void* p = pool.allocate(10, 64, devcol::stream_ref{});  // the chunk rounded in granules, not wrapped to 0
+    REQUIRE(p != nullptr);
+    CHECK(pool.used_bytes() == 256);
+    pool.deallocate(p, 10, 64, devcol::stream_ref{});
+  }
 }
 
 }  // namespace devcol_test::bad_input

@@ -9,9 +9,20 @@
 #include <devcol/core/stream_ref.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 DEVCOL_NAMESPACE_BEGIN
+
+namespace detail {
+/// Whether the byte ranges [a, a + a_bytes) and [b, b + b_bytes) share a byte: what copy_bytes()
+/// may not be given, and what an op whose source may alias its target (shared views) tests.
+[[nodiscard]] inline bool bytes_overlap(void const* a, std::size_t a_bytes, void const* b, std::size_t b_bytes) noexcept {
+  auto const x = reinterpret_cast<std::uintptr_t>(a);
+  auto const y = reinterpret_cast<std::uintptr_t>(b);
+  return a_bytes != 0 && b_bytes != 0 && x < y + b_bytes && y < x + a_bytes;
+}
+}  // namespace detail
 
 /**
  * @brief Copies `bytes` from `src` to `dst` (device or host memory, in any direction) in order on

@@ -33,8 +33,13 @@ typedef struct {
   uint32_t minor;
 } DLPackVersion;
 
-/// Where a tensor's memory is (the same numbering as Arrow's device types).
+/// Where a tensor's memory is (the same numbering as Arrow's device types). 32 bits in C++ too, as
+/// DLPack's own header makes it, so that a producer's value past the enumerators is one C++ may load.
+#ifdef __cplusplus
+typedef enum : int32_t {
+#else
 typedef enum {
+#endif
   kDLCPU = 1,
   kDLCUDA = 2,
   kDLCUDAHost = 3,

@@ -73,6 +73,10 @@ class pool_state : public adaptor_state<Upstream> {
         if (ptr == nullptr) { throw; }
       }
       if (ptr == nullptr) { ptr = take_free(size, alignment, stream); }  // fits the new chunk
+      if (ptr == nullptr) {
+        DEVCOL_OUT_OF_MEMORY(bytes, "pool: no block of ", size, " bytes aligned to ", alignment,
+                             " in the pool after growing it");
+      }
     }
     used_bytes_ += size;
     return ptr;
@@ -240,7 +244,10 @@ class pool_state : public adaptor_state<Upstream> {
     }
     std::size_t const first = chunks_.empty() ? options_.initial_bytes : 0;
     std::size_t wanted = std::max({needed, first, options_.minimum_chunk_bytes, upstream_bytes_});
-    wanted = std::min(align_up(wanted, granularity), room);
+    // Whole granules, at most `room`; counted in granules, since a size within a granule of
+    // SIZE_MAX (an initial or minimum chunk option) would wrap to 0 if rounded up in bytes.
+    std::size_t const granules = wanted / granularity + (wanted % granularity != 0 ? 1 : 0);
+    wanted = granules > room / granularity ? room : granules * granularity;
     upstream_bytes_ += wanted;  // reserved
     void* ptr = nullptr;
     lock.unlock();

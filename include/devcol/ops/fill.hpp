@@ -69,8 +69,9 @@ template <fixed_width T, class Policy>
 
 /**
  * @brief Copies `src`'s rows and validity into `dst`, in place, through write access (a `dst`
- * that shares memory gets fresh memory instead, from its resource). Strong guarantee: if it throws,
- * `dst` is as it was.
+ * that shares memory gets fresh memory instead, from its resource). `src` may be a shared view of
+ * `dst`'s memory (the `shared_views` policy), overlapping it: it is then read from a deep copy,
+ * so `dst` gets `src`'s rows as they were. Strong guarantee: if it throws, `dst` is as it was.
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @param src the rows to copy
@@ -86,6 +87,12 @@ void copy_into(column<T, Policy> const& src, column<T, Policy>& dst, stream_ref 
     column<T, Policy> fresh = dst.template make_like<T>(dst.size(), stream);
     copy_into(src, fresh, stream);
     dst = std::move(fresh);
+    return;
+  }
+  // A source in dst's memory (a shared view of an overlapping range) is read from a copy: the
+  // copy would otherwise read rows it had already overwritten.
+  if (detail::bytes_overlap(src.data(access::read), src.size() * sizeof(T), dst.view().data(), dst.size() * sizeof(T))) {
+    copy_into(src.deep_copy(stream), dst, stream);
     return;
   }
   // Strong guarantee: the new mask (the one allocation) is made before dst is written.

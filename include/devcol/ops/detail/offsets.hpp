@@ -91,7 +91,8 @@ struct narrow_offset {
 template <class O>
 void expect_offsets_fit(bool fits, std::size_t rows, char const* op) {
   DEVCOL_EXPECTS(fits, op, ": the result's ", rows, " rows hold more than ", std::numeric_limits<O>::max(),
-                 " elements, past ", sizeof(O) * 8, "-bit offsets (use 64-bit offsets: large_strings_column)");
+                 " elements, past ", sizeof(O) * 8,
+                 "-bit offsets (use 64-bit offsets: large_strings_column, large_binary_column or large_list_column)");
 }
 
 /**

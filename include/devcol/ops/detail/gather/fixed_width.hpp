@@ -14,6 +14,7 @@
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/host/gather.hpp>
 #include <devcol/ops/detail/validity.hpp>
@@ -321,10 +322,8 @@ void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indi
   column_view<T> const before = out.view();
   // A source in the memory written (the target itself, or an alias of it) is read from a copy:
   // its rows would otherwise be overwritten while others still read them.
-  auto const first = reinterpret_cast<std::uintptr_t>(source.data(access::read));
-  auto const written = reinterpret_cast<std::uintptr_t>(before.data());
-  bool const overlaps = source.size() != 0 && out.size() != 0 && first < written + out.size() * sizeof(T) &&
-                        written < first + source.size() * sizeof(T);
+  bool const overlaps =
+      detail::bytes_overlap(source.data(access::read), source.size() * sizeof(T), before.data(), out.size() * sizeof(T));
   column<T, Policy> const source_copy = overlaps ? source.deep_copy(stream) : column<T, Policy>{};
   column_view<T> const from = overlaps ? source_copy.view() : source.view();
   std::optional<detail::new_mask<Policy>> mask;
