@@ -34,6 +34,8 @@ SHARED_DETAIL = {
     # the check that offsets or run ends increase: run-end encoded columns (column), their import
     # and the offsets of every variable-width import (interop)
     "devcol/column/detail/increasing.hpp",
+    # the one wrapping add and multiply: sequences (column), sums, products and scans (ops)
+    "devcol/column/detail/wrapping.hpp",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*<(devcol/[^>]+)>', re.MULTILINE)
 

@@ -11,6 +11,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/decimal_column.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/wrapping.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
@@ -143,20 +144,14 @@ template <fixed_width T, buffer_policy Policy = default_policy>
 }
 
 namespace detail {
-/// Row `i` of sequence(): `start + i * step`, integers computed in their unsigned type, so that a
-/// sequence past the type's range wraps instead of being undefined.
+/// Row `i` of sequence(): `start + i * step`, integers wrapping past the type's range (modulo
+/// 2^bits, so `i` may first be taken modulo 2^bits too) instead of being undefined.
 template <class T>
 struct sequence_row {
   T start;
   T step;
   DEVCOL_HOST_DEVICE T operator()(std::size_t i) const noexcept {
-    if constexpr (std::is_integral_v<T>) {
-      // At least `unsigned`'s width: narrower unsigned types would promote to `int`, and overflow.
-      using U = decltype(std::make_unsigned_t<T>{} + 0U);
-      return static_cast<T>(static_cast<U>(start) + static_cast<U>(i) * static_cast<U>(step));
-    } else {
-      return static_cast<T>(start + static_cast<T>(i) * step);
-    }
+    return wrapping_add(start, wrapping_multiply(static_cast<T>(i), step));
   }
 };
 }  // namespace detail

@@ -23,13 +23,13 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/wrapping.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/floating_point.hpp>
 #include <devcol/ops/detail/host/reduce.hpp>
 #include <devcol/ops/detail/validity.hpp>
-#include <devcol/ops/detail/wrapping.hpp>
 
 #include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>

@@ -16,13 +16,13 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/wrapping.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/host/scan.hpp>
 #include <devcol/ops/detail/validity.hpp>
-#include <devcol/ops/detail/wrapping.hpp>
 #include <devcol/ops/reduce.hpp>
 
 #include <thrust/iterator/counting_iterator.h>

@@ -19,10 +19,10 @@
 
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/detail/width_word.hpp>
+#include <devcol/column/detail/wrapping.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/ops/detail/host/dispatch.hpp>
 #include <devcol/ops/detail/host/mask_words.hpp>
-#include <devcol/ops/detail/wrapping.hpp>
 
 #include <atomic>
 #include <bit>

@@ -1,9 +1,9 @@
 /**
  * @file wrapping.hpp
- * @brief The one addition and the one multiplication that sums, products and scans combine values
- * with, on every backend and path: integers wrap modulo 2^N (two's complement, as Arrow's `sum`,
- * `product` and `cumulative_sum` do) instead of overflowing, which C++ leaves undefined for signed
- * types; floating point adds and multiplies as usual.
+ * @brief The one addition and the one multiplication that sums, products, scans and sequences
+ * combine values with, on every backend and path: integers wrap modulo 2^N (two's complement, as
+ * Arrow's `sum`, `product` and `cumulative_sum` do) instead of overflowing, which C++ leaves
+ * undefined for signed types; floating point adds and multiplies as usual.
  */
 #pragma once
 
