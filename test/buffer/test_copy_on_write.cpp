@@ -215,6 +215,50 @@ TEST_CASE("rule 9: under shared_views copies and slices are views: writes are se
   CHECK_FALSE(l.copy_on_write());
 }
 
+TEST_CASE("rule 9: under shared_views a change of validity through a shared column is refused", "[cow][rule9]") {
+  devcol_test::leak_check leaks;
+  using opt = std::optional<i64>;
+  using rows = std::vector<opt>;
+  auto const host_rows = [](devcol::column<i64, legacy> const& c) { return devcol::to_host(c); };
+  auto a = devcol::make_column<i64, legacy>({1, 2, 3});
+  auto const with_nulls = devcol::make_column<i64, legacy>({opt{}, opt{7}});
+  auto const plain = devcol::make_column<i64, legacy>({8, 9});
+  auto const swap_rows = devcol::make_column<std::int32_t>({1, 0});
+  {
+    auto s = a.slice(0, 2);
+    // Before, the slice took a mask of its own: a read [0, 7, 3] without nulls, s [null, 7].
+    CHECK_THROWS_WITH(devcol::copy_into(with_nulls, s), Catch::Contains("copy_into: the target shares its buffers"));
+    CHECK_THROWS_WITH(devcol::scatter(with_nulls, swap_rows, s), Catch::Contains("scatter: the target shares"));
+    CHECK(host_rows(a) == rows{1, 2, 3});
+    CHECK(host_rows(s) == rows{1, 2});
+    CHECK_FALSE(s.nullable());
+    devcol::copy_into(plain, s);  // values alone: seen through every view
+    CHECK(host_rows(a) == rows{8, 9, 3});
+    devcol::scatter(plain, swap_rows, s);
+    CHECK(host_rows(a) == rows{9, 8, 3});
+    CHECK(host_rows(s) == rows{9, 8});
+  }
+  // a holds its buffers alone again: the same write goes through, and a counts its null.
+  auto s = a.slice(0, 2).deep_copy();
+  devcol::copy_into(with_nulls, s);
+  CHECK(host_rows(s) == rows{opt{}, 7});
+  CHECK(s.null_count() == 1);
+  auto head = devcol::make_column<i64, legacy>({opt{}, opt{2}, opt{3}});
+  {
+    auto copy = head;
+    // fill would set the shared mask's bits to valid under the other column's count of 1.
+    CHECK_THROWS_WITH(devcol::fill(copy, i64{5}), Catch::Contains("fill: the target shares its buffers"));
+    CHECK(head.null_count() == 1);
+    CHECK(host_rows(head) == rows{opt{}, 2, 3});
+    auto view_of_a = a;
+    devcol::fill(view_of_a, i64{4});  // no nulls: values alone, seen through every view
+    CHECK(host_rows(a) == rows{4, 4, 4});
+  }
+  devcol::fill(head, i64{5});
+  CHECK(host_rows(head) == rows{5, 5, 5});
+  CHECK(head.null_count() == 0);
+}
+
 TEST_CASE("rule 9: under run-time sharing a buffer keeps the mode in force when it was created", "[cow][rule9]") {
   devcol_test::leak_check leaks;
   std::optional<devcol::column<i64, runtime>> views;

@@ -32,10 +32,13 @@ DEVCOL_NAMESPACE_BEGIN
  * @param col the input column
  * @param value the value
  * @param stream the stream the work is ordered on
+ * @throws devcol::logic_error, before writing, if `col` has nulls and shares its buffers under
+ *         shared views (its validity would change under the other columns' null counts)
  */
 template <fixed_width T, class Policy>
 void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  if (col.has_nulls()) { detail::expect_validity_writable(col, "fill"); }
   // The rows are written as their width's word: one fill kernel per width, not per type.
   using word = detail::width_word_t<T>;
   auto* rows = reinterpret_cast<word*>(col.data(access::write, stream));
@@ -77,7 +80,9 @@ template <fixed_width T, class Policy>
  * @param src the rows to copy
  * @param dst the column written in place, of `src`'s size
  * @param stream the stream the work is ordered on
- * @throws devcol::logic_error naming both sizes if they differ; devcol::out_of_memory
+ * @throws devcol::logic_error naming both sizes if they differ, or if either column has nulls and
+ *         `dst` shares its buffers under shared views (its validity would change under the other
+ *         columns' null counts), before anything is written; devcol::out_of_memory
  */
 template <fixed_width T, class Policy>
 void copy_into(column<T, Policy> const& src, column<T, Policy>& dst, stream_ref stream = {}) {
@@ -89,6 +94,7 @@ void copy_into(column<T, Policy> const& src, column<T, Policy>& dst, stream_ref 
     dst = std::move(fresh);
     return;
   }
+  if (src.has_nulls() || dst.has_nulls()) { detail::expect_validity_writable(dst, "copy_into"); }
   // A source in dst's memory (a shared view of an overlapping range) is read from a copy: the
   // copy would otherwise read rows it had already overwritten.
   if (detail::bytes_overlap(src.data(access::read), src.size() * sizeof(T), dst.view().data(), dst.size() * sizeof(T))) {

@@ -39,6 +39,22 @@ struct mask_flag {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return rows.is_valid(i) != null; }
 };
 
+/**
+ * Throws unless the validity of `dst` may change in place. Under shared views (rule 9) a write
+ * through one column is seen by every column sharing its buffers, but each of them keeps its own
+ * null count, which is always known and never counted again later: a change of validity through
+ * a column that shares its buffers would leave the others' counts, and masks they do not share,
+ * wrong. So such a write is refused before anything is written; writes of values alone are not.
+ * Copy-on-write targets pass, since they write into memory of their own.
+ */
+template <class Column>
+void expect_validity_writable(Column const& dst, std::string_view op) {
+  DEVCOL_EXPECTS(dst.writes_copy() || !dst.is_shared(), op,
+                 ": the target shares its buffers with another column (shared views) and this write would "
+                 "change its validity, which the other column's null count would not follow; write nulls "
+                 "through a column that holds its buffers alone (a deep_copy)");
+}
+
 /// A mask made aside, and its null count: what an op commits with replace_null_mask().
 template <class Policy>
 struct new_mask {

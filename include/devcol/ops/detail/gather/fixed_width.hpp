@@ -298,13 +298,16 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
  * @param target the column written in place
  * @param stream the stream the work is ordered on
  * @throws devcol::logic_error naming the first out-of-bounds index (checked before anything is
- *         written), or both sizes if `source` and `indices` differ; devcol::out_of_memory
+ *         written), or both sizes if `source` and `indices` differ, or if either column has nulls
+ *         and `target` shares its buffers under shared views (its validity would change under the
+ *         other columns' null counts); devcol::out_of_memory
  */
 template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
 void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indices, column<T, Policy>& target,
              stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(source.size(), indices.size(), "scatter");
+  if (source.has_nulls() || target.has_nulls()) { detail::expect_validity_writable(target, "scatter"); }
   detail::check_indices(indices.view(), target.size(), "scatter", stream);
   detail::executor exec(stream);
   auto const rows = thrust::counting_iterator<std::size_t>(0);
