@@ -4,13 +4,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <source_location>
 #include <sstream>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace devcol_test::spill {
 
@@ -530,15 +534,41 @@ TEST_CASE("rule 17: when on-demand spilling finds nothing to spill, the operatio
   CHECK(host_values(sorted) == expected);
 }
 
+namespace {
+/// What `f` writes to standard error (file descriptor 2), caught in a temporary file.
+template <class F>
+std::string standard_error_of(F f) {
+  (void)std::fflush(stderr);
+  std::FILE* caught = std::tmpfile();
+  REQUIRE(caught != nullptr);
+  int const saved = ::dup(2);
+  REQUIRE(::dup2(::fileno(caught), 2) == 2);
+  f();
+  (void)std::fflush(stderr);
+  (void)::dup2(saved, 2);
+  (void)::close(saved);
+  std::rewind(caught);
+  std::string text;
+  for (int c = std::fgetc(caught); c != EOF; c = std::fgetc(caught)) { text.push_back(static_cast<char>(c)); }
+  (void)std::fclose(caught);
+  return text;
+}
+}  // namespace
+
 TEST_CASE("rule 17: the statistics level option is read from DEVCOL_SPILL_STATS", "[spill][rule17][options]") {
   char const* saved = std::getenv("DEVCOL_SPILL_STATS");  // NOLINT(concurrency-mt-unsafe): one thread here
   std::string const previous = saved != nullptr ? saved : "";
   ::setenv("DEVCOL_SPILL_STATS", "1", 1);
   CHECK(devcol::options::spill_stats() == 1);
-  ::setenv("DEVCOL_SPILL_STATS", "7", 1);
-  CHECK(devcol::options::spill_stats() == 2);  // clamped to the highest level
-  ::setenv("DEVCOL_SPILL_STATS", "two", 1);
-  CHECK(devcol::options::spill_stats() == 0);  // not a number: the default
+  CHECK(standard_error_of([] { CHECK(devcol::options::spill_stats() == 1); }).empty());
+  // Not a level: the default, said on standard error with the value (taken silently before,
+  // "7" as 2 and "two" as 0).
+  for (char const* bad : {"7", "two", "-1", "1.5"}) {
+    ::setenv("DEVCOL_SPILL_STATS", bad, 1);
+    std::string const said = standard_error_of([] { CHECK(devcol::options::spill_stats() == 0); });
+    CHECK(said == std::string("devcol: DEVCOL_SPILL_STATS=\"") + bad +
+                      "\" is not a statistics level (0, 1 or 2); using 0\n");
+  }
   if (saved != nullptr) {
     ::setenv("DEVCOL_SPILL_STATS", previous.c_str(), 1);
   } else {
@@ -572,6 +602,49 @@ TEST_CASE("rule 17: the device limit from the environment applies in a program t
   CHECK(stats.spill_count >= 2);
   CHECK(stats.spilled_bytes >= 2 * big * sizeof(double));
   CHECK(stats.unspill_count >= 1);
+}
+
+TEST_CASE("rule 17: byte counts and flags in the options' environment variables", "[spill][rule17][options]") {
+  auto const bytes = [](char const* text) {
+    std::uint64_t n = 777;
+    return devcol::detail::parse_byte_count(text, n) ? std::optional<std::uint64_t>(n) : std::nullopt;
+  };
+  CHECK(bytes("0") == 0u);
+  CHECK(bytes("123456789") == 123456789u);
+  CHECK(bytes("8GB") == 8000000000u);
+  CHECK(bytes("8gb") == 8000000000u);
+  CHECK(bytes("512 MiB") == std::uint64_t{512} << 20);
+  CHECK(bytes("4GiB") == std::uint64_t{4} << 30);
+  CHECK(bytes("3 kB") == 3000u);
+  CHECK(bytes("2TiB") == std::uint64_t{2} << 40);
+  CHECK(bytes("7b") == 7u);
+  CHECK(bytes("18446744073709551615") == UINT64_MAX);
+  for (char const* bad : {"", "-5", "+5", " 5", "4.5GB", "4 gigs", "4GBs", "4KB2", "GB", "18446744073709551616",
+                          "16777216TiB", "18446744073709552kB"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(bytes(bad).has_value());
+  }
+  auto const flag = [](char const* text) {
+    bool on = false;
+    return devcol::detail::parse_flag(text, on) ? std::optional<bool>(on) : std::nullopt;
+  };
+  for (char const* yes : {"1", "true", "on", "yes", "ON", "True", "YES"}) { CHECK(flag(yes) == true); }
+  for (char const* no : {"0", "false", "off", "no", "OFF", "False", "No"}) { CHECK(flag(no) == false); }
+  for (char const* bad : {"", "maybe", "2", "enabled", "onn", "o"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(flag(bad).has_value());
+  }
+}
+
+// A process of its own with units and an unreadable flag in its environment (see test/CMakeLists.txt).
+TEST_CASE("rule 17: a device limit with a unit, and a flag that is not one, from the environment",
+          "[.spill_env_units]") {
+  CHECK(devcol::options::spill_device_limit() == std::size_t{3} << 30);  // DEVCOL_SPILL_DEVICE_LIMIT=3 GiB
+  // Read here first, since this process runs nothing else: DEVCOL_SPILL=enabled is said, and off.
+  std::string const said = standard_error_of([] { CHECK_FALSE(devcol::options::spill()); });
+  CHECK(said == "devcol: DEVCOL_SPILL=\"enabled\" is not on or off (1, true, on, yes or 0, false, off, no); "
+                "using off\n");
+  CHECK_FALSE(devcol::options::copy_on_write());                    // DEVCOL_COPY_ON_WRITE=OFF
 }
 
 TEST_CASE("rule 17: every spill option is read from the environment at start-up", "[.spill_env]") {

@@ -9,10 +9,90 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 DEVCOL_NAMESPACE_BEGIN
+namespace detail {
+
+/// The ASCII letter `c` in lower case; anything else as it is.
+constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// Whether `text` equals `word` (lower case) but for the case of its ASCII letters.
+inline bool equals_ignoring_case(char const* text, char const* word) noexcept {
+  for (; *text != '\0' && *word != '\0'; ++text, ++word) {
+    if (ascii_lower(*text) != *word) { return false; }
+  }
+  return *text == *word;
+}
+
+/**
+ * Reads a byte count as people write it: decimal digits, then optionally spaces and a unit, of
+ * 1000 (`B`, `kB`, `MB`, `GB`, `TB`) or of 1024 (`KiB`, `MiB`, `GiB`, `TiB`), in any case, as
+ * Dask and cuDF's users write memory limits. Returns false, leaving `bytes` alone, for anything
+ * else: a sign, a fraction, another unit, or a count past 2^64 - 1.
+ */
+inline bool parse_byte_count(char const* text, std::uint64_t& bytes) noexcept {
+  if (*text < '0' || *text > '9') { return false; }
+  std::uint64_t n = 0;
+  for (; *text >= '0' && *text <= '9'; ++text) {
+    auto const digit = static_cast<std::uint64_t>(*text - '0');
+    if (n > (UINT64_MAX - digit) / 10) { return false; }
+    n = n * 10 + digit;
+  }
+  while (*text == ' ') { ++text; }
+  struct unit {
+    char const* name;
+    std::uint64_t scale;
+  };
+  static constexpr unit units[] = {{"", 1},
+                                   {"b", 1},
+                                   {"kb", 1000},
+                                   {"mb", 1000 * 1000},
+                                   {"gb", 1000 * 1000 * 1000},
+                                   {"tb", std::uint64_t{1000} * 1000 * 1000 * 1000},
+                                   {"kib", std::uint64_t{1} << 10},
+                                   {"mib", std::uint64_t{1} << 20},
+                                   {"gib", std::uint64_t{1} << 30},
+                                   {"tib", std::uint64_t{1} << 40}};
+  for (unit const& u : units) {
+    if (!equals_ignoring_case(text, u.name)) { continue; }
+    if (n > UINT64_MAX / u.scale) { return false; }
+    bytes = n * u.scale;
+    return true;
+  }
+  return false;
+}
+
+/// Reads an on/off option: "1", "true", "on", "yes" or "0", "false", "off", "no", in any case.
+/// Returns false, leaving `on` alone, for anything else.
+inline bool parse_flag(char const* text, bool& on) noexcept {
+  for (char const* word : {"1", "true", "on", "yes"}) {
+    if (equals_ignoring_case(text, word)) {
+      on = true;
+      return true;
+    }
+  }
+  for (char const* word : {"0", "false", "off", "no"}) {
+    if (equals_ignoring_case(text, word)) {
+      on = false;
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Says on standard error, in one line, that the environment variable `name` holds `value`, which
+ * is not `expected`, and that `used` applies instead. The options are read where nothing may
+ * throw (an allocation's bookkeeping, the out-of-memory hook), so a value that cannot be read is
+ * said rather than thrown, and never taken silently.
+ */
+inline void warn_environment(char const* name, char const* value, char const* expected, char const* used) noexcept {
+  (void)std::fprintf(stderr, "devcol: %s=\"%s\" is not %s; using %s\n", name, value, expected, used);
+}
+
+}  // namespace detail
 
 /**
  * @brief Process-wide options (cuDF's `cudf.set_option`). Each is read from its environment
@@ -23,7 +103,8 @@ class options {
   /**
    * @brief Whether buffers of the `runtime_sharing` policy created from now on copy on write
    * (true) or share views (false). Initially from `DEVCOL_COPY_ON_WRITE` ("0", "false", "off" or
-   * "no" turn it off), true when unset.
+   * "no" turn it off, "1", "true", "on" or "yes" on, in any case), true when unset. Another value
+   * is said on standard error and the default applies, as for every option below.
    */
   [[nodiscard]] static bool copy_on_write() noexcept { return copy_on_write_flag().load(std::memory_order_relaxed); }
   /// @brief Sets copy_on_write() for buffers created from now on; returns the previous value.
@@ -54,7 +135,7 @@ class options {
   /**
    * @brief The soft device limit in bytes (0: none): with spill() on, the manager spills after a
    * spillable allocation until tracked device bytes are under it. From `DEVCOL_SPILL_DEVICE_LIMIT`
-   * (bytes), 0 when unset.
+   * (bytes, or with a unit: "8GB", "512 MiB"), 0 when unset.
    */
   [[nodiscard]] static std::size_t spill_device_limit() noexcept { return limit_value().load(std::memory_order_relaxed); }
   /// @brief Sets spill_device_limit(); returns the previous value.
@@ -65,16 +146,24 @@ class options {
   /// @brief The spill statistics level at start-up (0, 1 or 2), from `DEVCOL_SPILL_STATS`, 0 when
   /// unset. The level in force is `spill_manager::statistics_level()`.
   [[nodiscard]] static int spill_stats() noexcept {
-    return static_cast<int>(env_number("DEVCOL_SPILL_STATS", 0) > 2 ? 2 : env_number("DEVCOL_SPILL_STATS", 0));
+    char const* value = std::getenv("DEVCOL_SPILL_STATS");  // NOLINT(concurrency-mt-unsafe): read at start-up
+    if (value == nullptr || *value == '\0') { return 0; }
+    for (int level : {0, 1, 2}) {
+      if (value[0] == static_cast<char>('0' + level) && value[1] == '\0') { return level; }
+    }
+    detail::warn_environment("DEVCOL_SPILL_STATS", value, "a statistics level (0, 1 or 2)", "0");
+    return 0;
   }
 
  private:
-  static std::uint64_t env_number(char const* name, std::uint64_t fallback) noexcept {
+  static std::uint64_t env_bytes(char const* name) noexcept {
     char const* value = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): read once, at first use
-    if (value == nullptr || *value == '\0') { return fallback; }
-    char* end = nullptr;
-    auto const n = std::strtoull(value, &end, 10);
-    return end != nullptr && *end == '\0' ? n : fallback;
+    std::uint64_t bytes = 0;
+    if (value != nullptr && *value != '\0' && !detail::parse_byte_count(value, bytes)) {
+      detail::warn_environment(name, value, "a byte count (digits, then optionally kB, MB, GB, TB, KiB, MiB, GiB or TiB)",
+                               "0 (no limit)");
+    }
+    return bytes;
   }
   static std::atomic<bool>& spill_flag() noexcept {
     static std::atomic<bool> flag{env_flag("DEVCOL_SPILL", false)};
@@ -85,16 +174,17 @@ class options {
     return flag;
   }
   static std::atomic<std::size_t>& limit_value() noexcept {
-    static std::atomic<std::size_t> limit{static_cast<std::size_t>(env_number("DEVCOL_SPILL_DEVICE_LIMIT", 0))};
+    static std::atomic<std::size_t> limit{static_cast<std::size_t>(env_bytes("DEVCOL_SPILL_DEVICE_LIMIT"))};
     return limit;
   }
   static bool env_flag(char const* name, bool fallback) noexcept {
     char const* value = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): read once, at first use
-    if (value == nullptr || *value == '\0') { return fallback; }
-    for (char const* off : {"0", "false", "off", "no", "FALSE", "OFF", "NO", "False", "Off", "No"}) {
-      if (std::strcmp(value, off) == 0) { return false; }
+    bool on = fallback;
+    if (value != nullptr && *value != '\0' && !detail::parse_flag(value, on)) {
+      detail::warn_environment(name, value, "on or off (1, true, on, yes or 0, false, off, no)",
+                               fallback ? "on" : "off");
     }
-    return true;
+    return on;
   }
   static std::atomic<bool>& copy_on_write_flag() noexcept {
     static std::atomic<bool> flag{env_flag("DEVCOL_COPY_ON_WRITE", true)};
