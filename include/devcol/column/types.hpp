@@ -10,6 +10,7 @@
 #include <cuda/std/chrono>
 #include <cuda/std/ratio>
 
+#include <concepts>
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
@@ -92,10 +93,58 @@ using time64_ns = ::cuda::std::chrono::time_point<time_of_day_clock, duration_ns
 /**
  * @brief Arrow's `halffloat` (IEEE 754 binary16), held as its 16 bits: storage only. Columns of it
  * move rows (gather, filter, concatenate, null masks, interop) but do no arithmetic, compare or
- * sort (cast to float on the host for that); equality compares bits.
+ * sort (cast to float on the host for that); equality compares bits. Made from its bits
+ * (`float16{0x3C00}` is 1.0) or from a number by from_float(); made from a floating-point value
+ * directly, it does not compile, since C++20 would otherwise take `float16(1.0f)` as the bits 0x0001.
  */
 struct float16 {
   std::uint16_t bits;  ///< sign, 5 exponent bits, 10 fraction bits
+
+  /// @brief Uninitialised bits, as an integer's.
+  float16() = default;
+  /// @brief The half float of these bits.
+  /// @param b sign, 5 exponent bits, 10 fraction bits
+  DEVCOL_HOST_DEVICE constexpr explicit float16(std::uint16_t b) noexcept : bits(b) {}
+  /// @brief Refused at compile time: a float16 is made from its bits or by from_float().
+  /// @tparam F a floating-point type
+  template <std::floating_point F>
+  float16(F) {  // NOLINT(google-explicit-constructor): exists only to fail
+    static_assert(sizeof(F) == 0, "devcol::float16 is made from its bits (float16{0x3C00} is 1.0) or by "
+                                  "float16::from_float(x); float16(x) would store x's integer value as bits");
+  }
+
+  /**
+   * @brief The half float nearest `x`, ties to even, as IEEE 754 converts: past 65504 (and
+   * rounding past it) infinity, below the smallest subnormal zero of its sign, NaN a quiet NaN
+   * keeping the sign and the fraction's top bits. Host and device, constexpr, no table.
+   * @param x the value
+   */
+  [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr float16 from_float(float x) noexcept {
+    std::uint32_t const f = ::cuda::std::bit_cast<std::uint32_t>(x);
+    auto const sign = static_cast<std::uint16_t>((f >> 16) & 0x8000U);
+    std::uint32_t const exponent = (f >> 23) & 0xFFU;
+    std::uint32_t const fraction = f & 0x7FFFFFU;
+    if (exponent == 0xFFU) {  // infinity, or NaN kept quiet with its fraction's top bits
+      return float16(static_cast<std::uint16_t>(sign | 0x7C00U | (fraction != 0 ? 0x200U | (fraction >> 13) : 0U)));
+    }
+    // The value as an integer count of the result's last place (2^-24) before rounding: the
+    // significand with its implicit bit, shifted to where binary16's rounding bit falls.
+    int const e = static_cast<int>(exponent) - 127;  // unbiased; -127 for zero and subnormals
+    if (e > 15) { return float16(static_cast<std::uint16_t>(sign | 0x7C00U)); }
+    if (e < -25) { return float16(sign); }  // below half the smallest subnormal: zero
+    std::uint32_t const significand = (exponent != 0 ? 0x800000U : 0U) | fraction;
+    // Normal halves keep 11 significant bits (shift 13); subnormals fewer, down to 2^-24.
+    int const shift = e >= -14 ? 13 : 13 + (-14 - e);
+    std::uint32_t kept = significand >> shift;
+    std::uint32_t const rest = significand & ((std::uint32_t{1} << shift) - 1U);
+    std::uint32_t const half = std::uint32_t{1} << (shift - 1);
+    if (rest > half || (rest == half && (kept & 1U) != 0)) { ++kept; }  // to nearest, ties to even
+    // Normal: (e + 15) << 10 plus the fraction; a carry out of the fraction moves the exponent up,
+    // and out of the largest finite value into infinity, as the addition does by itself.
+    std::uint32_t const magnitude = e >= -14 ? (static_cast<std::uint32_t>(e + 14) << 10) + kept : kept;
+    return float16(static_cast<std::uint16_t>(sign | magnitude));
+  }
+
   [[nodiscard]] friend constexpr bool operator==(float16 a, float16 b) noexcept { return a.bits == b.bits; }
 };
 /**
