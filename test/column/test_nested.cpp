@@ -206,7 +206,9 @@ TEST_CASE("any_column asks for one kind as std::variant does: index, holds_alter
   CHECK(devcol::get_if<devcol::column<std::int64_t>>(&col)->data(devcol::access::read) == ints.data(devcol::access::read));
   CHECK_THROWS_AS(devcol::get<devcol::strings_column>(col), devcol::logic_error);
   CHECK_THROWS_WITH(devcol::get<devcol::strings_column>(std::as_const(col)),
-                    Catch::Contains("holds int64 (index 3 of any_column's kinds), not the kind at index 29"));
+                    Catch::Contains("devcol::get: the column holds int64, not the string column asked for"));
+  CHECK_THROWS_WITH(devcol::get<devcol::column<double>>(col),
+                    Catch::Contains("devcol::get: the column holds int64, not the float64 column asked for"));
 
   // Assigning a kind replaces the one held; get() of a non-const column hands it out to change.
   col = devcol::make_strings_column({"a", std::nullopt});

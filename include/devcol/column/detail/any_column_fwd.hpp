@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -133,10 +134,11 @@ template <class K, buffer_policy Policy>
 [[nodiscard]] K* get_if(any_column<Policy>* col) noexcept {
   return col != nullptr ? col->template if_holds<K>() : nullptr;
 }
+template <class C>
+struct kind_traits;  // column/kind.hpp, which includes this header, defines it for every kind
 namespace detail {
-[[noreturn]] inline void wrong_kind(std::string const& held, std::size_t held_index, std::size_t asked_index) {
-  DEVCOL_FAIL("devcol::get: the column holds ", held, " (index ", held_index, " of any_column's kinds), not the kind at index ",
-              asked_index, " that was asked for");
+[[noreturn]] inline void wrong_kind(std::string const& held, std::string_view asked) {
+  DEVCOL_FAIL("devcol::get: the column holds ", held, ", not the ", asked, " column asked for");
 }
 }  // namespace detail
 /**
@@ -144,17 +146,17 @@ namespace detail {
  * @tparam K one of the kinds of `any_column<Policy>` (another type is a compile error)
  * @tparam Policy the buffer policy
  * @param col the column asked
- * @throws devcol::logic_error naming both kinds' indices when `col` holds another kind
+ * @throws devcol::logic_error naming the kind held and the kind asked for when `col` holds another
  */
 template <class K, buffer_policy Policy>
 [[nodiscard]] K const& get(any_column<Policy> const& col) {
   if (auto const* held = col.template if_holds<K>()) { return *held; }
-  detail::wrong_kind(type_name(col), col.index(), detail::kind_index_in<K>(detail::any_column_kinds<Policy>{}));
+  detail::wrong_kind(type_name(col), kind_traits<K>::name);
 }
 template <class K, buffer_policy Policy>
 [[nodiscard]] K& get(any_column<Policy>& col) {
   if (auto* held = col.template if_holds<K>()) { return *held; }
-  detail::wrong_kind(type_name(col), col.index(), detail::kind_index_in<K>(detail::any_column_kinds<Policy>{}));
+  detail::wrong_kind(type_name(col), kind_traits<K>::name);
 }
 
 

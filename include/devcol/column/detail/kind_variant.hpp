@@ -55,11 +55,6 @@ consteval std::size_t kind_index() {
   ((found = found || std::is_same_v<T, Ts>, i += found ? 0 : 1), ...);
   return i;
 }
-/// The position of `T` in a kind_list.
-template <class T, class... Ts>
-consteval std::size_t kind_index_in(kind_list<Ts...>) {
-  return kind_index<T, Ts...>();
-}
 template <class... Ts>
 consteval std::size_t largest_size() {
   std::size_t m = 1;
