@@ -117,11 +117,17 @@ basic_table<Policy> import_table(ArrowArray const& array, arrow_field const& fie
   auto const first = static_cast<std::size_t>(array.offset);
   auto const rows = static_cast<std::size_t>(array.length);
   for (std::size_t i = 0; i < field.children.size(); ++i) {
-    ArrowArray const& child = *array.children[i];
+    // The struct's offset applies to its children: the table's rows are [first, first + rows) of
+    // each, imported as that window of the child (its nulls counted there when it is narrower), so
+    // that no kind's slice is compiled here.
+    ArrowArray child = *array.children[i];
+    if (first != 0 || static_cast<std::size_t>(child.length) != rows) {
+      child.offset += static_cast<std::int64_t>(first);
+      child.length = static_cast<std::int64_t>(rows);
+      child.null_count = child.null_count == 0 ? 0 : -1;
+    }
     arrow_field const& child_field = field.children[i];
     auto col = import_any<Policy>(child, child_field, keep, stream, "array.children[" + std::to_string(i) + "]");
-    // The struct's offset applies to its children: the table's rows are [first, first + rows) of each.
-    if (first != 0 || devcol::size(col) != rows) { col = devcol::slice(col, first, first + rows, stream); }
     out.add_any(child_field.name, std::move(col), field_info_of(child_field));
   }
   out.set_metadata(field.metadata);
