@@ -97,6 +97,14 @@ struct schema_node {
   }
 };
 
+/// The schema node of a kind without children: `format`, `name`. One body for every such kind,
+/// so that each kind's entry in the schema dispatch is a call, not a node's construction.
+/// @throws devcol::logic_error when the name holds a NUL byte, std::bad_alloc
+template <int = 0>
+std::unique_ptr<schema_node> leaf_schema(std::string_view format, std::string name) {
+  return std::make_unique<schema_node>(std::string(format), std::move(name), 0);
+}
+
 inline void release_schema_node(ArrowSchema* schema) noexcept {
   delete static_cast<schema_node*>(schema->private_data);
   schema->release = nullptr;

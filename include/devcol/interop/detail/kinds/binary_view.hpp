@@ -53,7 +53,15 @@ inline constexpr std::string_view view_type_name_v = E == encoding::utf8 ? "stri
 /// The schema node of a view column: format "vu" or "vz", the name, no children.
 template <buffer_policy Policy, encoding E>
 std::unique_ptr<schema_node> schema_of(basic_binary_view_column<Policy, E> const& /*col*/, std::string name) {
-  return std::make_unique<schema_node>(std::string(view_format_v<E>), std::move(name), 0);
+  return leaf_schema(view_format_v<E>, std::move(name));
+}
+
+/// `col`'s rows as a view column of encoding `To` over the same buffers (shared as a copy shares
+/// them), so that both encodings share one export and import body: only the format differs.
+template <encoding To, buffer_policy Policy, encoding E>
+basic_binary_view_column<Policy, To> with_encoding(basic_binary_view_column<Policy, E> const& col) {
+  return basic_binary_view_column<Policy, To>(col.views_buffer(), col.data_buffers(), col.mask_buffer(), col.size(),
+                                              col.null_count(), col.offset());
 }
 
 /**
@@ -68,6 +76,9 @@ std::unique_ptr<schema_node> schema_of(basic_binary_view_column<Policy, E> const
  */
 template <buffer_policy Policy, encoding E>
 std::unique_ptr<array_node> export_node(basic_binary_view_column<Policy, E> const& col, stream_ref stream) {
+  if constexpr (E != encoding::utf8) {
+    return export_node(with_encoding<encoding::utf8>(col), stream);  // the same buffers: one body
+  } else {
   using column_type = basic_binary_view_column<Policy, E>;
   column_type kept = export_handle(col, stream);
   std::size_t const n = kept.num_data_buffers();
@@ -93,6 +104,7 @@ std::unique_ptr<array_node> export_node(basic_binary_view_column<Policy, E> cons
   }
   node->variadic_buffers.push_back(made);
   return node;
+  }
 }
 
 /// Where a view column's memory lives: its views' (the current device when it has none).
@@ -111,11 +123,11 @@ arrow_device device_of(basic_binary_view_column<Policy, E> const& col) {
  * when there are data buffers, no size overflow. Reads no buffer.
  * @throws devcol::arrow_error naming the field and the value
  */
-template <encoding E>
-void check_binary_view(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-  constexpr std::string_view type = view_type_name_v<E>;
-  DEVCOL_ARROW_EXPECTS((field.format == view_format_v<E>), path, ".format '", field.format, "' is not ", type, " ('",
-                       view_format_v<E>, "')");
+template <int = 0>
+void check_binary_view_layout(ArrowArray const& array, arrow_field const& field, std::string const& path,
+                              std::string_view format, std::string_view type) {
+  DEVCOL_ARROW_EXPECTS((field.format == format), path, ".format '", field.format, "' is not ", type, " ('", format,
+                       "')");
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type, " is not supported (decode it first)");
   DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(), ", a ", type,
                        " array has none");
@@ -132,6 +144,11 @@ void check_binary_view(ArrowArray const& array, arrow_field const& field, std::s
                        array.length, " rows");
   DEVCOL_ARROW_EXPECTS(array.n_buffers == 3 || array.buffers[array.n_buffers - 1] != nullptr, path, ".buffers[",
                        array.n_buffers - 1, "] (the sizes of ", array.n_buffers - 3, " data buffers) is NULL");
+}
+/// check_binary_view_layout for bytes `E`: both view types share one body.
+template <encoding E>
+void check_binary_view(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+  check_binary_view_layout(array, field, path, view_format_v<E>, view_type_name_v<E>);
 }
 
 /// Whether a view is not one that `n` data buffers of `sizes` bytes hold: a negative length, or out
@@ -161,9 +178,12 @@ struct bad_view {
  * @throws devcol::arrow_error naming the field and value, what allocation throws
  */
 template <buffer_policy Policy, encoding E>
-basic_binary_view_column<Policy, E> import_binary_view(ArrowArray const& array, arrow_field const& /*field*/,
+basic_binary_view_column<Policy, E> import_binary_view(ArrowArray const& array, arrow_field const& field,
                                                        std::shared_ptr<void const> const& keep, stream_ref stream,
                                                        std::string const& path = "array") {
+  if constexpr (E != encoding::utf8) {  // the same layout: one body
+    return with_encoding<E>(import_binary_view<Policy, encoding::utf8>(array, field, keep, stream, path));
+  } else {
   using buffer_type = buffer<Policy>;
   auto const first = static_cast<std::size_t>(array.offset);
   auto const rows = static_cast<std::size_t>(array.length);
@@ -225,6 +245,7 @@ basic_binary_view_column<Policy, E> import_binary_view(ArrowArray const& array, 
   auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
   return basic_binary_view_column<Policy, E>(std::move(views_buffer), std::move(data), std::move(mask), rows, nulls,
                                              shift ? 0 : first);
+  }
 }
 
 }  // namespace detail

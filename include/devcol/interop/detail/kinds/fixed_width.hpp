@@ -47,7 +47,7 @@ namespace detail {
 /// The schema subtree of a fixed-width column.
 template <fixed_width T, buffer_policy Policy>
 std::unique_ptr<schema_node> schema_of(column<T, Policy> const&, std::string name) {
-  return std::make_unique<schema_node>(std::string(arrow_format_v<T>), std::move(name), 0);
+  return leaf_schema(arrow_format_v<T>, std::move(name));
 }
 
 /// Bits [0, first + size) of a new bitmap from `col`'s resource: bit first + i is row i's value

@@ -28,7 +28,7 @@ namespace detail {
 /// The schema node of a null column: "n" and `name`, no children.
 template <buffer_policy Policy>
 std::unique_ptr<schema_node> schema_of(null_column<Policy> const& /*col*/, std::string name) {
-  return std::make_unique<schema_node>("n", std::move(name), 0);
+  return leaf_schema("n", std::move(name));
 }
 
 /// The array node of a null column: its length, every row null, offset 0 and no buffers. O(1).

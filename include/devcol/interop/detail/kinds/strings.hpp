@@ -37,7 +37,16 @@ namespace detail {
 /// The schema node of a strings or binary column: format "u", "U", "z" or "Z", the name, no children.
 template <arrow_offset O, buffer_policy Policy, encoding E>
 std::unique_ptr<schema_node> schema_of(basic_strings_column<O, Policy, E> const& /*col*/, std::string name) {
-  return std::make_unique<schema_node>(std::string(strings_format_v<O, E>), std::move(name), 0);
+  return leaf_schema(strings_format_v<O, E>, std::move(name));
+}
+
+/// `col`'s rows as a strings column of encoding `To` over the same buffers (shared as a copy shares
+/// them: O(1), exposed ones copied), so that both encodings share one export and import body per
+/// offset width: the layout is the same, only the format differs.
+template <encoding To, arrow_offset O, buffer_policy Policy, encoding E>
+basic_strings_column<O, Policy, To> with_encoding(basic_strings_column<O, Policy, E> const& col) {
+  return basic_strings_column<O, Policy, To>(col.offsets_buffer(), col.chars_buffer(), col.mask_buffer(), col.size(),
+                                             col.null_count(), col.offset());
 }
 
 /**
@@ -52,6 +61,9 @@ std::unique_ptr<schema_node> schema_of(basic_strings_column<O, Policy, E> const&
  */
 template <arrow_offset O, buffer_policy Policy, encoding E>
 std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy, E> const& col, stream_ref stream) {
+  if constexpr (E != encoding::utf8) {
+    return export_node(with_encoding<encoding::utf8>(col), stream);  // the same buffers: one body per width
+  } else {
   basic_strings_column<O, Policy, E> kept = export_handle(col, stream);
   buffer<Policy> zeros;
   bool const no_offsets = kept.offsets_buffer().empty();
@@ -65,6 +77,7 @@ std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy, E> const
   node->buffers[1] = no_offsets ? zero : held.col.offsets_buffer().data(access::read);
   node->buffers[2] = held.col.chars_buffer().empty() ? zero : held.col.chars_buffer().data(access::read);
   return node;
+  }
 }
 
 /// Where a strings column's memory lives: its offsets' (the current device when it has none).
@@ -84,11 +97,11 @@ inline arrow_device device_of_node(array_node const& node) { return device_of(no
  * buffer if there are nulls, offsets unless there are no rows, no size overflow. Reads no buffer.
  * @throws devcol::arrow_error naming the field and the value
  */
-template <arrow_offset O, encoding E = encoding::utf8>
-void check_strings(ArrowArray const& array, arrow_field const& field, std::string const& path) {
-  constexpr std::string_view type = strings_type_name_v<O, E>;
-  DEVCOL_ARROW_EXPECTS((field.format == strings_format_v<O, E>), path, ".format '", field.format, "' is not ",
-                       type, " ('", strings_format_v<O, E>, "')");
+template <int = 0>
+void check_strings_layout(ArrowArray const& array, arrow_field const& field, std::string const& path,
+                          std::string_view format, std::string_view type, std::size_t offset_bytes) {
+  DEVCOL_ARROW_EXPECTS((field.format == format), path, ".format '", field.format, "' is not ", type, " ('", format,
+                       "')");
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type,
                        " is not supported (decode it first)");
   DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(), ", a ",
@@ -98,10 +111,15 @@ void check_strings(ArrowArray const& array, arrow_field const& field, std::strin
   DEVCOL_ARROW_EXPECTS(array.null_count <= 0 || array.buffers[0] != nullptr, path, ".null_count is ", array.null_count,
                        " without a validity buffer");
   std::uint64_t const rows = static_cast<std::uint64_t>(array.offset) + static_cast<std::uint64_t>(array.length);
-  DEVCOL_ARROW_EXPECTS(rows < SIZE_MAX / sizeof(O), path, ": the ", rows + 1, " offsets of ", sizeof(O),
+  DEVCOL_ARROW_EXPECTS(rows < SIZE_MAX / offset_bytes, path, ": the ", rows + 1, " offsets of ", offset_bytes,
                        " bytes overflow");
   DEVCOL_ARROW_EXPECTS(array.length == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (offsets) is NULL for ",
                        array.length, " rows");
+}
+/// check_strings_layout for offsets `O` and bytes `E`: every strings and binary type shares one body.
+template <arrow_offset O, encoding E = encoding::utf8>
+void check_strings(ArrowArray const& array, arrow_field const& field, std::string const& path) {
+  check_strings_layout(array, field, path, strings_format_v<O, E>, strings_type_name_v<O, E>, sizeof(O));
 }
 
 /**
@@ -115,9 +133,12 @@ void check_strings(ArrowArray const& array, arrow_field const& field, std::strin
  * @throws devcol::arrow_error naming the field and value, what allocation throws
  */
 template <arrow_offset O, buffer_policy Policy, encoding E = encoding::utf8>
-basic_strings_column<O, Policy, E> import_strings(ArrowArray const& array, arrow_field const& /*field*/,
+basic_strings_column<O, Policy, E> import_strings(ArrowArray const& array, arrow_field const& field,
                                                   std::shared_ptr<void const> const& keep, stream_ref stream,
                                                   std::string const& path = "array") {
+  if constexpr (E != encoding::utf8) {  // the same layout: one body per offset width
+    return with_encoding<E>(import_strings<O, Policy>(array, field, keep, stream, path));
+  } else {
   using buffer_type = buffer<Policy>;
   auto const first = static_cast<std::size_t>(array.offset);
   auto const rows = static_cast<std::size_t>(array.length);
@@ -142,6 +163,7 @@ basic_strings_column<O, Policy, E> import_strings(ArrowArray const& array, arrow
   auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
   return basic_strings_column<O, Policy, E>(std::move(offsets_buffer), std::move(chars), std::move(mask), rows, nulls,
                                          shift ? 0 : first);
+  }
 }
 
 }  // namespace detail
