@@ -17,6 +17,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/buffer/spill_state.hpp>
 #include <devcol/column/field_info.hpp>
+#include <devcol/column/kind.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
@@ -250,7 +251,13 @@ inline void publish(std::unique_ptr<array_node> node, ArrowArray* out) noexcept 
  */
 template <class C>
 C export_handle(C const& col, stream_ref stream) {
-  return !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
+  if constexpr (is_nested_kind<C>) {
+    // Its children are exported, and snapshotted, each on its own: only its own buffers are
+    // copied here, so that no child kind's deep copy and slice are compiled (see export_snapshot).
+    return col.export_snapshot(stream);
+  } else {
+    return !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
+  }
 }
 
 /// `bytes` zeroed bytes from `resource`, in order on `stream`: what the export of a column without

@@ -57,7 +57,7 @@ std::unique_ptr<array_node> export_node(fixed_size_list_column<Policy> const& co
   std::unique_ptr<array_node> node;
   auto const& held = hold_in(node, 1, export_handle(col, stream));
   describe_rows(*node, held, held.offset(), held.mask_buffer().data(access::read), 1);
-  publish(pinned_export_node(held.child(), stream), node->children[0]);
+  publish(pinned_export_node(col.child(), stream), node->children[0]);  // from the column: see export_snapshot
   return node;
 }
 

@@ -66,7 +66,7 @@ std::unique_ptr<array_node> export_node(basic_list_column<O, Policy> const& col,
   // a consumer reads offsets[offset], which must lie in that one-element buffer.
   describe_rows(*node, held.col, held.made.empty() ? held.col.offset() : 0, held.col.mask_buffer().data(access::read), 2);
   node->buffers[1] = held.made.empty() ? held.col.offsets_buffer().data(access::read) : held.made.data(access::read);
-  publish(pinned_export_node(held.col.child(), stream), node->children[0]);
+  publish(pinned_export_node(col.child(), stream), node->children[0]);  // from the column: see export_snapshot
   return node;
 }
 

@@ -64,7 +64,7 @@ std::unique_ptr<array_node> export_node(basic_list_view_column<O, Policy> const&
   describe_rows(*node, held.col, own ? held.col.offset() : 0, held.col.mask_buffer().data(access::read), 3);
   node->buffers[1] = own ? held.col.offsets_buffer().data(access::read) : held.made.data(access::read);
   node->buffers[2] = own ? held.col.sizes_buffer().data(access::read) : held.made.data(access::read);
-  publish(pinned_export_node(held.col.child(), stream), node->children[0]);
+  publish(pinned_export_node(col.child(), stream), node->children[0]);  // from the column: see export_snapshot
   return node;
 }
 

@@ -52,8 +52,8 @@ std::unique_ptr<array_node> export_node(run_end_encoded_column<Policy> const& co
   std::unique_ptr<array_node> node;
   auto const& held = hold_in(node, 2, export_handle(col, stream));
   describe_rows(*node, held, held.offset(), nullptr, 0);
-  held.visit_run_ends([&](auto const& ends) { publish(pinned_export_node(ends, stream), node->children[0]); });
-  publish(pinned_export_node(held.values(), stream), node->children[1]);
+  col.visit_run_ends([&](auto const& ends) { publish(pinned_export_node(ends, stream), node->children[0]); });
+  publish(pinned_export_node(col.values(), stream), node->children[1]);  // from the column: see export_snapshot
   return node;
 }
 

@@ -55,7 +55,7 @@ std::unique_ptr<array_node> export_node(struct_column<Policy> const& col, stream
   std::unique_ptr<array_node> node;
   auto const& held = hold_in(node, n, std::move(kept));
   describe_rows(*node, held, held.offset(), held.mask_buffer().data(access::read), 1);
-  for (std::size_t i = 0; i < n; ++i) { publish(pinned_export_node(held.child(i), stream), node->children[i]); }
+  for (std::size_t i = 0; i < n; ++i) { publish(pinned_export_node(col.child(i), stream), node->children[i]); }
   return node;
 }
 

@@ -104,7 +104,7 @@ std::unique_ptr<array_node> export_node(union_column<Policy> const& col, stream_
   if (dense) {
     node->buffers[1] = own ? held.col.offsets_buffer().data(access::read) : held.made.data(access::read);
   }
-  for (std::size_t k = 0; k < n; ++k) { publish(pinned_export_node(held.col.child(k), stream), node->children[k]); }
+  for (std::size_t k = 0; k < n; ++k) { publish(pinned_export_node(col.child(k), stream), node->children[k]); }
   return node;
 }
 
