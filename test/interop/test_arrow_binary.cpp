@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace devcol_test::arrow_binary {
@@ -194,6 +195,25 @@ TEMPLATE_TEST_CASE("arrow binary: devcol -> Arrow -> devcol at an odd offset, ze
     CHECK_THAT(arrow_error_of([&] { (void)devcol::from_arrow<binary>(&e.schema, &e.array); }),
                Catch::Contains(sizeof(O) == 4 ? "is not binary ('z')" : "is not large_binary ('Z')"));
   }
+}
+
+TEMPLATE_TEST_CASE("arrow binary: an exposed binary column exports a snapshot, as strings do (rule 12)",
+                   "[binary][arrow][review]", std::int32_t, std::int64_t) {
+  using O = TestType;
+  using binary = devcol::basic_binary_column<O>;
+  devcol_test::leak_check leaks;
+  auto const m = blob_rows(60);
+  auto const made = devcol::make_binary_column<O>(m);
+  auto bytes = made.chars_buffer();
+  char const* const handed_out = static_cast<char const*>(bytes.expose());  // a third party may write these
+  binary const col(made.offsets_buffer(), std::move(bytes), made.mask_buffer(), made.size(), made.null_count(), 0);
+  REQUIRE(col.is_exposed());
+  exported e;
+  devcol::to_arrow(col.slice(7, 50), &e.schema, &e.array);
+  CHECK(std::string(e.schema.format) == (sizeof(O) == 4 ? "z" : "Z"));
+  CHECK(static_cast<char const*>(e.array.array.buffers[2]) != handed_out);  // the export's own bytes
+  auto const back = devcol::from_arrow<binary>(&e.schema, &e.array);
+  CHECK(devcol::to_host(back) == blob_slice(m, 7, 50));
 }
 
 TEST_CASE("arrow binary: a table with binary columns goes through an Arrow stream", "[binary][arrow][stream]") {

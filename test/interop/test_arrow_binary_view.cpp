@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace devcol_test::binary_view {
@@ -233,6 +234,22 @@ TEST_CASE("arrow string view and binary view: devcol -> Arrow -> devcol at an od
     CHECK(e.array.array.n_buffers == 3);
     CHECK(devcol::to_host(devcol::from_arrow<svc>(&e.schema, &e.array)) == devcol::to_host(short_rows));
   }
+}
+
+TEST_CASE("arrow binary view: an exposed data buffer is exported as a snapshot (rule 12)", "[binary_view][arrow][review]") {
+  devcol_test::leak_check leaks;
+  auto const rows = model(40);
+  auto const made = make<bvc>(rows);
+  std::vector<devcol::buffer<devcol::default_policy>> data = made.data_buffers();
+  REQUIRE_FALSE(data.empty());
+  auto const* handed_out = static_cast<char const*>(data[0].expose());  // a third party may write these
+  bvc const col(made.views_buffer(), std::move(data), made.mask_buffer(), made.size(), made.null_count(), 0);
+  REQUIRE(col.is_exposed());
+  exported e;
+  devcol::to_arrow(col, &e.schema, &e.array);
+  CHECK(std::string(e.schema.format) == "vz");
+  CHECK(static_cast<char const*>(e.array.array.buffers[2]) != handed_out);  // the export's own bytes
+  CHECK(devcol::to_host(devcol::from_arrow<bvc>(&e.schema, &e.array)) == rows);
 }
 
 TEST_CASE("arrow string view: malformed views and buffers are refused naming the value", "[binary_view][arrow]") {

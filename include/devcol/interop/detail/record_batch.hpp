@@ -108,8 +108,9 @@ void check_struct(ArrowArray const& array, arrow_field const& field, std::string
   }
 }
 
-/// The columns of a checked struct array, of any kind: rows [offset, offset + length) of each child
-/// (a slice of the imported child, which counts its nulls when it has some).
+/// The columns of a checked struct array, of any kind: rows [offset, offset + length) of each child,
+/// imported as that window of the child (whose nulls are counted there when it has some and the
+/// window is narrower; check_struct made sure each child holds the window).
 template <buffer_policy Policy>
 basic_table<Policy> import_table(ArrowArray const& array, arrow_field const& field,
                                  std::shared_ptr<void const> const& keep, stream_ref stream) {

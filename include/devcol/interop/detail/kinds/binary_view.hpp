@@ -77,7 +77,9 @@ basic_binary_view_column<Policy, To> with_encoding(basic_binary_view_column<Poli
 template <buffer_policy Policy, encoding E>
 std::unique_ptr<array_node> export_node(basic_binary_view_column<Policy, E> const& col, stream_ref stream) {
   if constexpr (E != encoding::utf8) {
-    return export_node(with_encoding<encoding::utf8>(col), stream);  // the same buffers: one body
+    // The same buffers, one body. Snapshotted here first, on `stream`: a copy of an exposed buffer
+    // (rule 12) would be made on its allocation's stream, which the export does not wait for.
+    return export_node(with_encoding<encoding::utf8>(export_handle(col, stream)), stream);
   } else {
   using column_type = basic_binary_view_column<Policy, E>;
   column_type kept = export_handle(col, stream);
