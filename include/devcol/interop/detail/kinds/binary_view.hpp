@@ -56,12 +56,15 @@ std::unique_ptr<schema_node> schema_of(basic_binary_view_column<Policy, E> const
   return leaf_schema(view_format_v<E>, std::move(name));
 }
 
-/// `col`'s rows as a view column of encoding `To` over the same buffers (shared as a copy shares
-/// them), so that both encodings share one export and import body: only the format differs.
+/// `col`'s rows as a view column of encoding `To` on the same buffers, so that both encodings share
+/// one export and import body: only the format differs. Aliases, as strings' with_encoding takes.
 template <encoding To, buffer_policy Policy, encoding E>
 basic_binary_view_column<Policy, To> with_encoding(basic_binary_view_column<Policy, E> const& col) {
-  return basic_binary_view_column<Policy, To>(col.views_buffer(), col.data_buffers(), col.mask_buffer(), col.size(),
-                                              col.null_count(), col.offset());
+  std::vector<buffer<Policy>> data;
+  data.reserve(col.data_buffers().size());
+  for (buffer<Policy> const& b : col.data_buffers()) { data.push_back(b.alias()); }
+  return basic_binary_view_column<Policy, To>(col.views_buffer().alias(), std::move(data), col.mask_buffer().alias(),
+                                              col.size(), col.null_count(), col.offset());
 }
 
 /**
@@ -77,9 +80,7 @@ basic_binary_view_column<Policy, To> with_encoding(basic_binary_view_column<Poli
 template <buffer_policy Policy, encoding E>
 std::unique_ptr<array_node> export_node(basic_binary_view_column<Policy, E> const& col, stream_ref stream) {
   if constexpr (E != encoding::utf8) {
-    // The same buffers, one body. Snapshotted here first, on `stream`: a copy of an exposed buffer
-    // (rule 12) would be made on its allocation's stream, which the export does not wait for.
-    return export_node(with_encoding<encoding::utf8>(export_handle(col, stream)), stream);
+    return export_node(with_encoding<encoding::utf8>(col), stream);  // the same buffers: one body
   } else {
   using column_type = basic_binary_view_column<Policy, E>;
   column_type kept = export_handle(col, stream);

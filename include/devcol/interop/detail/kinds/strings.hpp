@@ -40,13 +40,14 @@ std::unique_ptr<schema_node> schema_of(basic_strings_column<O, Policy, E> const&
   return leaf_schema(strings_format_v<O, E>, std::move(name));
 }
 
-/// `col`'s rows as a strings column of encoding `To` over the same buffers (shared as a copy shares
-/// them: O(1) unless exposed, rule 12), so that both encodings share one export and import body
-/// per offset width: the layout is the same, only the format differs.
+/// `col`'s rows as a strings column of encoding `To` on the same buffers, so that both encodings
+/// share one export and import body per offset width: the layout is the same, only the format
+/// differs. Aliases, O(1): exposed buffers stay exposed (not copied as rule 12 copies them, on their
+/// allocation's stream), so the export snapshots them on its own stream as it does any column's.
 template <encoding To, arrow_offset O, buffer_policy Policy, encoding E>
 basic_strings_column<O, Policy, To> with_encoding(basic_strings_column<O, Policy, E> const& col) {
-  return basic_strings_column<O, Policy, To>(col.offsets_buffer(), col.chars_buffer(), col.mask_buffer(), col.size(),
-                                             col.null_count(), col.offset());
+  return basic_strings_column<O, Policy, To>(col.offsets_buffer().alias(), col.chars_buffer().alias(),
+                                             col.mask_buffer().alias(), col.size(), col.null_count(), col.offset());
 }
 
 /**
@@ -62,9 +63,7 @@ basic_strings_column<O, Policy, To> with_encoding(basic_strings_column<O, Policy
 template <arrow_offset O, buffer_policy Policy, encoding E>
 std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy, E> const& col, stream_ref stream) {
   if constexpr (E != encoding::utf8) {
-    // The same buffers, one body per width. Snapshotted here first, on `stream`: a copy of an exposed
-    // buffer (rule 12) would be made on its allocation's stream, which the export does not wait for.
-    return export_node(with_encoding<encoding::utf8>(export_handle(col, stream)), stream);
+    return export_node(with_encoding<encoding::utf8>(col), stream);  // the same buffers: one body per width
   } else {
   basic_strings_column<O, Policy, E> kept = export_handle(col, stream);
   buffer<Policy> zeros;
