@@ -82,31 +82,32 @@ std::unique_ptr<array_node> export_node(basic_binary_view_column<Policy, E> cons
   if constexpr (E != encoding::utf8) {
     return export_node(with_encoding<encoding::utf8>(col), stream);  // the same buffers: one body
   } else {
-  using column_type = basic_binary_view_column<Policy, E>;
-  column_type kept = export_handle(col, stream);
-  std::size_t const n = kept.num_data_buffers();
-  buffer<Policy> sizes = zeroed_export_buffer<Policy>(std::max<std::size_t>(64, n * sizeof(std::int64_t)),
-                                                      kept.resource(), stream);
-  if (n != 0) {
-    std::vector<std::int64_t> host(n);
-    for (std::size_t i = 0; i < n; ++i) { host[i] = static_cast<std::int64_t>(kept.data_buffer(i).size()); }
-    copy_bytes(sizes.data(access::write, stream), host.data(), n * sizeof(std::int64_t), stream);
-    stream.synchronize();  // the host sizes go when this returns
-  }
-  std::unique_ptr<array_node> node;
-  auto const& held = hold_in(node, 0, exported<column_type>{std::move(kept), std::move(sizes)});
-  void const* const made = held.made.data(access::read);
-  describe_rows(*node, held.col, held.col.views_buffer().empty() ? 0 : held.col.offset(),
-                held.col.mask_buffer().data(access::read), static_cast<std::int64_t>(n + 3));
-  node->variadic_buffers.reserve(n + 3);
-  node->variadic_buffers.push_back(node->buffers[0]);
-  node->variadic_buffers.push_back(held.col.views_buffer().empty() ? made : held.col.views_buffer().data(access::read));
-  for (std::size_t i = 0; i < n; ++i) {
-    auto const& d = held.col.data_buffer(i);
-    node->variadic_buffers.push_back(d.empty() ? made : d.data(access::read));
-  }
-  node->variadic_buffers.push_back(made);
-  return node;
+    using column_type = basic_binary_view_column<Policy, E>;
+    column_type kept = export_handle(col, stream);
+    std::size_t const n = kept.num_data_buffers();
+    buffer<Policy> sizes = zeroed_export_buffer<Policy>(std::max<std::size_t>(64, n * sizeof(std::int64_t)),
+                                                        kept.resource(), stream);
+    if (n != 0) {
+      std::vector<std::int64_t> host(n);
+      for (std::size_t i = 0; i < n; ++i) { host[i] = static_cast<std::int64_t>(kept.data_buffer(i).size()); }
+      copy_bytes(sizes.data(access::write, stream), host.data(), n * sizeof(std::int64_t), stream);
+      stream.synchronize();  // the host sizes go when this returns
+    }
+    std::unique_ptr<array_node> node;
+    auto const& held = hold_in(node, 0, exported<column_type>{std::move(kept), std::move(sizes)});
+    void const* const made = held.made.data(access::read);
+    describe_rows(*node, held.col, held.col.views_buffer().empty() ? 0 : held.col.offset(),
+                  held.col.mask_buffer().data(access::read), static_cast<std::int64_t>(n + 3));
+    node->variadic_buffers.reserve(n + 3);
+    node->variadic_buffers.push_back(node->buffers[0]);
+    node->variadic_buffers.push_back(held.col.views_buffer().empty() ? made
+                                                                     : held.col.views_buffer().data(access::read));
+    for (std::size_t i = 0; i < n; ++i) {
+      auto const& d = held.col.data_buffer(i);
+      node->variadic_buffers.push_back(d.empty() ? made : d.data(access::read));
+    }
+    node->variadic_buffers.push_back(made);
+    return node;
   }
 }
 
@@ -131,7 +132,8 @@ void check_binary_view_layout(ArrowArray const& array, arrow_field const& field,
                               std::string_view format, std::string_view type) {
   DEVCOL_ARROW_EXPECTS((field.format == format), path, ".format '", field.format, "' is not ", type, " ('", format,
                        "')");
-  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type, " is not supported (decode it first)");
+  DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type,
+                       " is not supported (decode it first)");
   DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(), ", a ", type,
                        " array has none");
   DEVCOL_ARROW_EXPECTS(array.n_buffers >= 3, path, ".n_buffers is ", array.n_buffers, ", a ", type,
@@ -187,67 +189,68 @@ basic_binary_view_column<Policy, E> import_binary_view(ArrowArray const& array, 
   if constexpr (E != encoding::utf8) {  // the same layout: one body
     return with_encoding<E>(import_binary_view<Policy, encoding::utf8>(array, field, keep, stream, path));
   } else {
-  using buffer_type = buffer<Policy>;
-  auto const first = static_cast<std::size_t>(array.offset);
-  auto const rows = static_cast<std::size_t>(array.length);
-  auto const n = static_cast<std::size_t>(array.n_buffers - 3);
-  std::vector<std::int64_t> sizes(n);
-  if (n != 0) {
-    copy_bytes(sizes.data(), array.buffers[array.n_buffers - 1], n * sizeof(std::int64_t), stream);
-    stream.synchronize();
-  }
-  std::vector<buffer_type> data;
-  data.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    DEVCOL_ARROW_EXPECTS(sizes[i] >= 0, path, ".buffers[", array.n_buffers - 1, "][", i, "] (the size of data buffer ",
-                         i, ") is ", sizes[i]);
-    DEVCOL_ARROW_EXPECTS(sizes[i] == 0 || array.buffers[i + 2] != nullptr, path, ".buffers[", i + 2,
-                         "] (data buffer ", i, ") is NULL for ", sizes[i], " bytes");
-    data.push_back(sizes[i] == 0 ? buffer_type{}
-                                 : buffer_type::borrow(array.buffers[i + 2], static_cast<std::size_t>(sizes[i]), keep,
-                                                       stream));
-  }
-  if (rows == 0) {
-    return basic_binary_view_column<Policy, E>(buffer_type{}, std::move(data), buffer_type{}, 0, 0, 0);
-  }
-  auto const* views = static_cast<binary_view_row const*>(array.buffers[1]);
-  // Realigned before anything reads them, as the strings importer does with its offsets: the
-  // check's kernel must not read an int32 at a misaligned address (a fault on a GPU).
-  bool const shift = reinterpret_cast<std::uintptr_t>(views) % alignof(binary_view_row) != 0;
-  buffer_type views_buffer;
-  if (shift) {
-    views_buffer = buffer_type(rows * sizeof(binary_view_row), stream);
-    copy_bytes(views_buffer.data(access::write, stream), static_cast<std::byte const*>(array.buffers[1]) +
-                                                              first * sizeof(binary_view_row),
-               rows * sizeof(binary_view_row), stream);
-  } else {
-    views_buffer = buffer_type::borrow(views, (first + rows) * sizeof(binary_view_row), keep, stream);
-  }
-  auto const* row_views = static_cast<binary_view_row const*>(views_buffer.data(access::read)) + (shift ? 0 : first);
-  buffer_type device_sizes;
-  if (n != 0) {
-    device_sizes = buffer_type(n * sizeof(std::int64_t), stream);
-    copy_bytes(device_sizes.data(access::write, stream), sizes.data(), n * sizeof(std::int64_t), stream);
-  }
-  executor exec(stream);
-  bad_view const bad{row_views, static_cast<std::int64_t const*>(device_sizes.data(access::read)),
-                     static_cast<std::int64_t>(n)};
-  std::size_t const bad_row = find_first_n(exec, rows, bad);  // `rows` when every view is good
-  if (bad_row != rows) {
-    binary_view_row v{};
-    copy_bytes(&v, row_views + bad_row, sizeof(v), stream);
-    stream.synchronize();
-    std::string const where = path + ".buffers[1][" + std::to_string(first + bad_row) + "] (the view of row " +
-                              std::to_string(bad_row) + ")";
-    DEVCOL_ARROW_EXPECTS(v.size >= 0, where, " has length ", v.size);
-    DEVCOL_ARROW_EXPECTS(v.buffer_index >= 0 && static_cast<std::size_t>(v.buffer_index) < n, where,
-                         " names data buffer ", v.buffer_index, " of ", n);
-    DEVCOL_ARROW_EXPECTS(false, where, " reaches bytes [", v.offset, ", ", static_cast<std::int64_t>(v.offset) + v.size,
-                         ") of data buffer ", v.buffer_index, ", which has ", sizes[static_cast<std::size_t>(v.buffer_index)]);
-  }
-  auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
-  return basic_binary_view_column<Policy, E>(std::move(views_buffer), std::move(data), std::move(mask), rows, nulls,
-                                             shift ? 0 : first);
+    using buffer_type = buffer<Policy>;
+    auto const first = static_cast<std::size_t>(array.offset);
+    auto const rows = static_cast<std::size_t>(array.length);
+    auto const n = static_cast<std::size_t>(array.n_buffers - 3);
+    std::vector<std::int64_t> sizes(n);
+    if (n != 0) {
+      copy_bytes(sizes.data(), array.buffers[array.n_buffers - 1], n * sizeof(std::int64_t), stream);
+      stream.synchronize();
+    }
+    std::vector<buffer_type> data;
+    data.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      DEVCOL_ARROW_EXPECTS(sizes[i] >= 0, path, ".buffers[", array.n_buffers - 1, "][", i,
+                           "] (the size of data buffer ", i, ") is ", sizes[i]);
+      DEVCOL_ARROW_EXPECTS(sizes[i] == 0 || array.buffers[i + 2] != nullptr, path, ".buffers[", i + 2,
+                           "] (data buffer ", i, ") is NULL for ", sizes[i], " bytes");
+      data.push_back(sizes[i] == 0 ? buffer_type{}
+                                   : buffer_type::borrow(array.buffers[i + 2], static_cast<std::size_t>(sizes[i]), keep,
+                                                         stream));
+    }
+    if (rows == 0) {
+      return basic_binary_view_column<Policy, E>(buffer_type{}, std::move(data), buffer_type{}, 0, 0, 0);
+    }
+    auto const* views = static_cast<binary_view_row const*>(array.buffers[1]);
+    // Realigned before anything reads them, as the strings importer does with its offsets: the
+    // check's kernel must not read an int32 at a misaligned address (a fault on a GPU).
+    bool const shift = reinterpret_cast<std::uintptr_t>(views) % alignof(binary_view_row) != 0;
+    buffer_type views_buffer;
+    if (shift) {
+      views_buffer = buffer_type(rows * sizeof(binary_view_row), stream);
+      copy_bytes(views_buffer.data(access::write, stream), static_cast<std::byte const*>(array.buffers[1]) +
+                                                                first * sizeof(binary_view_row),
+                 rows * sizeof(binary_view_row), stream);
+    } else {
+      views_buffer = buffer_type::borrow(views, (first + rows) * sizeof(binary_view_row), keep, stream);
+    }
+    auto const* row_views = static_cast<binary_view_row const*>(views_buffer.data(access::read)) + (shift ? 0 : first);
+    buffer_type device_sizes;
+    if (n != 0) {
+      device_sizes = buffer_type(n * sizeof(std::int64_t), stream);
+      copy_bytes(device_sizes.data(access::write, stream), sizes.data(), n * sizeof(std::int64_t), stream);
+    }
+    executor exec(stream);
+    bad_view const bad{row_views, static_cast<std::int64_t const*>(device_sizes.data(access::read)),
+                       static_cast<std::int64_t>(n)};
+    std::size_t const bad_row = find_first_n(exec, rows, bad);  // `rows` when every view is good
+    if (bad_row != rows) {
+      binary_view_row v{};
+      copy_bytes(&v, row_views + bad_row, sizeof(v), stream);
+      stream.synchronize();
+      std::string const where = path + ".buffers[1][" + std::to_string(first + bad_row) + "] (the view of row " +
+                                std::to_string(bad_row) + ")";
+      DEVCOL_ARROW_EXPECTS(v.size >= 0, where, " has length ", v.size);
+      DEVCOL_ARROW_EXPECTS(v.buffer_index >= 0 && static_cast<std::size_t>(v.buffer_index) < n, where,
+                           " names data buffer ", v.buffer_index, " of ", n);
+      DEVCOL_ARROW_EXPECTS(false, where, " reaches bytes [", v.offset, ", ",
+                           static_cast<std::int64_t>(v.offset) + v.size, ") of data buffer ", v.buffer_index,
+                           ", which has ", sizes[static_cast<std::size_t>(v.buffer_index)]);
+    }
+    auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
+    return basic_binary_view_column<Policy, E>(std::move(views_buffer), std::move(data), std::move(mask), rows, nulls,
+                                               shift ? 0 : first);
   }
 }
 

@@ -65,19 +65,20 @@ std::unique_ptr<array_node> export_node(basic_strings_column<O, Policy, E> const
   if constexpr (E != encoding::utf8) {
     return export_node(with_encoding<encoding::utf8>(col), stream);  // the same buffers: one body per width
   } else {
-  basic_strings_column<O, Policy, E> kept = export_handle(col, stream);
-  buffer<Policy> zeros;
-  bool const no_offsets = kept.offsets_buffer().empty();
-  if (no_offsets || kept.chars_buffer().empty()) {
-    zeros = zeroed_export_buffer<Policy>(64, kept.resource(), stream);
-  }
-  std::unique_ptr<array_node> node;
-  auto const& held = hold_in(node, 0, exported<basic_strings_column<O, Policy, E>>{std::move(kept), std::move(zeros)});
-  void const* const zero = held.made.data(access::read);
-  describe_rows(*node, held.col, no_offsets ? 0 : held.col.offset(), held.col.mask_buffer().data(access::read), 3);
-  node->buffers[1] = no_offsets ? zero : held.col.offsets_buffer().data(access::read);
-  node->buffers[2] = held.col.chars_buffer().empty() ? zero : held.col.chars_buffer().data(access::read);
-  return node;
+    basic_strings_column<O, Policy, E> kept = export_handle(col, stream);
+    buffer<Policy> zeros;
+    bool const no_offsets = kept.offsets_buffer().empty();
+    if (no_offsets || kept.chars_buffer().empty()) {
+      zeros = zeroed_export_buffer<Policy>(64, kept.resource(), stream);
+    }
+    std::unique_ptr<array_node> node;
+    auto const& held =
+        hold_in(node, 0, exported<basic_strings_column<O, Policy, E>>{std::move(kept), std::move(zeros)});
+    void const* const zero = held.made.data(access::read);
+    describe_rows(*node, held.col, no_offsets ? 0 : held.col.offset(), held.col.mask_buffer().data(access::read), 3);
+    node->buffers[1] = no_offsets ? zero : held.col.offsets_buffer().data(access::read);
+    node->buffers[2] = held.col.chars_buffer().empty() ? zero : held.col.chars_buffer().data(access::read);
+    return node;
   }
 }
 
@@ -140,30 +141,30 @@ basic_strings_column<O, Policy, E> import_strings(ArrowArray const& array, arrow
   if constexpr (E != encoding::utf8) {  // the same layout: one body per offset width
     return with_encoding<E>(import_strings<O, Policy>(array, field, keep, stream, path));
   } else {
-  using buffer_type = buffer<Policy>;
-  auto const first = static_cast<std::size_t>(array.offset);
-  auto const rows = static_cast<std::size_t>(array.length);
-  if (array.buffers[1] == nullptr) { return basic_strings_column<O, Policy, E>{}; }  // no rows (checked)
-  auto const* offsets = static_cast<O const*>(array.buffers[1]);
-  // Realigned before anything reads them, as the list importer does: the check's kernel must not
-  // read an O at a misaligned address (a fault on a GPU).
-  bool const shift = reinterpret_cast<std::uintptr_t>(offsets) % alignof(O) != 0;
-  buffer_type offsets_buffer;
-  if (shift) {  // misaligned: copy the rows' offsets (still absolute positions in the data)
-    offsets_buffer = buffer_type((rows + 1) * sizeof(O), stream);
-    copy_bytes(offsets_buffer.data(access::write, stream), offsets + first, (rows + 1) * sizeof(O), stream);
-  } else {
-    offsets_buffer = buffer_type::borrow(offsets, (first + rows + 1) * sizeof(O), keep, stream);
-  }
-  auto const* rows_offsets = static_cast<O const*>(offsets_buffer.data(access::read)) + (shift ? 0 : first);
-  std::int64_t const hi = check_offsets(rows_offsets, rows + 1, first, std::nullopt, path, stream).second;
-  DEVCOL_ARROW_EXPECTS(hi == 0 || array.buffers[2] != nullptr, path, ".buffers[2] (data) is NULL for the ", hi,
-                       " bytes the offsets reach");
-  buffer_type chars;
-  if (hi != 0) { chars = buffer_type::borrow(array.buffers[2], static_cast<std::size_t>(hi), keep, stream); }
-  auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
-  return basic_strings_column<O, Policy, E>(std::move(offsets_buffer), std::move(chars), std::move(mask), rows, nulls,
-                                         shift ? 0 : first);
+    using buffer_type = buffer<Policy>;
+    auto const first = static_cast<std::size_t>(array.offset);
+    auto const rows = static_cast<std::size_t>(array.length);
+    if (array.buffers[1] == nullptr) { return basic_strings_column<O, Policy, E>{}; }  // no rows (checked)
+    auto const* offsets = static_cast<O const*>(array.buffers[1]);
+    // Realigned before anything reads them, as the list importer does: the check's kernel must not
+    // read an O at a misaligned address (a fault on a GPU).
+    bool const shift = reinterpret_cast<std::uintptr_t>(offsets) % alignof(O) != 0;
+    buffer_type offsets_buffer;
+    if (shift) {  // misaligned: copy the rows' offsets (still absolute positions in the data)
+      offsets_buffer = buffer_type((rows + 1) * sizeof(O), stream);
+      copy_bytes(offsets_buffer.data(access::write, stream), offsets + first, (rows + 1) * sizeof(O), stream);
+    } else {
+      offsets_buffer = buffer_type::borrow(offsets, (first + rows + 1) * sizeof(O), keep, stream);
+    }
+    auto const* rows_offsets = static_cast<O const*>(offsets_buffer.data(access::read)) + (shift ? 0 : first);
+    std::int64_t const hi = check_offsets(rows_offsets, rows + 1, first, std::nullopt, path, stream).second;
+    DEVCOL_ARROW_EXPECTS(hi == 0 || array.buffers[2] != nullptr, path, ".buffers[2] (data) is NULL for the ", hi,
+                         " bytes the offsets reach");
+    buffer_type chars;
+    if (hi != 0) { chars = buffer_type::borrow(array.buffers[2], static_cast<std::size_t>(hi), keep, stream); }
+    auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
+    return basic_strings_column<O, Policy, E>(std::move(offsets_buffer), std::move(chars), std::move(mask), rows, nulls,
+                                           shift ? 0 : first);
   }
 }
 
