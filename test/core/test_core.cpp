@@ -1,7 +1,12 @@
 // Core layer: backend detection, version, errors and check macros, streams and events.
 #include "../support.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <functional>
+#include <limits>
+#include <sstream>
+#include <string_view>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -42,6 +47,64 @@ TEST_CASE("DEVCOL_EXPECTS throws devcol::logic_error naming the bad value, the f
     CHECK(what.find("test_core.cpp:") != std::string::npos);
     CHECK(what.rfind("devcol: ", 0) == 0);
   }
+}
+
+namespace devcol_test::core {
+
+enum class shade { light, dark };
+std::ostream& operator<<(std::ostream& out, shade s) { return out << (s == shade::light ? "light" : "dark"); }
+
+/// What `operator<<` prints for the same values, which a check's message must match.
+template <class... Args>
+std::string streamed(Args const&... args) {
+  std::ostringstream out;
+  (out << ... << args);
+  return out.str();
+}
+
+/// The text of a DEVCOL_FAIL with these values, without its "devcol: " and location.
+template <class... Args>
+std::string failed_with(Args const&... args) {
+  try {
+    DEVCOL_FAIL(args...);
+  } catch (devcol::logic_error const& e) {
+    std::string const what = e.what();
+    std::size_t const at = what.rfind(" [at ");
+    REQUIRE(what.rfind("devcol: ", 0) == 0);
+    REQUIRE(at != std::string::npos);
+    return what.substr(8, at - 8);
+  }
+  FAIL("no exception");
+  return {};
+}
+
+}  // namespace devcol_test::core
+
+TEST_CASE("a check's message prints each value as operator<< does", "[core][error]") {
+  using devcol_test::core::failed_with;
+  using devcol_test::core::shade;
+  using devcol_test::core::streamed;
+  int local = 0;
+  void const* const pointer = &local;
+  void const* const null_pointer = nullptr;
+  char const* const null_text = nullptr;
+  std::string const text = "text";
+  double const nan = std::numeric_limits<double>::quiet_NaN();
+  double const inf = std::numeric_limits<double>::infinity();
+  CHECK(failed_with("a ", 7, " b") == "a 7 b");
+  CHECK(failed_with(std::numeric_limits<long long>::min(), ' ', std::numeric_limits<unsigned long long>::max()) ==
+        streamed(std::numeric_limits<long long>::min(), ' ', std::numeric_limits<unsigned long long>::max()));
+  CHECK(failed_with(std::int8_t{-5}, std::uint16_t{65535}, short{-1}, 3u) ==
+        streamed(std::int8_t{-5}, std::uint16_t{65535}, short{-1}, 3u));
+  CHECK(failed_with(true, false, 'x', static_cast<unsigned char>('y')) ==
+        streamed(true, false, 'x', static_cast<unsigned char>('y')));
+  CHECK(failed_with(0.1, ' ', -0.0, ' ', 1e300, ' ', 2.5f, ' ', 1234567.0, ' ', 5e-7) ==
+        streamed(0.1, ' ', -0.0, ' ', 1e300, ' ', 2.5f, ' ', 1234567.0, ' ', 5e-7));
+  CHECK(failed_with(inf, ' ', -inf) == "inf -inf");
+  CHECK(failed_with(nan) == "nan");
+  CHECK(failed_with(pointer, ' ', null_pointer) == streamed(pointer, ' ', null_pointer));
+  CHECK(failed_with(text, std::string_view("view"), null_text) == "textview(null)");
+  CHECK(failed_with(shade::dark, '/', shade::light) == "dark/light");
 }
 
 TEST_CASE("every devcol exception is caught as devcol::error and, unambiguously, as std::exception", "[core][error]") {

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -35,68 +36,128 @@ constexpr char const* file_name(char const* path) noexcept {
   return name;
 }
 
-// A message is built from its parts by these overloads, each written once, rather than by a
-// std::ostringstream in every instantiation of make_message: there is one instantiation per
-// distinct list of argument types (over a hundred checks), and a stream's construction in each
-// was a tenth of the code of a small program. The text is what `operator<<` would print.
+/**
+ * One part of a failed check's message, as joining needs it: text, a number or a pointer. A failed
+ * check lays its parts out in one array and a single joining function prints them, rather than a
+ * joining function per list of argument types that prints its own list: a program reaches
+ * hundreds of checks, and those functions had been 7% of the code of a table's Arrow round trip.
+ * Holds a view: the text it was made from outlives the message.
+ */
+class message_part {
+ public:
+  /// Which member the part holds.
+  enum class tag : unsigned char { text, c_string, signed_integer, unsigned_integer, floating_point, pointer, character };
 
-/// Appends text.
-inline void append_part(std::string& out, std::string_view text) { out += text; }
-/// Appends a C string (a null one as "(null)", where a stream would fail).
-inline void append_part(std::string& out, char const* text) { out += text != nullptr ? text : "(null)"; }
-/// Appends a pointer as a stream prints it: 0x and hex digits, or 0 for null.
-inline void append_part(std::string& out, void const* p) {
-  if (p == nullptr) {
-    out += '0';
-    return;
-  }
-  char digits[2 * sizeof(void*)];
-  auto const end = std::to_chars(digits, digits + sizeof digits, reinterpret_cast<std::uintptr_t>(p), 16).ptr;
-  out += "0x";
-  out.append(digits, end);
-}
-/// Appends a number as a stream prints it (a character type as its character, a bool as 1 or 0,
-/// a floating-point value with six significant digits).
-template <class T>
-  requires std::is_arithmetic_v<T>
-void append_part(std::string& out, T value) {
-  if constexpr (std::is_same_v<T, char> || std::is_same_v<T, signed char> || std::is_same_v<T, unsigned char>) {
-    out += static_cast<char>(value);
-  } else {
+  /// Text, appended as it is.
+  constexpr message_part(std::string_view text) noexcept : tag_(tag::text), text_(text) {}
+  /// A C string; a null one prints as "(null)", where a stream would fail. Measured when joined,
+  /// so that laying out a part is two stores.
+  constexpr message_part(char const* text) noexcept : tag_(tag::c_string), c_string_(text) {}
+  /// Text made for the message (a streamed value's, see printable()).
+  message_part(std::string const& text) noexcept : message_part(std::string_view(text)) {}
+  /// A signed integer, in decimal.
+  constexpr message_part(long long value) noexcept : tag_(tag::signed_integer), signed_(value) {}
+  /// An unsigned integer, in decimal.
+  constexpr message_part(unsigned long long value) noexcept : tag_(tag::unsigned_integer), unsigned_(value) {}
+  /// A bool, as 1 or 0 (what a stream prints).
+  constexpr message_part(bool value) noexcept : message_part(static_cast<long long>(value)) {}
+  /// A floating-point value, with six significant digits (what a stream prints).
+  constexpr message_part(double value) noexcept : tag_(tag::floating_point), floating_(value) {}
+  /// A character, as itself.
+  constexpr message_part(char value) noexcept : tag_(tag::character), character_(value) {}
+  /// A pointer, as 0x and hex digits, or 0 for null (what a stream prints).
+  constexpr message_part(void const* p) noexcept : tag_(tag::pointer), pointer_(p) {}
+
+  /// Appends the part to `out`.
+  template <int = 0>
+  void append_to(std::string& out) const {
     char digits[64];
-    std::to_chars_result written{};
-    if constexpr (std::is_floating_point_v<T>) {
-      written = std::to_chars(digits, digits + sizeof digits, value, std::chars_format::general, 6);
-    } else {
-      written = std::to_chars(digits, digits + sizeof digits, static_cast<std::conditional_t<std::is_same_v<T, bool>, int, T>>(value));
+    std::to_chars_result written{digits, std::errc{}};
+    switch (tag_) {
+      case tag::text: out += text_; return;
+      case tag::c_string: out += c_string_ != nullptr ? c_string_ : "(null)"; return;
+      case tag::character: out += character_; return;
+      case tag::signed_integer: written = std::to_chars(digits, digits + sizeof digits, signed_); break;
+      case tag::unsigned_integer: written = std::to_chars(digits, digits + sizeof digits, unsigned_); break;
+      case tag::floating_point:
+        written = std::to_chars(digits, digits + sizeof digits, floating_, std::chars_format::general, 6);
+        break;
+      case tag::pointer:
+        if (pointer_ == nullptr) {
+          out += '0';
+          return;
+        }
+        out += "0x";
+        written = std::to_chars(digits, digits + sizeof digits, reinterpret_cast<std::uintptr_t>(pointer_), 16);
+        break;
     }
     out.append(digits, written.ptr);
   }
-}
-/// Appends any other streamable value (enumerations with an `operator<<`, library types).
-template <class T>
-  requires(!std::is_arithmetic_v<T> && !std::is_convertible_v<T const&, std::string_view> &&
-           !std::is_convertible_v<T const&, void const*>)
-void append_part(std::string& out, T const& value) {
-  std::ostringstream stream;
-  stream << value;
-  out += stream.str();
-}
-/// Appends the location: " [at <file>:<line>]".
-inline void append_location(std::string& out, char const* file, int line) {
+
+ private:
+  tag tag_;
+  union {
+    std::string_view text_;
+    char const* c_string_;
+    long long signed_;
+    unsigned long long unsigned_;
+    double floating_;
+    void const* pointer_;
+    char character_;
+  };
+};
+
+/// Joins "devcol: ", every part and " [at <file>:<line>]" into one message. Only failures call it.
+template <int = 0>
+[[nodiscard, gnu::cold, gnu::noinline]] std::string join_parts(char const* file, int line,
+                                                               std::initializer_list<message_part> parts) {
+  std::string out = "devcol: ";
+  for (message_part const& part : parts) { part.append_to(out); }
   out += " [at ";
   out += file_name(file);
   out += ':';
-  append_part(out, line);
+  message_part(static_cast<long long>(line)).append_to(out);
   out += ']';
+  return out;
+}
+
+/// Throws `Error` made from join_parts' text: one body per exception type, so that no check's
+/// call site or shape writes out the exception's allocation, construction and unwinding.
+template <class Error>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_parts(char const* file, int line,
+                                                        std::initializer_list<message_part> parts) {
+  throw Error(join_parts(file, line, parts));
+}
+
+/// Whether a value of type `T` is a message_part as it is: text, arithmetic or a pointer.
+template <class T>
+inline constexpr bool is_direct_part = std::is_arithmetic_v<T> || std::is_convertible_v<T const&, std::string_view> ||
+                                       std::is_convertible_v<T const&, void const*>;
+
+/// A value as a message part can hold it: itself when it is one, else the text `operator<<` prints
+/// for it (enumerations with an `operator<<`, library types), which lives to the end of the
+/// expression that joins the message.
+template <class T>
+decltype(auto) printable(T const& value) {
+  if constexpr (is_direct_part<T>) {
+    if constexpr (std::is_same_v<T, signed char> || std::is_same_v<T, unsigned char>) {
+      return static_cast<char>(value);
+    } else {
+      return (value);
+    }
+  } else {
+    std::ostringstream stream;
+    stream << value;
+    return stream.str();
+  }
 }
 
 /// What make_message passes an argument of type `T` on as, so that messages of the same shape share
-/// one joining function: C strings as `char const*`, integers (not characters or bool) as the
-/// widest of their signedness, floating point as double, other text as `std::string_view`;
-/// anything else as itself. Each prints as the original would. The tests run in that order and stop
-/// at the first that holds, so a string literal (one type per length, hundreds of them) costs a
-/// decay and no conversion test.
+/// one function that lays out their parts: C strings as `char const*`, integers (not characters or
+/// bool) as the widest of their signedness, floating point as double, other text as
+/// `std::string_view`; anything else as itself. Each prints as the original would. The tests run in
+/// that order and stop at the first that holds, so a string literal (one type per length, hundreds
+/// of them) costs a decay and no conversion test.
 template <class T>
 consteval auto message_part_of() {
   using D = std::decay_t<T>;
@@ -116,20 +177,16 @@ consteval auto message_part_of() {
 template <class T>
 using message_part_t = typename decltype(message_part_of<T>())::type;
 
-/// Joins every part into one message and appends the location. Only failures call it, so it is
-/// kept out of line and out of the callers' hot paths.
+/// Lays out the parts of one shape of message and joins them; out of line, as only failures call it.
 template <class... Parts>
 [[nodiscard, gnu::cold, gnu::noinline]] std::string join_message(char const* file, int line, Parts const&... parts) {
-  std::string out = "devcol: ";
-  (append_part(out, parts), ...);
-  append_location(out, file, line);
-  return out;
+  return join_parts(file, line, {message_part(printable(parts))...});
 }
 
 /// The message of a failed check: "devcol: ", every argument as `operator<<` would print it, and
 /// " [at <file>:<line>]". The arguments are passed on as their message_part_t, so that the
 /// hundreds of checks, which differ mostly in the lengths of their string literals, instantiate a
-/// few dozen joining functions rather than one each.
+/// few dozen layouts rather than one each.
 template <class Part, class T>
 decltype(auto) as_message_part(T const& value) {
   if constexpr (std::is_same_v<Part, T>) {
@@ -143,15 +200,17 @@ template <class... Args>
   return join_message<message_part_t<Args>...>(file, line, as_message_part<message_part_t<Args>>(args)...);
 }
 
-/// Throws `Error` made from join_message's text. Out of line with the throw inside, so that a
-/// failed check's call site is a branch and a call: the exception's allocation, construction and
-/// unwinding cleanup had been written out at each of the hundreds of checks a program reaches.
+/// Lays out one shape's parts and throws `Error` with their text (throw_parts). Out of line: laying
+/// the parts out where each check fails measured larger and slower to compile than this body, one
+/// per shape of message.
 template <class Error, class... Parts>
 [[noreturn, gnu::cold, gnu::noinline]] void throw_joined(char const* file, int line, Parts const&... parts) {
-  throw Error(join_message(file, line, parts...));
+  throw_parts<Error>(file, line, {message_part(printable(parts))...});
 }
-/// Throws `Error` (constructible from a `std::string`) with make_message's text for `args`; checks of
-/// one shape share one throw_joined, as make_message shares one join_message.
+/// Throws `Error` (constructible from a `std::string`) with make_message's text for `args`. A check
+/// whose parts are text, numbers and pointers lays them out where it fails (a store or two each,
+/// on the branch that fails) and calls the one throw_parts of its exception type; checks with a
+/// streamed part share one throw_joined per shape, as make_message shares one join_message.
 template <class Error, class... Args>
 [[noreturn]] void throw_message(char const* file, int line, Args const&... args) {
   throw_joined<Error, message_part_t<Args>...>(file, line, as_message_part<message_part_t<Args>>(args)...);
