@@ -603,6 +603,35 @@ TEST_CASE("arrow: an exposed bool column in a table exports its own bits", "[arr
   CHECK(devcol::to_host(back.get<bool>("f")) == std::vector<std::optional<bool>>(40, true));
 }
 
+TEST_CASE("arrow: an exposed nullable slice exports a snapshot of its own rows and validity, bool and not",
+          "[arrow][review]") {
+  leak_check leaks;
+  auto const bools = model_of<bool>(1000, true);
+  auto const shorts = model_of<std::int16_t>(1000, true);
+  auto flags = devcol::make_column<bool>(bools).slice(901, 977);
+  auto values = devcol::make_column<std::int16_t>(shorts).slice(901, 977);
+  (void)flags.expose();
+  (void)values.expose();
+  exported f;
+  exported v;
+  devcol::to_arrow(flags, &f.schema, &f.array);
+  devcol::to_arrow(values, &v.schema, &v.array);
+  for (auto const* e : {&f, &v}) {
+    CHECK(e->array.array.offset == 0);  // copies of the rows start at 0
+    CHECK(e->array.array.length == 76);
+  }
+  CHECK(f.array.array.null_count == static_cast<std::int64_t>(flags.null_count()));
+  // Not the columns' own memory, which a third party may be writing.
+  CHECK(v.array.array.buffers[1] != values.data_buffer().data(devcol::access::read));
+  CHECK(v.array.array.buffers[0] != values.mask_buffer().data(devcol::access::read));
+  CHECK(f.array.array.buffers[0] != flags.mask_buffer().data(devcol::access::read));
+  auto const flags_back = devcol::from_arrow<bool>(&f.schema, &f.array);
+  auto const values_back = devcol::from_arrow<std::int16_t>(&v.schema, &v.array);
+  CHECK(devcol::to_host(flags_back) == std::vector<std::optional<bool>>(bools.begin() + 901, bools.begin() + 977));
+  CHECK(devcol::to_host(values_back) ==
+        std::vector<std::optional<std::int16_t>>(shorts.begin() + 901, shorts.begin() + 977));
+}
+
 TEST_CASE("arrow: exports under shared views are snapshots, since writes would reach them", "[arrow][review]") {
   struct views : devcol::default_policy {
     using sharing = devcol::shared_views;

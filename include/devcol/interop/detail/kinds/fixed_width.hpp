@@ -11,16 +11,17 @@
 #include <devcol/buffer/access.hpp>
 #include <devcol/buffer/buffer.hpp>
 #include <devcol/buffer/policy.hpp>
+#include <devcol/buffer/spill_state.hpp>
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
-#include <devcol/column/detail/width_word.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
@@ -28,16 +29,14 @@
 #include <devcol/interop/detail/import_buffers.hpp>
 #include <devcol/interop/detail/import_guard.hpp>
 
-#include <thrust/iterator/counting_iterator.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
-#include <variant>
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
@@ -64,40 +63,68 @@ arrow_device device_of(column<T, Policy> const& col) {
   return device_of(p != nullptr ? p : col.mask_buffer().data(access::read));
 }
 
-/// The private data of one column's ArrowArray: two buffers at the kept column's offset, no children.
-template <fixed_width T, buffer_policy Policy>
-std::unique_ptr<array_node> export_values_node(column<T, Policy> const& col, stream_ref stream) {
-  column<T, Policy> kept = export_handle(col, stream);
+/// What the export of a fixed-width column of any width holds: its values and mask, shared or
+/// copies of its rows; bool's bit-packed values instead of its values.
+template <buffer_policy Policy>
+struct exported_values {
+  buffer<Policy> values;
+  buffer<Policy> mask;
+};
+
+/**
+ * The private data of a fixed-width column's ArrowArray, one body for every width and value type:
+ * two buffers, no children. `rows` rows from row `offset` of `mask` and of `values`, whose values
+ * are `width` bytes each (0: bit-packed bools, `values` already packed from bit `offset`), with
+ * `null_count` nulls. When `snapshot` (memory others may write: exposed, or not copy-on-write), the
+ * rows are copied first in order on `stream` (rule 21: on the values' device), as deep_copy copies
+ * them; else the node shares the buffers, which then copy on the next write through the column.
+ */
+template <buffer_policy Policy>
+std::unique_ptr<array_node> export_values(exported_values<Policy> kept, std::size_t offset, std::size_t rows,
+                                          std::size_t null_count, std::size_t width, bool snapshot,
+                                          stream_ref stream) {
+  if (snapshot) {
+    scoped_device const on_device(kept.values.device());
+    operation_spill_lock<Policy> const spill_scope{stream};
+    if (width != 0) { kept.values = copy_value_bytes(kept.values, offset * width, rows * width, stream); }
+    kept.mask = copy_mask_bits(kept.mask, offset, offset + rows, stream);
+    offset = 0;
+  }
   // Packed bools start in the mask's word of the first row, so a slice costs its rows, not its offset.
-  std::size_t const skipped_words = type_traits<T>::arrow_bit_packed ? kept.offset() / bits_per_word : 0;
-  std::size_t const offset = kept.offset() - skipped_words * bits_per_word;
-  buffer<Policy> packed;
-  if constexpr (type_traits<T>::arrow_bit_packed) { packed = pack_bools(kept, offset, stream); }
+  std::size_t const skipped_words = width == 0 ? offset / bits_per_word : 0;
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in(node, 0, exported<column<T, Policy>>{std::move(kept), std::move(packed)});
-  auto const* mask = static_cast<bitmask_word const*>(held.col.mask_buffer().data(access::read));
-  describe_rows(*node, held.col, offset, mask != nullptr ? mask + skipped_words : nullptr, 2);
-  node->buffers[1] = type_traits<T>::arrow_bit_packed ? held.made.data(access::read) : held.col.data_buffer().data(access::read);
+  auto const& held = hold_in(node, 0, std::move(kept));
+  auto const* mask = static_cast<bitmask_word const*>(held.mask.data(access::read));
+  node->length = static_cast<std::int64_t>(rows);
+  node->null_count = static_cast<std::int64_t>(null_count);
+  node->offset = static_cast<std::int64_t>(offset - skipped_words * bits_per_word);
+  node->n_buffers = 2;
+  node->buffers[0] = mask != nullptr ? mask + skipped_words : nullptr;
+  node->buffers[1] = held.values.data(access::read);
   return node;
 }
 
-/// Whether `T`'s Arrow export and import run as its width's word: every type that moves as a word
-/// but bool, which Arrow bit-packs.
-template <class T>
-inline constexpr bool arrow_moves_as_word = moves_as_word<T> && !type_traits<T>::arrow_bit_packed;
-
-/// export_values_node(col); a type whose width has a word exports as that word's column (the same
-/// buffers), so that every type of one width shares one body.
+/// The private data of one column's ArrowArray (export_values): zero-copy unless its memory may be
+/// written by others; a bool column's values bit-packed, in one pass on `stream`. Decimals and
+/// dictionary indices export their values through it too. It passes aliases of the buffers: a
+/// copy of an exposed buffer would be made on the buffer's own stream (rule 12), which the
+/// export's readiness event does not cover, where export_values copies on `stream`.
 template <fixed_width T, buffer_policy Policy>
 std::unique_ptr<array_node> export_column_node(column<T, Policy> const& col, stream_ref stream) {
-  if constexpr (arrow_moves_as_word<T>) {
-    return export_values_node(as_words(col), stream);
+  bool const snapshot = !col.copy_on_write() || col.is_exposed();
+  if constexpr (type_traits<T>::arrow_bit_packed) {
+    // Packing copies the values; the mask is copied only when it must be.
+    std::size_t const first = col.offset() % bits_per_word;
+    buffer<Policy> packed = pack_bools(col, snapshot ? 0 : first, stream);
+    return export_values<Policy>({std::move(packed), col.mask_buffer().alias()}, col.offset(), col.size(),
+                                 col.null_count(), 0, snapshot, stream);
   } else {
-    return export_values_node(col, stream);
+    return export_values<Policy>({col.data_buffer().alias(), col.mask_buffer().alias()}, col.offset(), col.size(),
+                                 col.null_count(), sizeof(T), snapshot, stream);
   }
 }
 
-/// The array subtree of a fixed-width column (see export_column_node).
+/// The array subtree of a fixed-width column (export_column_node).
 template <fixed_width T, buffer_policy Policy>
 std::unique_ptr<array_node> export_node(column<T, Policy> const& col, stream_ref stream) {
   return export_column_node(col, stream);
@@ -169,45 +196,62 @@ struct unpack_bit {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return bit_is_set(words, first + i); }
 };
 
+/// What a fixed-width column imports of a producer's array: its values and mask (borrowed or
+/// copied), the null count, and the offset of the first row in both.
+template <buffer_policy Policy>
+struct imported_values {
+  buffer<Policy> values;
+  buffer<Policy> mask;
+  std::size_t null_count = 0;
+  std::size_t offset = 0;
+};
+
 /**
- * @brief Rows [first, first + rows) of a checked array's buffers as a column. Values are borrowed
- * (no copy) unless they are bit-packed bools (unpacked, one pass) or misaligned for `T` (copied);
- * then the rows start at 0 and the validity bits are moved to match. `null_count` < 0: counted.
+ * Rows [first, first + rows) of a checked array's values of `width` bytes and its validity, one
+ * body for every width and value type: the values borrowed (no copy) unless misaligned for
+ * `alignment`, then copied to aligned memory in order on `stream`, the rows starting at 0 and the
+ * validity bits moved to match. `null_count` < 0: counted (one pass; synchronises).
  */
-template <fixed_width T, buffer_policy Policy>
-column<T, Policy> import_values(ArrowArray const& array, std::size_t first, std::size_t rows, std::int64_t null_count,
-                                std::shared_ptr<void const> const& keep, stream_ref stream) {
-  using buffer_type = buffer<Policy>;
+template <buffer_policy Policy>
+imported_values<Policy> import_value_buffers(ArrowArray const& array, std::size_t first, std::size_t rows,
+                                             std::int64_t null_count, std::shared_ptr<void const> const& keep,
+                                             std::size_t width, std::size_t alignment, stream_ref stream) {
   void const* const values = array.buffers[1];
-  constexpr bool packed = type_traits<T>::arrow_bit_packed;
-  bool const shift = packed || reinterpret_cast<std::uintptr_t>(values) % alignof(T) != 0;
-  buffer_type data;
-  if constexpr (packed) {
-    buffer_type bits = import_bits<Policy>(values, first, rows, false, exported_by_devcol(array), keep, stream);
-    data = buffer_type(rows * sizeof(T), stream);
-    executor exec(stream);
-    detail::tabulate(exec, rows, static_cast<T*>(data.data(access::write, stream)),
-                     unpack_bit{static_cast<bitmask_word const*>(bits.data(access::read)), first});
-  } else if (shift) {  // misaligned values: copy the rows to aligned memory
-    data = buffer_type(rows * sizeof(T), stream);
-    copy_bytes(data.data(access::write, stream), static_cast<std::byte const*>(values) + first * sizeof(T),
-               rows * sizeof(T), stream);
+  bool const shift = reinterpret_cast<std::uintptr_t>(values) % alignment != 0;
+  imported_values<Policy> out;
+  if (shift) {
+    out.values = buffer<Policy>(rows * width, stream);
+    copy_bytes(out.values.data(access::write, stream), static_cast<std::byte const*>(values) + first * width,
+               rows * width, stream);
   } else {
-    data = buffer_type::borrow(values, (first + rows) * sizeof(T), keep, stream);
+    out.values = buffer<Policy>::borrow(values, (first + rows) * width, keep, stream);
+    out.offset = first;
   }
-  auto [mask, nulls] = import_validity<Policy>(array, first, rows, null_count, shift, keep, stream);
-  return column<T, Policy>(std::move(data), std::move(mask), rows, nulls, shift ? 0 : first);
+  std::tie(out.mask, out.null_count) = import_validity<Policy>(array, first, rows, null_count, shift, keep, stream);
+  return out;
 }
 
-/// import_values<T>; a type whose width has a word imports as that word's column, whose buffers it
-/// then holds, so that every type of one width shares one body (as export_column_node).
+/**
+ * @brief Rows [first, first + rows) of a checked array's buffers as a column (import_value_buffers).
+ * Bit-packed bools are unpacked (one pass), the rows starting at 0 and the validity bits moved to
+ * match. Decimals and dictionary indices import their values through it too.
+ */
 template <fixed_width T, buffer_policy Policy>
 column<T, Policy> import_column(ArrowArray const& array, std::size_t first, std::size_t rows, std::int64_t null_count,
                                 std::shared_ptr<void const> const& keep, stream_ref stream) {
-  if constexpr (arrow_moves_as_word<T>) {
-    return from_words<T>(import_values<width_word_t<T>, Policy>(array, first, rows, null_count, keep, stream));
+  if constexpr (type_traits<T>::arrow_bit_packed) {
+    buffer<Policy> bits = import_bits<Policy>(array.buffers[1], first, rows, false, exported_by_devcol(array), keep,
+                                              stream);
+    buffer<Policy> data(rows * sizeof(T), stream);
+    executor exec(stream);
+    detail::tabulate(exec, rows, static_cast<T*>(data.data(access::write, stream)),
+                     unpack_bit{static_cast<bitmask_word const*>(bits.data(access::read)), first});
+    auto [mask, nulls] = import_validity<Policy>(array, first, rows, null_count, true, keep, stream);
+    return column<T, Policy>(std::move(data), std::move(mask), rows, nulls, 0);
   } else {
-    return import_values<T, Policy>(array, first, rows, null_count, keep, stream);
+    imported_values<Policy> in =
+        import_value_buffers<Policy>(array, first, rows, null_count, keep, sizeof(T), alignof(T), stream);
+    return column<T, Policy>(std::move(in.values), std::move(in.mask), rows, in.null_count, in.offset);
   }
 }
 
