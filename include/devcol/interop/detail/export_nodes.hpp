@@ -98,6 +98,16 @@ struct schema_node {
   }
 };
 
+/**
+ * The Arrow format of kind `K` when its schema is a leaf whose format the type alone fixes (every
+ * fixed-width type, strings and binary, the views, null), else empty (a kind with children, or
+ * whose format depends on the column: decimals, fixed-size binary). Each such kind's header
+ * specialises it; schema_of builds those kinds' schemas from a table of it, indexed by the kind,
+ * rather than through a function per kind.
+ */
+template <class K>
+inline constexpr std::string_view leaf_format_v{};
+
 /// The schema node of a kind without children: `format`, `name`. One body for every such kind,
 /// so that each kind's entry in the schema dispatch is a call, not a node's construction.
 /// @throws devcol::logic_error when the name holds a NUL byte, std::bad_alloc

@@ -39,9 +39,12 @@
 #include <devcol/interop/detail/kinds/union.hpp>
 #include <devcol/interop/detail/kinds_fwd.hpp>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -50,11 +53,28 @@ namespace detail {
 
 // ---- export ----------------------------------------------------------------------------------
 
-/// The schema subtree of a column of any kind, as its kind's schema_of builds it.
+/// leaf_format_v of each kind `any_column<Policy>` may hold, indexed as its index().
+template <buffer_policy Policy>
+inline constexpr auto leaf_formats = []<std::size_t... I>(std::index_sequence<I...>) {
+  return std::array<std::string_view, sizeof...(I)>{leaf_format_v<any_column_kind_t<I, Policy>>...};
+}(std::make_index_sequence<any_column_kind_count<Policy>>{});
+
+/// The schema subtree of a column of any kind, as its kind's schema_of builds it: a leaf kind's
+/// from the table of formats, the others' through the dispatch.
 template <buffer_policy Policy>
 std::unique_ptr<schema_node> schema_of(any_column<Policy> const& col, std::string name) {
-  return devcol::visit([&](auto const& c) -> std::unique_ptr<schema_node> { return schema_of(c, std::move(name)); },
-                       col);
+  if (std::string_view const format = leaf_formats<Policy>[col.index()]; !format.empty()) {
+    return leaf_schema(format, std::move(name));
+  }
+  return devcol::visit(
+      [&]<class K>(K const& c) -> std::unique_ptr<schema_node> {
+        if constexpr (leaf_format_v<K>.empty()) {
+          return schema_of(c, std::move(name));
+        } else {
+          return nullptr;  // answered from the table above
+        }
+      },
+      col);
 }
 
 /// The policy of a column kind, any_column included.

@@ -50,10 +50,13 @@ inline constexpr std::string_view view_type_name_v = E == encoding::utf8 ? "stri
 
 // ---- export ----------------------------------------------------------------------------------
 
+template <buffer_policy Policy, encoding E>
+inline constexpr std::string_view leaf_format_v<basic_binary_view_column<Policy, E>> = view_format_v<E>;
+
 /// The schema node of a view column: format "vu" or "vz", the name, no children.
 template <buffer_policy Policy, encoding E>
 std::unique_ptr<schema_node> schema_of(basic_binary_view_column<Policy, E> const& /*col*/, std::string name) {
-  return leaf_schema(view_format_v<E>, std::move(name));
+  return leaf_schema(leaf_format_v<basic_binary_view_column<Policy, E>>, std::move(name));
 }
 
 /// `col`'s rows as a view column of encoding `To` on the same buffers, so that both encodings share

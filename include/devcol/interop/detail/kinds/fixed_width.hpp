@@ -43,10 +43,13 @@ namespace detail {
 
 // ---- export ----------------------------------------------------------------------------------
 
+template <arrow_fixed_width T, buffer_policy Policy>
+inline constexpr std::string_view leaf_format_v<column<T, Policy>> = arrow_format_v<T>;
+
 /// The schema subtree of a fixed-width column.
 template <fixed_width T, buffer_policy Policy>
 std::unique_ptr<schema_node> schema_of(column<T, Policy> const&, std::string name) {
-  return leaf_schema(arrow_format_v<T>, std::move(name));
+  return leaf_schema(leaf_format_v<column<T, Policy>>, std::move(name));
 }
 
 /// Bits [0, first + size) of a new bitmap from `col`'s resource: bit first + i is row i's value

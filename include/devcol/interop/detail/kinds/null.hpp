@@ -25,10 +25,13 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
+template <buffer_policy Policy>
+inline constexpr std::string_view leaf_format_v<null_column<Policy>> = "n";
+
 /// The schema node of a null column: "n" and `name`, no children.
 template <buffer_policy Policy>
 std::unique_ptr<schema_node> schema_of(null_column<Policy> const& /*col*/, std::string name) {
-  return leaf_schema("n", std::move(name));
+  return leaf_schema(leaf_format_v<null_column<Policy>>, std::move(name));
 }
 
 /// The array node of a null column: its length, every row null, offset 0 and no buffers. O(1).

@@ -34,10 +34,13 @@ namespace detail {
 
 // ---- export ----------------------------------------------------------------------------------
 
+template <arrow_offset O, buffer_policy Policy, encoding E>
+inline constexpr std::string_view leaf_format_v<basic_strings_column<O, Policy, E>> = strings_format_v<O, E>;
+
 /// The schema node of a strings or binary column: format "u", "U", "z" or "Z", the name, no children.
 template <arrow_offset O, buffer_policy Policy, encoding E>
 std::unique_ptr<schema_node> schema_of(basic_strings_column<O, Policy, E> const& /*col*/, std::string name) {
-  return leaf_schema(strings_format_v<O, E>, std::move(name));
+  return leaf_schema(leaf_format_v<basic_strings_column<O, Policy, E>>, std::move(name));
 }
 
 /// `col`'s rows as a strings column of encoding `To` on the same buffers, so that both encodings
