@@ -207,10 +207,8 @@ template <class Error, class... Parts>
 [[noreturn, gnu::cold, gnu::noinline]] void throw_joined(char const* file, int line, Parts const&... parts) {
   throw_parts<Error>(file, line, {message_part(printable(parts))...});
 }
-/// Throws `Error` (constructible from a `std::string`) with make_message's text for `args`. A check
-/// whose parts are text, numbers and pointers lays them out where it fails (a store or two each,
-/// on the branch that fails) and calls the one throw_parts of its exception type; checks with a
-/// streamed part share one throw_joined per shape, as make_message shares one join_message.
+/// Throws `Error` (constructible from a `std::string`) with make_message's text for `args`; checks of
+/// one shape share one throw_joined, as make_message shares one join_message.
 template <class Error, class... Args>
 [[noreturn]] void throw_message(char const* file, int line, Args const&... args) {
   throw_joined<Error, message_part_t<Args>...>(file, line, as_message_part<message_part_t<Args>>(args)...);
