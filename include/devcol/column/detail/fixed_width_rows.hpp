@@ -73,6 +73,31 @@ template <buffer_policy Policy>
   }
 }
 
+/// A fixed-width column's two buffers: its values and its validity mask.
+template <buffer_policy Policy>
+struct value_buffers {
+  buffer<Policy> values;
+  buffer<Policy> mask;
+};
+
+/**
+ * Fresh copies of rows [first, first + rows) of a fixed-width column's values, `width` bytes each,
+ * and of its validity `mask`, both at offset 0, in order on `stream`, on the values' device (rule 21)
+ * and under an operation's spill lock: what a deep copy, a copying slice and an Arrow export's
+ * snapshot do, for every width alike. `width` 0 passes `values` through as an alias (bit-packed
+ * bools that are already a copy of their own rows). Takes the buffers by reference: copying an
+ * exposed buffer's handle would copy its memory (rule 12) on its own stream, not on `stream`.
+ */
+template <buffer_policy Policy>
+[[nodiscard]] value_buffers<Policy> copy_value_rows(buffer<Policy> const& values, buffer<Policy> const& mask,
+                                                    std::size_t first, std::size_t rows, std::size_t width,
+                                                    stream_ref stream) {
+  scoped_device const on_device(values.device());
+  operation_spill_lock<Policy> const spill_scope{stream};
+  return {width != 0 ? copy_value_bytes(values, first * width, rows * width, stream) : values.alias(),
+          copy_mask_bits(mask, first, first + rows, stream)};
+}
+
 /**
  * The untyped part of `devcol::column<T, Policy>`: its values buffer of `Width`-byte values aligned
  * to `Align`, its rows (column_rows), and what it does with them that never reads a value as a `T`
@@ -273,15 +298,13 @@ class fixed_width_rows : public column_rows<fixed_width_rows<Width, Align, Polic
   // Fresh buffers holding rows [begin, end), which have `nulls` nulls, at offset 0.
   [[nodiscard]] fixed_width_rows copy_rows(std::size_t begin, std::size_t end, std::size_t nulls, stream_ref stream,
                                            keep_mode mode) const {
-    scoped_device const on_device(data_.device());  // rule 21: copied on, and allocated on, this column's device
-    operation_spill_lock<Policy> const spill_scope{stream};
     std::optional<keep_sharing_mode<Policy>> kept;
     if (mode == keep_mode::of_source) { (void)kept.emplace(copy_on_write()); }
     fixed_width_rows out;
     std::size_t const rows = end - begin;
-    std::size_t const offset = this->offset_;
-    out.data_ = copy_value_bytes(data_, byte_size(offset + begin), byte_size(rows), stream);
-    out.mask_ = copy_mask_bits(this->mask_, offset + begin, offset + end, stream);
+    auto copied = copy_value_rows(data_, this->mask_, this->offset_ + begin, rows, Width, stream);
+    out.data_ = std::move(copied.values);
+    out.mask_ = std::move(copied.mask);
     out.size_ = rows;
     out.null_count_ = nulls;
     return out;

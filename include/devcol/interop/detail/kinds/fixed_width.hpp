@@ -66,14 +66,6 @@ arrow_device device_of(column<T, Policy> const& col) {
   return device_of(p != nullptr ? p : col.mask_buffer().data(access::read));
 }
 
-/// What the export of a fixed-width column of any width holds: its values and mask, shared or
-/// copies of its rows; bool's bit-packed values instead of its values.
-template <buffer_policy Policy>
-struct exported_values {
-  buffer<Policy> values;
-  buffer<Policy> mask;
-};
-
 /**
  * The private data of a fixed-width column's ArrowArray, one body for every width and value type:
  * two buffers, no children. `rows` rows from row `offset` of `mask` and of `values`, whose values
@@ -83,14 +75,11 @@ struct exported_values {
  * them; else the node shares the buffers, which then copy on the next write through the column.
  */
 template <buffer_policy Policy>
-std::unique_ptr<array_node> export_values(exported_values<Policy> kept, std::size_t offset, std::size_t rows,
+std::unique_ptr<array_node> export_values(value_buffers<Policy> kept, std::size_t offset, std::size_t rows,
                                           std::size_t null_count, std::size_t width, bool snapshot,
                                           stream_ref stream) {
   if (snapshot) {
-    scoped_device const on_device(kept.values.device());
-    operation_spill_lock<Policy> const spill_scope{stream};
-    if (width != 0) { kept.values = copy_value_bytes(kept.values, offset * width, rows * width, stream); }
-    kept.mask = copy_mask_bits(kept.mask, offset, offset + rows, stream);
+    kept = copy_value_rows(kept.values, kept.mask, offset, rows, width, stream);
     offset = 0;
   }
   // Packed bools start in the mask's word of the first row, so a slice costs its rows, not its offset.
