@@ -231,7 +231,7 @@ class pool_state : public adaptor_state<Upstream> {
 
   // chunk_starts_ takes <algorithm>'s iterator algorithms, not std::ranges': a call whose types do
   // not depend on Upstream is checked against the ranges concepts in every file including this
-  // header, used or not (a fifth of a second of g++ per file, measured).
+  // header, used or not (2% of g++'s instructions for the umbrella alone, measured).
   [[nodiscard]] bool is_chunk_start(char* ptr) const noexcept {
     return std::binary_search(chunk_starts_.begin(), chunk_starts_.end(), ptr);
   }
