@@ -8,6 +8,7 @@
 #include <devcol/buffer/access.hpp>
 #include <devcol/buffer/buffer.hpp>
 #include <devcol/buffer/policy.hpp>
+#include <devcol/buffer/spill_state.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/detail/rows.hpp>
 #include <devcol/core/check.hpp>

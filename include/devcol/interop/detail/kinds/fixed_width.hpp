@@ -11,7 +11,6 @@
 #include <devcol/buffer/access.hpp>
 #include <devcol/buffer/buffer.hpp>
 #include <devcol/buffer/policy.hpp>
-#include <devcol/buffer/spill_state.hpp>
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
@@ -21,7 +20,6 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
-#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
