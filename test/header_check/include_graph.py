@@ -36,6 +36,9 @@ SHARED_DETAIL = {
     "devcol/column/detail/increasing.hpp",
     # the one wrapping add and multiply: sequences (column), sums, products and scans (ops)
     "devcol/column/detail/wrapping.hpp",
+    # the split of a pass over rows among OpenMP threads: the executor's host loops (column) and
+    # the host fast paths (ops)
+    "devcol/column/detail/host_chunks.hpp",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*<(devcol/[^>]+)>', re.MULTILINE)
 

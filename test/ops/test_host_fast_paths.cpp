@@ -9,11 +9,16 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <type_traits>
 #include <vector>
+
+#include <devcol/column/detail/execution.hpp>
+#include <devcol/core/stream.hpp>
 
 #include "host_fast_paths_ops.hpp"
 #include "../scoped_knob.hpp"
@@ -606,6 +611,97 @@ TEMPLATE_TEST_CASE("host fast paths: argsort and sort split over threads give wh
           }
         }
       }
+    }
+  }
+}
+
+namespace devcol_test::fast_paths {
+namespace {
+/// An interval of row numbers, and whether it was folded from adjacent ones in order: the value of
+/// a reduction that is associative but does not commute, so that a fold that skips, repeats or
+/// reorders rows (or puts `init` anywhere but first) says so.
+struct row_interval {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  bool in_order = true;
+};
+struct row_as_interval {
+  row_interval operator()(std::size_t i) const noexcept { return {i, i + 1, true}; }
+};
+struct join_intervals {
+  row_interval operator()(row_interval const& a, row_interval const& b) const noexcept {
+    return {a.begin, b.end, a.in_order && b.in_order && a.end == b.begin};
+  }
+};
+}  // namespace
+}  // namespace devcol_test::fast_paths
+
+// The executor's launches that the host fast paths run as loops over chunks of rows (transform_n,
+// transform_reduce_n, find_first_n: what every kind's Arrow import checks and null counts go
+// through), split over four threads, against the standard library's algorithms.
+TEST_CASE("host fast paths: the executor's element-wise, reducing and searching launches split over threads",
+          "[ops][fast_paths][executor]") {
+  [[maybe_unused]] four_threads const four;
+  devcol::stream s;
+  devcol::detail::executor exec(s);
+  std::mt19937_64 rng(9700);
+  for (std::size_t const n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, split_rows_per_thread - 1,
+                              split_rows_per_thread * 2, split_rows}) {
+    INFO("rows " << n);
+    std::vector<std::int64_t> a(n);
+    std::vector<std::int64_t> b(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      a[i] = static_cast<std::int64_t>(rng() % 2001) - 1000;
+      b[i] = static_cast<std::int64_t>(rng());
+    }
+
+    std::vector<std::int64_t> out(n, -1);
+    std::vector<std::int64_t> expected(n);
+    auto const twice_plus_one = [](std::int64_t v) { return 2 * v + 1; };
+    devcol::detail::transform_n(exec, a.data(), n, out.data(), twice_plus_one);
+    std::transform(a.begin(), a.end(), expected.begin(), twice_plus_one);
+    CHECK(out == expected);
+    auto const wrapping_sum = [](std::int64_t x, std::int64_t y) {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y));
+    };
+    devcol::detail::transform_n(exec, a.data(), b.data(), n, out.data(), wrapping_sum);
+    std::transform(a.begin(), a.end(), b.begin(), expected.begin(), wrapping_sum);
+    CHECK(out == expected);
+
+    auto const identity = [](std::int64_t v) { return v; };
+    CHECK(devcol::detail::transform_reduce_n(exec, a.data(), n, identity, std::int64_t{7}, std::plus<>{}) ==
+          std::accumulate(a.begin(), a.end(), std::int64_t{7}));
+    row_interval const folded = devcol::detail::transform_reduce_n(
+        exec, thrust::counting_iterator<std::size_t>(0), n, row_as_interval{}, row_interval{}, join_intervals{});
+    CHECK(folded.begin == 0);
+    CHECK(folded.end == n);
+    CHECK(folded.in_order);
+    CHECK(devcol::detail::count_if_n(exec, a.data(), n, [](std::int64_t v) { return v < 0; }) ==
+          static_cast<std::size_t>(std::count_if(a.begin(), a.end(), [](std::int64_t v) { return v < 0; })));
+
+    // Bad rows nowhere, at either end, at each chunk's first and last row, and a random few.
+    std::vector<std::vector<std::size_t>> bad_sets{{}};
+    if (n > 0) {
+      bad_sets.push_back({0});
+      bad_sets.push_back({n - 1});
+      bad_sets.push_back({n / 2, n - 1});
+      for (std::size_t const chunks : {std::size_t{2}, std::size_t{4}}) {
+        for (std::size_t c = 1; c < chunks; ++c) {
+          std::size_t const first_of_chunk = devcol::detail::host::chunk_begin(n, chunks, c);
+          if (first_of_chunk < n) { bad_sets.push_back({first_of_chunk, n - 1}); }
+          if (first_of_chunk > 0) { bad_sets.push_back({first_of_chunk - 1}); }
+        }
+      }
+      for (int k = 0; k < 4; ++k) { bad_sets.push_back({rng() % n, rng() % n, rng() % n}); }
+    }
+    for (auto const& bad_rows : bad_sets) {
+      std::vector<unsigned char> bad(n, 0);
+      for (std::size_t const row : bad_rows) { bad[row] = 1; }
+      auto const is_bad = [rows = bad.data()](std::size_t i) { return rows[i] != 0; };
+      auto const expected_row =
+          static_cast<std::size_t>(std::find(bad.begin(), bad.end(), 1) - bad.begin());
+      INFO("first bad row " << expected_row);
+      CHECK(devcol::detail::find_first_n(exec, n, is_bad) == expected_row);
     }
   }
 }

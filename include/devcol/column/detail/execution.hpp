@@ -5,7 +5,7 @@
  * device system (OpenMP, or serial C++). Under the simulated CUDA runtime of devcol's tests, the
  * host system runs the work at once and the runtime double orders it on the stream. And the
  * element-wise, reducing and scanning launches devcol makes through it: CUB's with a 64-bit count
- * on CUDA, Thrust's elsewhere.
+ * on CUDA, loops over chunks of rows on the host's fast paths, Thrust's elsewhere.
  */
 #pragma once
 
@@ -17,11 +17,19 @@
 
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
-#include <thrust/find.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
-#include <thrust/transform.h>
-#include <thrust/transform_reduce.h>
+
+#if DEVCOL_HOST_FAST_PATHS
+#  include <devcol/column/detail/host_chunks.hpp>
+
+#  include <atomic>
+#  include <vector>
+#else
+#  include <thrust/find.h>
+#  include <thrust/transform.h>
+#  include <thrust/transform_reduce.h>
+#endif
 
 #if DEVCOL_BACKEND_CUDA
 #  include <devcol/core/copy.hpp>
@@ -121,8 +129,14 @@ class executor {
 // 32- and for 64-bit counts, and picks one at run time; CUB's with a 64-bit count compiles one (the
 // same kernels: the transform keeps its arguments' addresses stable as Thrust's does), halving what
 // each call costs nvcc's device compiler and ptxas. Thrust's copy_if compiles one already, but reads
-// the count of kept rows back, a synchronisation devcol's callers do not need. The host backend and
-// the simulated CUDA runtime run Thrust's algorithms on the executor's policy.
+// the count of kept rows back, a synchronisation devcol's callers do not need. The simulated CUDA
+// runtime, and the host backend without its fast paths, run Thrust's algorithms on the executor's
+// policy. The host fast paths run the element-wise, reducing and searching launches as plain loops
+// over chunks of rows, one chunk per OpenMP thread (host_chunks.hpp), as Thrust's OpenMP system
+// does: Thrust's generic find_if and reduce compile a reduction of zipped iterators, some 1-2 KB of
+// code per predicate that g++ takes about 0.13 G instructions a kilobyte to make, and the Arrow
+// importer's content checks alone call them with a dozen predicates. Its scans and copy_if stay
+// Thrust's (a serial loop and the generic three passes there).
 
 #if DEVCOL_BACKEND_CUDA
 /// `bytes` from an executor's temporaries, given back in order on its stream when destroyed (no
@@ -200,7 +214,8 @@ struct transform_step {
  * synchronisation, no allocation. On CUDA, CUB's transform over memory inputs (which it prefetches);
  * over row numbers (a counting iterator: what tabulate() and the gathers, masks and row maps pass),
  * which leave it nothing to prefetch, CUB's plain element-wise launch (`DeviceFor::Bulk`), whose
- * kernel is a fraction of the transform's code for nvcc and ptxas, and its host side too.
+ * kernel is a fraction of the transform's code for nvcc and ptxas, and its host side too. On the
+ * host, a loop over each chunk of rows on OpenMP threads.
  * @tparam In a random-access input iterator
  * @tparam Out a random-access output iterator
  * @tparam F a callable the device can call (DEVCOL_HOST_DEVICE)
@@ -216,6 +231,13 @@ void transform_n(executor& exec, In in, std::size_t n, Out out, F f) {
     DEVCOL_CUDA_TRY(cub::DeviceTransform::TransformStableArgumentAddresses(in, out, static_cast<std::int64_t>(n), f,
                                                                            exec.stream().value()));
   }
+#elif DEVCOL_HOST_FAST_PATHS
+  (void)exec;
+  std::size_t const chunks = host::chunk_count(n);
+  host::for_each_chunk(chunks, [&](std::size_t c) {
+    auto const end = static_cast<std::ptrdiff_t>(host::chunk_begin(n, chunks, c + 1));
+    for (auto i = static_cast<std::ptrdiff_t>(host::chunk_begin(n, chunks, c)); i < end; ++i) { out[i] = f(in[i]); }
+  });
 #else
   thrust::transform(exec.policy(), in, in + static_cast<std::ptrdiff_t>(n), out, f);
 #endif
@@ -233,6 +255,15 @@ void transform_n(executor& exec, A a, B b, std::size_t n, Out out, F f) {
 #if DEVCOL_BACKEND_CUDA && !DEVCOL_SIMULATED_CUDA
   DEVCOL_CUDA_TRY(cub::DeviceTransform::TransformStableArgumentAddresses(
       ::cuda::std::make_tuple(a, b), out, static_cast<std::int64_t>(n), f, exec.stream().value()));
+#elif DEVCOL_HOST_FAST_PATHS
+  (void)exec;
+  std::size_t const chunks = host::chunk_count(n);
+  host::for_each_chunk(chunks, [&](std::size_t c) {
+    auto const end = static_cast<std::ptrdiff_t>(host::chunk_begin(n, chunks, c + 1));
+    for (auto i = static_cast<std::ptrdiff_t>(host::chunk_begin(n, chunks, c)); i < end; ++i) {
+      out[i] = f(a[i], b[i]);
+    }
+  });
 #else
   thrust::transform(exec.policy(), a, a + static_cast<std::ptrdiff_t>(n), b, out, f);
 #endif
@@ -250,9 +281,10 @@ void tabulate(executor& exec, std::size_t n, Out out, F f) {
 
 /**
  * The reduction by `op`, from `init`, of `transform(in[i])` for every i in [0, n) (`init` when
- * `n` is 0): Thrust's transform_reduce on the host backend; on CUDA, CUB's with a 64-bit count
- * (one kernel pair per call rather than Thrust's two), its temporaries and result from the
- * executor's allocator. Synchronises the stream to return the value, as Thrust's does.
+ * `n` is 0): on CUDA, CUB's with a 64-bit count (one kernel pair per call rather than Thrust's
+ * two), its temporaries and result from the executor's allocator; on the host, chunks of rows on
+ * OpenMP threads, their folds in a vector (Thrust's transform_reduce without the fast paths).
+ * Synchronises the stream to return the value, as Thrust's does.
  * @tparam T the result type, trivially copyable
  * @tparam In a random-access input iterator
  * @tparam Transform a callable the device can call, from `In`'s values to `T`
@@ -279,6 +311,24 @@ T transform_reduce_n(executor& exec, In in, std::size_t n, Transform transform, 
       });
   DEVCOL_CUDA_TRY(cudaStreamSynchronize(stream));
   return value;
+#elif DEVCOL_HOST_FAST_PATHS
+  (void)exec;
+  // Each chunk folds its rows from its first (op need have no identity), and the chunks' folds
+  // are folded after `init` in row order: `op` need not commute.
+  auto const fold = [&](std::size_t begin, std::size_t end) {
+    auto i = static_cast<std::ptrdiff_t>(begin);
+    T acc = transform(in[i]);
+    for (++i; i < static_cast<std::ptrdiff_t>(end); ++i) { acc = op(acc, transform(in[i])); }
+    return acc;
+  };
+  std::size_t const chunks = host::chunk_count(n);
+  if (chunks == 1) { return op(init, fold(0, n)); }
+  std::vector<T> folds(chunks, init);
+  host::for_each_chunk(chunks, [&](std::size_t c) {
+    folds[c] = fold(host::chunk_begin(n, chunks, c), host::chunk_begin(n, chunks, c + 1));
+  });
+  for (T const& folded : folds) { init = op(init, folded); }
+  return init;
 #else
   return thrust::transform_reduce(exec.policy(), in, in + static_cast<std::ptrdiff_t>(n), transform, init, op);
 #endif
@@ -423,11 +473,52 @@ struct mark_first_row {
     if (m > word.load(::cuda::std::memory_order_relaxed)) { word.fetch_max(m, ::cuda::std::memory_order_relaxed); }
   }
 };
+#elif DEVCOL_HOST_FAST_PATHS
+/**
+ * find_first_n's scan of rows [begin, end) on the host: the first row where the predicate at
+ * `pred` (a `Pred`) holds, or `end`. Blocks of 256 rows are tested whole first, a loop without an
+ * exit that the compiler may vectorise, and only a block with such a row row by row.
+ */
+template <class Pred>
+std::size_t first_row_where(void const* pred, std::size_t begin, std::size_t end) {
+  auto const& holds = *static_cast<Pred const*>(pred);
+  constexpr std::size_t block = 256;
+  for (std::size_t first = begin; first < end; first += block) {
+    std::size_t const last = std::min(end, first + block);
+    bool any = false;
+    for (std::size_t i = first; i < last; ++i) { any |= static_cast<bool>(holds(i)); }
+    if (!any) { continue; }
+    for (std::size_t i = first;; ++i) {
+      if (holds(i)) { return i; }
+    }
+  }
+  return end;
+}
+
+/**
+ * find_first_n on the host: the least row that `first(pred, begin, end)` finds in any chunk of
+ * [0, n), or `n`. One body for every predicate; each predicate compiles only its first_row_where.
+ */
+template <int = 0>
+std::size_t first_row_in_chunks(std::size_t n, void const* pred,
+                                std::size_t (*first)(void const*, std::size_t, std::size_t)) {
+  std::size_t const chunks = host::chunk_count(n);
+  if (chunks == 1) { return first(pred, 0, n); }
+  std::atomic<std::size_t> found{n};
+  host::for_each_chunk(chunks, [&](std::size_t c) {
+    std::size_t const end = host::chunk_begin(n, chunks, c + 1);
+    std::size_t const row = first(pred, host::chunk_begin(n, chunks, c), end);
+    if (row == end) { return; }
+    std::size_t least = found.load(std::memory_order_relaxed);
+    while (row < least && !found.compare_exchange_weak(least, row, std::memory_order_relaxed)) {}
+  });
+  return found.load(std::memory_order_relaxed);
+}
 #endif
 
 /**
  * The first row number i in [0, n) for which `pred(i)` holds, or `n`: the checks' search for a bad
- * row. Thrust's find_if on the host backend. On CUDA, since a check usually finds nothing and must
+ * row. On the host, chunks of rows on OpenMP threads (Thrust's find_if without the fast paths). On CUDA, since a check usually finds nothing and must
  * then read every row, one element-wise kernel over the row numbers that raises a word in the
  * executor's temporaries with an atomic (mark_first_row), then a copy of that word back: a
  * reduction would compile a kernel pair of CUB's reduce per predicate, several times the code for
@@ -454,6 +545,9 @@ std::size_t find_first_n(executor& exec, std::size_t n, Pred pred) {
   copy_bytes(&found, mark, sizeof found, exec.stream());
   DEVCOL_CUDA_TRY(cudaStreamSynchronize(exec.stream().value()));
   return n - static_cast<std::size_t>(found);
+#elif DEVCOL_HOST_FAST_PATHS
+  (void)exec;
+  return n == 0 ? 0 : first_row_in_chunks(n, &pred, &first_row_where<Pred>);
 #else
   return static_cast<std::size_t>(*thrust::find_if(exec.policy(), thrust::counting_iterator<std::size_t>(0),
                                                    thrust::counting_iterator<std::size_t>(n), pred));

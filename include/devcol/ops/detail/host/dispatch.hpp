@@ -1,8 +1,8 @@
 /**
  * @file dispatch.hpp
  * @brief The host backend's fast paths: whether they are compiled in (`DEVCOL_HOST_FAST_PATHS`),
- * the run-time choice of a kernel's instruction-set build, and the split of rows over OpenMP
- * threads.
+ * the run-time choice of a kernel's instruction-set build, and the chunks of rows (multiples of a
+ * validity word) that its OpenMP threads run (the split itself: column/detail/host_chunks.hpp).
  *
  * The fast paths are plain loops over blocks of 64 rows (one validity word each), written so that
  * the compiler vectorises them at -O2 and -O3. Each kernel is compiled three times: for the
@@ -25,6 +25,7 @@
  */
 #pragma once
 
+#include <devcol/column/detail/host_chunks.hpp>
 #include <devcol/core/config.hpp>
 
 #include <algorithm>
@@ -177,47 +178,6 @@ template <class Kernel>
 template <class Kernel>
 [[gnu::noinline]] void run_baseline(Kernel& kernel, std::size_t begin, std::size_t end, std::size_t chunk) {
   kernel(begin, end, chunk);
-}
-
-/**
- * The fewest rows a pass gives each of its threads: 2^15, below which waking a thread costs more
- * than its share of the pass saves. A knob, so that tests split a few thousand rows over threads
- * rather than the 2^17 that the sanitizers take half a minute to sort (not synchronised with
- * kernels running meanwhile; set it between calls).
- */
-inline std::atomic<std::size_t>& rows_per_thread() noexcept {
-  static std::atomic<std::size_t> rows{std::size_t{1} << 15};
-  return rows;
-}
-
-/// How many chunks (threads) a pass over `rows` rows uses: OpenMP's thread count for passes long
-/// enough to pay for waking the threads (rows_per_thread() each), else one.
-[[nodiscard]] inline std::size_t chunk_count(std::size_t rows) noexcept {
-#  if defined(_OPENMP)
-  auto const per_thread = std::max<std::size_t>(1, rows_per_thread().load(std::memory_order_relaxed));
-  auto const threads = static_cast<std::size_t>(omp_get_max_threads());
-  return std::max<std::size_t>(1, std::min(threads, rows / per_thread));
-#  else
-  (void)rows;
-  return 1;
-#  endif
-}
-
-/// Runs `f(c)` for every chunk c in [0, chunks), on OpenMP threads where there are several.
-/// Synchronous; `f` must not throw.
-template <class F>
-void for_each_chunk(std::size_t chunks, F&& f) {
-  if (chunks <= 1) {
-    f(std::size_t{0});
-    return;
-  }
-#  if defined(_OPENMP)
-  auto const count = static_cast<long>(chunks);
-#    pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static, 1)
-  for (long c = 0; c < count; ++c) { f(static_cast<std::size_t>(c)); }
-#  else
-  for (std::size_t c = 0; c < chunks; ++c) { f(c); }
-#  endif
 }
 
 /**
