@@ -59,6 +59,21 @@ void check_decimal_precision(std::string_view what, int precision) {
   DEVCOL_EXPECTS(precision >= 1 && precision <= max_decimal_precision_v<Rep>, what, ": precision ", precision,
                  " is not within [1, ", max_decimal_precision_v<Rep>, "] for decimal", decimal_bit_width_v<Rep>);
 }
+
+/// decimal_column's Arrow format ("d:P,S" for 128 bits, else "d:P,S,bits"): one body for every
+/// width, rather than one per `Rep`. @throws std::bad_alloc
+template <int = 0>
+std::string decimal_arrow_format(int bits, int precision, int scale) {
+  std::string out = "d:" + std::to_string(precision) + "," + std::to_string(scale);
+  if (bits != 128) { out += "," + std::to_string(bits); }
+  return out;
+}
+/// decimal_column's type as pyarrow prints it ("decimalBITS(P, S)"), one body for every width.
+/// @throws std::bad_alloc
+template <int = 0>
+std::string decimal_type_name(int bits, int precision, int scale) {
+  return "decimal" + std::to_string(bits) + "(" + std::to_string(precision) + ", " + std::to_string(scale) + ")";
+}
 }  // namespace detail
 
 /**
@@ -231,14 +246,11 @@ class decimal_column : public detail::forwarded_rows<decimal_column<Rep, Policy>
   [[nodiscard]] int scale() const noexcept { return scale_; }
   /// @brief The Arrow format string: "d:P,S,32", "d:P,S,64", or "d:P,S" for decimal128.
   [[nodiscard]] std::string arrow_format() const {
-    std::string out = "d:" + std::to_string(precision_) + "," + std::to_string(scale_);
-    if constexpr (sizeof(Rep) != 16) { out += "," + std::to_string(decimal_bit_width_v<Rep>); }
-    return out;
+    return detail::decimal_arrow_format(decimal_bit_width_v<Rep>, precision_, scale_);
   }
   /// @brief The type as pyarrow prints it: "decimal32(9, 2)", "decimal128(38, 4)".
   [[nodiscard]] std::string type_name() const {
-    return "decimal" + std::to_string(decimal_bit_width_v<Rep>) + "(" + std::to_string(precision_) + ", " +
-           std::to_string(scale_) + ")";
+    return detail::decimal_type_name(decimal_bit_width_v<Rep>, precision_, scale_);
   }
 
   /// @brief Whether another handle shares the buffers.
