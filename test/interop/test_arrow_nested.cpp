@@ -273,4 +273,68 @@ TEST_CASE("a nested column copies on write only if all of it does, an export sna
   CHECK(devcol::to_host_values(same) == values{devcol::host_list({0}), devcol::host_list({1, 2, 3})});
 }
 
+
+TEST_CASE("arrow nested: lists, list views and fixed-size lists export their own buffers zero-copy, an exposed one "
+          "as a copy of it (rule 12)",
+          "[nested][arrow][review]") {
+  devcol_test::leak_check leaks;
+  using devcol::access::read;
+  auto const host_of = [](auto const& col) { return devcol_test::interop::host_text(col); };
+  auto const reimported = [](exported& e) { return devcol::any_from_arrow(&e.schema, &e.array); };
+  auto const child = devcol::sequence<std::int64_t>(8);
+
+  // A list whose buffers copy on write shares them with its export; one with its offsets exposed
+  // (a third party may write them) exports a copy of them, and its mask still zero-copy.
+  auto const list = devcol::make_list_column<std::int32_t>({0, 1, 4, 4, 8}, child, {true, true, false, true});
+  std::vector<std::string> const list_rows = host_of(list.slice(1, 4));
+  {
+    exported e;
+    devcol::to_arrow(list.slice(1, 4), &e.schema, &e.array);
+    CHECK(e.array.array.offset == 1);
+    CHECK(e.array.array.buffers[0] == list.mask_buffer().data(read));
+    CHECK(e.array.array.buffers[1] == list.offsets_buffer().data(read));
+    CHECK(host_of(reimported(e)) == list_rows);
+  }
+  {
+    auto offsets = list.offsets_buffer().deep_copy();
+    auto* const handed_out = static_cast<std::int32_t*>(offsets.expose());
+    devcol::list_column const exposed(std::move(offsets), list.child(), list.mask_buffer(), 3, 1, 1);
+    exported e;
+    devcol::to_arrow(exposed, &e.schema, &e.array);
+    CHECK(e.array.array.buffers[1] != handed_out);
+    CHECK(e.array.array.buffers[0] == list.mask_buffer().data(read));
+    std::fill(handed_out, handed_out + 5, 0);  // the third party's write reaches the column, not the export
+    CHECK(host_of(reimported(e)) == list_rows);
+  }
+
+  // A list view with only its sizes exposed: the sizes copied, the offsets shared.
+  auto const view = devcol::make_list_view_column<std::int64_t>({4, 0, 1, 6}, {2, 1, 3, 0}, child, {true, false, true, true});
+  std::vector<std::string> const view_rows = host_of(view);
+  {
+    auto sizes = view.sizes_buffer().deep_copy();
+    auto* const handed_out = static_cast<std::int64_t*>(sizes.expose());
+    devcol::large_list_view_column const exposed(view.offsets_buffer(), std::move(sizes), view.child(), view.mask_buffer(),
+                                                 4, 1);
+    exported e;
+    devcol::to_arrow(exposed, &e.schema, &e.array);
+    CHECK(e.array.array.buffers[1] == view.offsets_buffer().data(read));
+    CHECK(e.array.array.buffers[2] != handed_out);
+    std::fill(handed_out, handed_out + 4, 0);
+    CHECK(host_of(reimported(e)) == view_rows);
+  }
+
+  // A fixed-size list with its mask exposed: the mask copied.
+  auto const pairs = devcol::make_fixed_size_list_column(2, child, {true, false, true, true});
+  std::vector<std::string> const pair_rows = host_of(pairs);
+  {
+    auto mask = pairs.mask_buffer().deep_copy();
+    auto* const handed_out = static_cast<std::uint8_t*>(mask.expose());
+    devcol::fixed_size_list_column<> const exposed(2, pairs.child(), std::move(mask), 4, 1);
+    exported e;
+    devcol::to_arrow(exposed, &e.schema, &e.array);
+    CHECK(e.array.array.buffers[0] != handed_out);
+    handed_out[0] = 0;  // every row null in the column, not in the export
+    CHECK(host_of(reimported(e)) == pair_rows);
+  }
+}
 }  // namespace devcol_test::interop_nested

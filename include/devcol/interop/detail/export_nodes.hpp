@@ -252,6 +252,50 @@ inline void publish(std::unique_ptr<array_node> node, ArrowArray* out) noexcept 
   out->private_data = node.release();
 }
 
+/// What the array node of a nested kind holds of the kind itself (export_own_buffers): its own
+/// buffers, the mask first, and the export's stand-in for those it lacks, last.
+template <buffer_policy Policy>
+struct own_buffers {
+  std::array<buffer<Policy>, 4> held;
+};
+
+/**
+ * The array node of a nested kind (a list, list view or fixed-size list), its children to be
+ * added: `rows` rows from row `offset`, `null_count` nulls, and `n_own` own buffers at `own` (the
+ * mask first; not a child's). It holds an alias of each, or, for each one that is exposed, or every
+ * one when one does not copy on write (writes through other handles would reach it), a fresh copy
+ * of the whole buffer made in order on `stream`, as the kinds' export_snapshot() does: offsets keep
+ * their values, so the children stay whole. When `stand_in` is not empty (a column without
+ * buffers: Arrow still wants one offset), the array points every own buffer but the mask that is
+ * empty at it, from offset 0. One body for every such kind, offset width and list size.
+ * @throws what allocation and copying throw
+ */
+template <buffer_policy Policy>
+std::unique_ptr<array_node> export_own_buffers(std::array<buffer<Policy> const*, 3> const& own, std::size_t n_own,
+                                               std::size_t rows, std::size_t null_count, std::size_t offset,
+                                               std::size_t n_children, buffer<Policy> stand_in, stream_ref stream) {
+  bool shared_writes = false;
+  for (std::size_t i = 0; i < n_own; ++i) { shared_writes = shared_writes || !own[i]->copy_on_write(); }
+  own_buffers<Policy> kept;
+  for (std::size_t i = 0; i < n_own; ++i) {
+    buffer<Policy> const& from = *own[i];
+    kept.held[i] = !from.empty() && (shared_writes || from.is_exposed()) ? from.deep_copy(stream) : from.alias();
+  }
+  bool const stands_in = !stand_in.empty();
+  kept.held[n_own] = std::move(stand_in);
+  std::unique_ptr<array_node> node;
+  auto const& held = hold_in(node, n_children, std::move(kept)).held;
+  node->length = static_cast<std::int64_t>(rows);
+  node->null_count = static_cast<std::int64_t>(null_count);
+  node->offset = stands_in ? 0 : static_cast<std::int64_t>(offset);
+  node->n_buffers = static_cast<std::int64_t>(n_own);
+  node->buffers[0] = held[0].data(access::read);
+  for (std::size_t i = 1; i < n_own; ++i) {
+    node->buffers[i] = (held[i].empty() ? held[n_own] : held[i]).data(access::read);
+  }
+  return node;
+}
+
 /**
  * What an export of `col` holds on to: a handle on `col` (O(1); under copy-on-write a later write
  * through the caller's column copies first, rule 3: a write to memory another handle holds gives

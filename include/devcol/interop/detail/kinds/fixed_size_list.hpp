@@ -54,10 +54,9 @@ std::unique_ptr<schema_node> schema_of(fixed_size_list_column<Policy> const& col
 /// (the offset counts lists of it). Zero-copy; a snapshot when exposed or not copy-on-write.
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(fixed_size_list_column<Policy> const& col, stream_ref stream) {
-  std::unique_ptr<array_node> node;
-  auto const& held = hold_in(node, 1, export_handle(col, stream));
-  describe_rows(*node, held, held.offset(), held.mask_buffer().data(access::read), 1);
-  publish(pinned_export_node(col.child(), stream), node->children[0]);  // from the column: see export_snapshot
+  auto node = export_own_buffers<Policy>({&col.mask_buffer()}, 1, col.size(), col.null_count(), col.offset(), 1, {},
+                                         stream);
+  publish(pinned_export_node(col.child(), stream), node->children[0]);
   return node;
 }
 

@@ -55,18 +55,15 @@ std::unique_ptr<schema_node> schema_of(basic_list_column<O, Policy> const& col, 
 /// (offsets are absolute rows of it). Zero-copy; a snapshot when exposed or not copy-on-write.
 template <arrow_offset O, buffer_policy Policy>
 std::unique_ptr<array_node> export_node(basic_list_column<O, Policy> const& col, stream_ref stream) {
-  auto kept = export_handle(col, stream);
   buffer<Policy> zero;
-  if (kept.offsets_buffer().empty()) {  // no buffers (0 rows): Arrow still wants one offset
-    zero = zeroed_export_buffer<Policy>(sizeof(O), kept.resource(), stream);
+  if (col.offsets_buffer().empty()) {  // no buffers (0 rows): Arrow still wants one offset
+    zero = zeroed_export_buffer<Policy>(sizeof(O), col.resource(), stream);
   }
-  std::unique_ptr<array_node> node;
-  auto const& held = hold_in(node, 1, exported<basic_list_column<O, Policy>>{std::move(kept), std::move(zero)});
   // With the export's own {0} (a column without buffers, whose offset may be anything), offset 0:
   // a consumer reads offsets[offset], which must lie in that one-element buffer.
-  describe_rows(*node, held.col, held.made.empty() ? held.col.offset() : 0, held.col.mask_buffer().data(access::read), 2);
-  node->buffers[1] = held.made.empty() ? held.col.offsets_buffer().data(access::read) : held.made.data(access::read);
-  publish(pinned_export_node(col.child(), stream), node->children[0]);  // from the column: see export_snapshot
+  auto node = export_own_buffers<Policy>({&col.mask_buffer(), &col.offsets_buffer()}, 2, col.size(), col.null_count(),
+                                         col.offset(), 1, std::move(zero), stream);
+  publish(pinned_export_node(col.child(), stream), node->children[0]);
   return node;
 }
 

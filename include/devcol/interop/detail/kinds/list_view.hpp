@@ -54,17 +54,11 @@ std::unique_ptr<schema_node> schema_of(basic_list_view_column<O, Policy> const& 
 /// rows) exports one zeroed value as both its offsets and its sizes, at offset 0.
 template <arrow_offset O, buffer_policy Policy>
 std::unique_ptr<array_node> export_node(basic_list_view_column<O, Policy> const& col, stream_ref stream) {
-  auto kept = export_handle(col, stream);
   buffer<Policy> zero;
-  if (kept.offsets_buffer().empty()) { zero = zeroed_export_buffer<Policy>(sizeof(O), kept.resource(), stream); }
-  using held_type = exported<basic_list_view_column<O, Policy>>;
-  std::unique_ptr<array_node> node;
-  auto const& held = hold_in(node, 1, held_type{std::move(kept), std::move(zero)});
-  bool const own = held.made.empty();
-  describe_rows(*node, held.col, own ? held.col.offset() : 0, held.col.mask_buffer().data(access::read), 3);
-  node->buffers[1] = own ? held.col.offsets_buffer().data(access::read) : held.made.data(access::read);
-  node->buffers[2] = own ? held.col.sizes_buffer().data(access::read) : held.made.data(access::read);
-  publish(pinned_export_node(col.child(), stream), node->children[0]);  // from the column: see export_snapshot
+  if (col.offsets_buffer().empty()) { zero = zeroed_export_buffer<Policy>(sizeof(O), col.resource(), stream); }
+  auto node = export_own_buffers<Policy>({&col.mask_buffer(), &col.offsets_buffer(), &col.sizes_buffer()}, 3,
+                                         col.size(), col.null_count(), col.offset(), 1, std::move(zero), stream);
+  publish(pinned_export_node(col.child(), stream), node->children[0]);
   return node;
 }
 
