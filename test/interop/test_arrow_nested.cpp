@@ -274,8 +274,8 @@ TEST_CASE("a nested column copies on write only if all of it does, an export sna
 }
 
 
-TEST_CASE("arrow nested: lists, list views and fixed-size lists export their own buffers zero-copy, an exposed one "
-          "as a copy of it (rule 12)",
+TEST_CASE("arrow nested: lists, list views, fixed-size lists, structs and unions export their own buffers zero-copy, "
+          "an exposed one as a copy of it (rule 12)",
           "[nested][arrow][review]") {
   devcol_test::leak_check leaks;
   using devcol::access::read;
@@ -335,6 +335,36 @@ TEST_CASE("arrow nested: lists, list views and fixed-size lists export their own
     CHECK(e.array.array.buffers[0] != handed_out);
     handed_out[0] = 0;  // every row null in the column, not in the export
     CHECK(host_of(reimported(e)) == pair_rows);
+  }
+
+  // A struct with its mask exposed, and a dense union with its offsets exposed: each copied, the
+  // union's type ids shared.
+  auto const st = devcol::make_struct_column({{"x", devcol::any_column<>(child.slice(0, 4))}}, {true, false, true, true});
+  std::vector<std::string> const struct_rows = host_of(st);
+  {
+    auto mask = st.mask_buffer().deep_copy();
+    auto* const handed_out = static_cast<std::uint8_t*>(mask.expose());
+    devcol::struct_column<> const exposed(st.names(), st.children(), std::move(mask), 4, 1);
+    exported e;
+    devcol::to_arrow(exposed, &e.schema, &e.array);
+    CHECK(e.array.array.buffers[0] != handed_out);
+    handed_out[0] = 0;
+    CHECK(host_of(reimported(e)) == struct_rows);
+  }
+  auto const un = devcol::make_union_column(devcol::union_mode::dense, {3, 5}, {{"a", child}, {"b", devcol::any_column<>(child)}},
+                                            {3, 5, 5, 3}, {0, 7, 2, 1});
+  std::vector<std::string> const union_rows = host_of(un);
+  {
+    auto offsets = un.offsets_buffer().deep_copy();
+    auto* const handed_out = static_cast<std::int32_t*>(offsets.expose());
+    devcol::union_column<> const exposed(un.mode(), un.type_codes(), un.names(), un.children(), un.type_ids_buffer(),
+                                         std::move(offsets), 4);
+    exported e;
+    devcol::to_arrow(exposed, &e.schema, &e.array);
+    CHECK(e.array.array.buffers[0] == un.type_ids_buffer().data(read));
+    CHECK(e.array.array.buffers[1] != handed_out);
+    std::fill(handed_out, handed_out + 4, 0);
+    CHECK(host_of(reimported(e)) == union_rows);
   }
 }
 }  // namespace devcol_test::interop_nested

@@ -184,31 +184,6 @@ class column_rows {
   }
 
   /**
-   * @brief What an Arrow export holds of a nested kind, whose children it exports (and so
-   * snapshots where they need it) each on its own, from the column itself: a copy of the column in
-   * which each own buffer (the mask and the kind's buffers; not a child, nor a run-end encoded
-   * column's run ends, which are exported as a child) that is exposed, or every one of them when
-   * one does not copy on write (writes through other handles would reach it), is a fresh copy of
-   * its range made in order on `stream`. Offsets keep their values, so the children stay whole.
-   * Compiles no child kind's copy or slice. (The copy's children are kept alive, not exported.)
-   * @param stream the stream the copies are ordered on
-   * @throws what allocation and copying throw
-   */
-  [[nodiscard]] Kind export_snapshot(stream_ref stream) const {
-    Kind out(self());
-    auto& source = const_cast<Kind&>(self());  // read only: own_state() is a tie of its members
-    bool shared_writes = !mask_.copy_on_write();
-    std::apply([&](auto&... member) { ((shared_writes = shared_writes || !own_copy_on_write(member)), ...); },
-               source.own_state());
-    column_rows& rows = out;
-    snapshot_member(mask_, rows.mask_, shared_writes, stream);
-    std::apply([&](auto&... from) {
-      std::apply([&](auto&... to) { (snapshot_member(from, to, shared_writes, stream), ...); }, out.own_state());
-    }, source.own_state());
-    return out;
-  }
-
-  /**
    * @brief Rows [begin, end), sharing every buffer of the column (children whole) with the offset
    * moved (rules 1 and 8: a slice shares the owner, and a slice of a slice sums the offsets): O(1)
    * when the column has no nulls or only nulls, else one pass over the slice's mask bits to count
@@ -313,23 +288,6 @@ class column_rows {
   std::size_t null_count_ = 0;
 
  private:
-  // export_snapshot()'s parts: a buffer member's mode, and its fresh copy (a buffer exposed is
-  // copied again here, on the export's stream, from the source: not the copy rule 12 made on the
-  // allocation's stream). Other members (children, run ends, names, sizes) are left as copied.
-  template <class T>
-  static bool own_copy_on_write(T const& member) noexcept {
-    if constexpr (std::is_same_v<T, buffer<Policy>>) {
-      return member.copy_on_write();
-    } else {
-      return true;
-    }
-  }
-  template <class T>
-  static void snapshot_member(T const& from, T& to, bool shared_writes, stream_ref stream) {
-    if constexpr (std::is_same_v<T, buffer<Policy>>) {
-      if (!from.empty() && (shared_writes || from.is_exposed())) { to = from.deep_copy(stream); }
-    }
-  }
   template <class T>
   static void swap_member(T& a, T& b) noexcept {
     if constexpr (requires { a.swap(b); }) {

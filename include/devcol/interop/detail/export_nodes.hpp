@@ -260,22 +260,25 @@ struct own_buffers {
 };
 
 /**
- * The array node of a nested kind (a list, list view or fixed-size list), its children to be
- * added: `rows` rows from row `offset`, `null_count` nulls, and `n_own` own buffers at `own` (the
- * mask first; not a child's). It holds an alias of each, or, for each one that is exposed, or every
- * one when one does not copy on write (writes through other handles would reach it), a fresh copy
- * of the whole buffer made in order on `stream`, as the kinds' export_snapshot() does: offsets keep
- * their values, so the children stay whole. When `stand_in` is not empty (a column without
- * buffers: Arrow still wants one offset), the array points every own buffer but the mask that is
- * empty at it, from offset 0. One body for every such kind, offset width and list size.
+ * The array node of a nested kind (a list, list view, fixed-size list, struct, union or run-end
+ * encoded column), its children to be added: `rows` rows from row `offset`, `null_count` nulls,
+ * and `n_own` own buffers at `own` (the mask first when `masked`; not a child's, nor run ends). It
+ * holds an alias of each, or, for each one that is exposed, or every one when one that is not
+ * empty does not copy on write (writes through other handles would reach it), a fresh copy of the
+ * whole buffer made in order on `stream`: offsets keep their values, so the children stay whole. When `stand_in` is not empty (a column without buffers: Arrow still wants
+ * one offset or type id), the array points every own buffer but the mask that is empty at it,
+ * from offset 0. One body for every such kind, offset width and list size.
  * @throws what allocation and copying throw
  */
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_own_buffers(std::array<buffer<Policy> const*, 3> const& own, std::size_t n_own,
-                                               std::size_t rows, std::size_t null_count, std::size_t offset,
-                                               std::size_t n_children, buffer<Policy> stand_in, stream_ref stream) {
+                                               bool masked, std::size_t rows, std::size_t null_count,
+                                               std::size_t offset, std::size_t n_children, buffer<Policy> stand_in,
+                                               stream_ref stream) {
   bool shared_writes = false;
-  for (std::size_t i = 0; i < n_own; ++i) { shared_writes = shared_writes || !own[i]->copy_on_write(); }
+  for (std::size_t i = 0; i < n_own; ++i) {
+    shared_writes = shared_writes || (!own[i]->empty() && !own[i]->copy_on_write());
+  }
   own_buffers<Policy> kept;
   for (std::size_t i = 0; i < n_own; ++i) {
     buffer<Policy> const& from = *own[i];
@@ -289,29 +292,26 @@ std::unique_ptr<array_node> export_own_buffers(std::array<buffer<Policy> const*,
   node->null_count = static_cast<std::int64_t>(null_count);
   node->offset = stands_in ? 0 : static_cast<std::int64_t>(offset);
   node->n_buffers = static_cast<std::int64_t>(n_own);
-  node->buffers[0] = held[0].data(access::read);
-  for (std::size_t i = 1; i < n_own; ++i) {
-    node->buffers[i] = (held[i].empty() ? held[n_own] : held[i]).data(access::read);
+  for (std::size_t i = 0; i < n_own; ++i) {
+    bool const stood_in = held[i].empty() && !(masked && i == 0);
+    node->buffers[i] = (stood_in ? held[n_own] : held[i]).data(access::read);
   }
   return node;
 }
 
 /**
- * What an export of `col` holds on to: a handle on `col` (O(1); under copy-on-write a later write
- * through the caller's column copies first, rule 3: a write to memory another handle holds gives
- * the writer its own copy), or a snapshot (`deep_copy`: a copy of its rows, one synchronisation)
- * when others may write its memory (exposed, or a policy without copy-on-write), since Arrow
- * requires exported memory not to change.
+ * What an export of `col`, a kind without children (strings, binary views, fixed-size binary),
+ * holds on to: a handle on `col` (O(1); under copy-on-write a later write through the caller's
+ * column copies first, rule 3: a write to memory another handle holds gives the writer its own
+ * copy), or a snapshot (`deep_copy`: a copy of its rows, one synchronisation) when others may write
+ * its memory (exposed, or a policy without copy-on-write), since Arrow requires exported memory
+ * not to change. Nested kinds export their own buffers instead (export_own_buffers), their
+ * children each by its own kind.
  */
 template <class C>
+  requires(!is_nested_kind<C>)
 C export_handle(C const& col, stream_ref stream) {
-  if constexpr (is_nested_kind<C>) {
-    // Its children are exported, and snapshotted, each on its own: only its own buffers are
-    // copied here, so that no child kind's deep copy and slice are compiled (see export_snapshot).
-    return col.export_snapshot(stream);
-  } else {
-    return !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
-  }
+  return !col.copy_on_write() || col.is_exposed() ? col.deep_copy(stream) : col;
 }
 
 /// `bytes` zeroed bytes from `resource`, in order on `stream`: what the export of a column without

@@ -54,7 +54,7 @@ std::unique_ptr<schema_node> schema_of(fixed_size_list_column<Policy> const& col
 /// (the offset counts lists of it). Zero-copy; a snapshot when exposed or not copy-on-write.
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(fixed_size_list_column<Policy> const& col, stream_ref stream) {
-  auto node = export_own_buffers<Policy>({&col.mask_buffer()}, 1, col.size(), col.null_count(), col.offset(), 1, {},
+  auto node = export_own_buffers<Policy>({&col.mask_buffer()}, 1, true, col.size(), col.null_count(), col.offset(), 1, {},
                                          stream);
   publish(pinned_export_node(col.child(), stream), node->children[0]);
   return node;

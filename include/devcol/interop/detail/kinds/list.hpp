@@ -61,7 +61,7 @@ std::unique_ptr<array_node> export_node(basic_list_column<O, Policy> const& col,
   }
   // With the export's own {0} (a column without buffers, whose offset may be anything), offset 0:
   // a consumer reads offsets[offset], which must lie in that one-element buffer.
-  auto node = export_own_buffers<Policy>({&col.mask_buffer(), &col.offsets_buffer()}, 2, col.size(), col.null_count(),
+  auto node = export_own_buffers<Policy>({&col.mask_buffer(), &col.offsets_buffer()}, 2, true, col.size(), col.null_count(),
                                          col.offset(), 1, std::move(zero), stream);
   publish(pinned_export_node(col.child(), stream), node->children[0]);
   return node;

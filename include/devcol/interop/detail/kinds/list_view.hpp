@@ -56,7 +56,7 @@ template <arrow_offset O, buffer_policy Policy>
 std::unique_ptr<array_node> export_node(basic_list_view_column<O, Policy> const& col, stream_ref stream) {
   buffer<Policy> zero;
   if (col.offsets_buffer().empty()) { zero = zeroed_export_buffer<Policy>(sizeof(O), col.resource(), stream); }
-  auto node = export_own_buffers<Policy>({&col.mask_buffer(), &col.offsets_buffer(), &col.sizes_buffer()}, 3,
+  auto node = export_own_buffers<Policy>({&col.mask_buffer(), &col.offsets_buffer(), &col.sizes_buffer()}, 3, true,
                                          col.size(), col.null_count(), col.offset(), 1, std::move(zero), stream);
   publish(pinned_export_node(col.child(), stream), node->children[0]);
   return node;

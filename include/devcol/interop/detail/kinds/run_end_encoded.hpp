@@ -49,11 +49,9 @@ std::unique_ptr<schema_node> schema_of(run_end_encoded_column<Policy> const& col
 /// both children whole. Zero-copy; a snapshot when exposed or not copy-on-write.
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(run_end_encoded_column<Policy> const& col, stream_ref stream) {
-  std::unique_ptr<array_node> node;
-  auto const& held = hold_in(node, 2, export_handle(col, stream));
-  describe_rows(*node, held, held.offset(), nullptr, 0);
+  auto node = export_own_buffers<Policy>({}, 0, false, col.size(), col.null_count(), col.offset(), 2, {}, stream);
   col.visit_run_ends([&](auto const& ends) { publish(pinned_export_node(ends, stream), node->children[0]); });
-  publish(pinned_export_node(col.values(), stream), node->children[1]);  // from the column: see export_snapshot
+  publish(pinned_export_node(col.values(), stream), node->children[1]);
   return node;
 }
 

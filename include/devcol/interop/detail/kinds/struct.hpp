@@ -50,11 +50,9 @@ std::unique_ptr<schema_node> schema_of(struct_column<Policy> const& col, std::st
 /// whole), as in Arrow. Zero-copy; a snapshot when exposed or not copy-on-write.
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(struct_column<Policy> const& col, stream_ref stream) {
-  auto kept = export_handle(col, stream);
-  std::size_t const n = kept.num_children();
-  std::unique_ptr<array_node> node;
-  auto const& held = hold_in(node, n, std::move(kept));
-  describe_rows(*node, held, held.offset(), held.mask_buffer().data(access::read), 1);
+  std::size_t const n = col.num_children();
+  auto node = export_own_buffers<Policy>({&col.mask_buffer()}, 1, true, col.size(), col.null_count(), col.offset(), n,
+                                         {}, stream);
   for (std::size_t i = 0; i < n; ++i) { publish(pinned_export_node(col.child(i), stream), node->children[i]); }
   return node;
 }

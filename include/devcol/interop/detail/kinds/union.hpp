@@ -90,20 +90,12 @@ std::unique_ptr<schema_node> schema_of(union_column<Policy> const& col, std::str
 /// column without buffers (0 rows) exports zeroed bytes as its type ids and offsets, at offset 0.
 template <buffer_policy Policy>
 std::unique_ptr<array_node> export_node(union_column<Policy> const& col, stream_ref stream) {
-  auto kept = export_handle(col, stream);
   buffer<Policy> zero;
-  if (kept.type_ids_buffer().empty()) { zero = zeroed_export_buffer<Policy>(sizeof(std::int32_t), kept.resource(), stream); }
-  using held_type = exported<union_column<Policy>>;
-  std::size_t const n = kept.num_children();
-  std::unique_ptr<array_node> node;
-  auto const& held = hold_in(node, n, held_type{std::move(kept), std::move(zero)});
-  bool const own = held.made.empty();
-  bool const dense = held.col.mode() == union_mode::dense;
-  describe_rows(*node, held.col, own ? held.col.offset() : 0,
-                own ? held.col.type_ids_buffer().data(access::read) : held.made.data(access::read), dense ? 2 : 1);
-  if (dense) {
-    node->buffers[1] = own ? held.col.offsets_buffer().data(access::read) : held.made.data(access::read);
-  }
+  if (col.type_ids_buffer().empty()) { zero = zeroed_export_buffer<Policy>(sizeof(std::int32_t), col.resource(), stream); }
+  std::size_t const n = col.num_children();
+  bool const dense = col.mode() == union_mode::dense;
+  auto node = export_own_buffers<Policy>({&col.type_ids_buffer(), &col.offsets_buffer()}, dense ? 2 : 1, false,
+                                         col.size(), col.null_count(), col.offset(), n, std::move(zero), stream);
   for (std::size_t k = 0; k < n; ++k) { publish(pinned_export_node(col.child(k), stream), node->children[k]); }
   return node;
 }
