@@ -135,8 +135,8 @@ class executor {
 // over chunks of rows, one chunk per OpenMP thread (host_chunks.hpp), as Thrust's OpenMP system
 // does: Thrust's generic find_if and reduce compile a reduction of zipped iterators, some 1-2 KB of
 // code per predicate that g++ takes about 0.13 G instructions a kilobyte to make, and the Arrow
-// importer's content checks alone call them with a dozen predicates. Its scans and copy_if stay
-// Thrust's (a serial loop and the generic three passes there).
+// importer's content checks alone call them with a dozen predicates. The scans and copy_if stay
+// Thrust's there too (on its OpenMP system, a serial loop and the generic three passes).
 
 #if DEVCOL_BACKEND_CUDA
 /// `bytes` from an executor's temporaries, given back in order on its stream when destroyed (no
@@ -518,12 +518,13 @@ std::size_t first_row_in_chunks(std::size_t n, void const* pred,
 
 /**
  * The first row number i in [0, n) for which `pred(i)` holds, or `n`: the checks' search for a bad
- * row. On the host, chunks of rows on OpenMP threads (Thrust's find_if without the fast paths). On CUDA, since a check usually finds nothing and must
- * then read every row, one element-wise kernel over the row numbers that raises a word in the
- * executor's temporaries with an atomic (mark_first_row), then a copy of that word back: a
- * reduction would compile a kernel pair of CUB's reduce per predicate, several times the code for
- * nvcc and ptxas, and Thrust's find_if two such pairs (32- and 64-bit counts), run and synchronised
- * once per 2^20 rows. Synchronises the stream once.
+ * row. On the host, chunks of rows on OpenMP threads (Thrust's find_if without the fast paths). On
+ * CUDA, since a check usually finds nothing and must then read every row, one element-wise kernel
+ * over the row numbers that raises a word in the executor's temporaries with an atomic
+ * (mark_first_row), then a copy of that word back: a reduction would compile a kernel pair of
+ * CUB's reduce per predicate, several times the code for nvcc and ptxas, and Thrust's find_if two
+ * such pairs (32- and 64-bit counts), run and synchronised once per 2^20 rows. Synchronises the
+ * stream once.
  * @tparam Pred a predicate of a row number (`std::size_t`) the device can call
  * @throws devcol::cuda_error, what the allocator throws
  */

@@ -265,9 +265,10 @@ struct own_buffers {
  * and `n_own` own buffers at `own` (the mask first when `masked`; not a child's, nor run ends). It
  * holds an alias of each, or, for each one that is exposed, or every one when one that is not
  * empty does not copy on write (writes through other handles would reach it), a fresh copy of the
- * whole buffer made in order on `stream`: offsets keep their values, so the children stay whole. When `stand_in` is not empty (a column without buffers: Arrow still wants
- * one offset or type id), the array points every own buffer but the mask that is empty at it,
- * from offset 0. One body for every such kind, offset width and list size.
+ * whole buffer made in order on `stream`: offsets keep their values, so the children stay whole.
+ * When `stand_in` is not empty (a column without buffers: Arrow still wants one offset or type
+ * id), the array points every own buffer but the mask that is empty at it, from offset 0. One body
+ * for every such kind, offset width and list size. Nothing synchronises.
  * @throws what allocation and copying throw
  */
 template <buffer_policy Policy>
