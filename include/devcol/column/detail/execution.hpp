@@ -233,10 +233,8 @@ void transform_n(executor& exec, In in, std::size_t n, Out out, F f) {
   }
 #elif DEVCOL_HOST_FAST_PATHS
   (void)exec;
-  std::size_t const chunks = host::chunk_count(n);
-  host::for_each_chunk(chunks, [&](std::size_t c) {
-    auto const end = static_cast<std::ptrdiff_t>(host::chunk_begin(n, chunks, c + 1));
-    for (auto i = static_cast<std::ptrdiff_t>(host::chunk_begin(n, chunks, c)); i < end; ++i) { out[i] = f(in[i]); }
+  host::for_each_row_chunk(n, host::chunk_count(n), [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (auto i = static_cast<std::ptrdiff_t>(begin); i < static_cast<std::ptrdiff_t>(end); ++i) { out[i] = f(in[i]); }
   });
 #else
   thrust::transform(exec.policy(), in, in + static_cast<std::ptrdiff_t>(n), out, f);
@@ -257,10 +255,8 @@ void transform_n(executor& exec, A a, B b, std::size_t n, Out out, F f) {
       ::cuda::std::make_tuple(a, b), out, static_cast<std::int64_t>(n), f, exec.stream().value()));
 #elif DEVCOL_HOST_FAST_PATHS
   (void)exec;
-  std::size_t const chunks = host::chunk_count(n);
-  host::for_each_chunk(chunks, [&](std::size_t c) {
-    auto const end = static_cast<std::ptrdiff_t>(host::chunk_begin(n, chunks, c + 1));
-    for (auto i = static_cast<std::ptrdiff_t>(host::chunk_begin(n, chunks, c)); i < end; ++i) {
+  host::for_each_row_chunk(n, host::chunk_count(n), [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (auto i = static_cast<std::ptrdiff_t>(begin); i < static_cast<std::ptrdiff_t>(end); ++i) {
       out[i] = f(a[i], b[i]);
     }
   });
@@ -324,8 +320,8 @@ T transform_reduce_n(executor& exec, In in, std::size_t n, Transform transform, 
   std::size_t const chunks = host::chunk_count(n);
   if (chunks == 1) { return op(init, fold(0, n)); }
   std::vector<T> folds(chunks, init);
-  host::for_each_chunk(chunks, [&](std::size_t c) {
-    folds[c] = fold(host::chunk_begin(n, chunks, c), host::chunk_begin(n, chunks, c + 1));
+  host::for_each_row_chunk(n, chunks, [&](std::size_t c, std::size_t begin, std::size_t end) {
+    folds[c] = fold(begin, end);
   });
   for (T const& folded : folds) { init = op(init, folded); }
   return init;
@@ -505,9 +501,8 @@ std::size_t first_row_in_chunks(std::size_t n, void const* pred,
   std::size_t const chunks = host::chunk_count(n);
   if (chunks == 1) { return first(pred, 0, n); }
   std::atomic<std::size_t> found{n};
-  host::for_each_chunk(chunks, [&](std::size_t c) {
-    std::size_t const end = host::chunk_begin(n, chunks, c + 1);
-    std::size_t const row = first(pred, host::chunk_begin(n, chunks, c), end);
+  host::for_each_row_chunk(n, chunks, [&](std::size_t, std::size_t begin, std::size_t end) {
+    std::size_t const row = first(pred, begin, end);
     if (row == end) { return; }
     std::size_t least = found.load(std::memory_order_relaxed);
     while (row < least && !found.compare_exchange_weak(least, row, std::memory_order_relaxed)) {}

@@ -1,7 +1,8 @@
 /**
  * @file host_chunks.hpp
  * @brief The host backend's split of a pass over rows into chunks, one per OpenMP thread: how many
- * (`chunk_count`), where each starts (`chunk_begin`), and running them (`for_each_chunk`). Shared
+ * (`chunk_count`), where each starts (`chunk_begin`), and running them (`for_each_chunk`,
+ * `for_each_row_chunk`). Shared
  * by the executor's launches (execution.hpp) and the ops' fast paths (ops/detail/host/).
  *
  * Defined only when `DEVCOL_HOST_FAST_PATHS` is 1 (core/config.hpp): elsewhere the launches run
@@ -69,6 +70,14 @@ void for_each_chunk(std::size_t chunks, F&& f) {
 /// empty when `chunks` is at most `rows`, as chunk_count() makes it.
 [[nodiscard]] constexpr std::size_t chunk_begin(std::size_t rows, std::size_t chunks, std::size_t c) noexcept {
   return rows / chunks * c + std::min(c, rows % chunks);
+}
+
+/// Runs `f(c, begin, end)` for every chunk c of rows [begin, end) when `rows` rows go in `chunks`
+/// chunks (chunk_begin()'s bounds), on OpenMP threads where there are several. Synchronous; `f`
+/// must not throw.
+template <class F>
+void for_each_row_chunk(std::size_t rows, std::size_t chunks, F&& f) {
+  for_each_chunk(chunks, [&](std::size_t c) { f(c, chunk_begin(rows, chunks, c), chunk_begin(rows, chunks, c + 1)); });
 }
 
 }  // namespace detail::host

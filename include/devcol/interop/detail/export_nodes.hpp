@@ -252,13 +252,6 @@ inline void publish(std::unique_ptr<array_node> node, ArrowArray* out) noexcept 
   out->private_data = node.release();
 }
 
-/// What the array node of a nested kind holds of the kind itself (export_own_buffers): its own
-/// buffers, the mask first, and the export's stand-in for those it lacks, last.
-template <buffer_policy Policy>
-struct own_buffers {
-  std::array<buffer<Policy>, 4> held;
-};
-
 /**
  * The array node of a nested kind (a list, list view, fixed-size list, struct, union or run-end
  * encoded column), its children to be added: `rows` rows from row `offset`, `null_count` nulls,
@@ -280,15 +273,16 @@ std::unique_ptr<array_node> export_own_buffers(std::array<buffer<Policy> const*,
   for (std::size_t i = 0; i < n_own; ++i) {
     shared_writes = shared_writes || (!own[i]->empty() && !own[i]->copy_on_write());
   }
-  own_buffers<Policy> kept;
+  // What the node holds: the own buffers as exported, then the stand-in.
+  std::array<buffer<Policy>, 4> kept;
   for (std::size_t i = 0; i < n_own; ++i) {
     buffer<Policy> const& from = *own[i];
-    kept.held[i] = !from.empty() && (shared_writes || from.is_exposed()) ? from.deep_copy(stream) : from.alias();
+    kept[i] = !from.empty() && (shared_writes || from.is_exposed()) ? from.deep_copy(stream) : from.alias();
   }
   bool const stands_in = !stand_in.empty();
-  kept.held[n_own] = std::move(stand_in);
+  kept[n_own] = std::move(stand_in);
   std::unique_ptr<array_node> node;
-  auto const& held = hold_in(node, n_children, std::move(kept)).held;
+  auto const& held = hold_in(node, n_children, std::move(kept));
   node->length = static_cast<std::int64_t>(rows);
   node->null_count = static_cast<std::int64_t>(null_count);
   node->offset = stands_in ? 0 : static_cast<std::int64_t>(offset);
