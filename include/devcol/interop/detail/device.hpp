@@ -87,7 +87,8 @@ struct arrow_device {
 }
 
 /// @throws devcol::arrow_error naming `type` unless readable_device_type(type)
-inline void expect_readable_device_type(ArrowDeviceType type, std::string_view what) {
+template <int = 0>
+void expect_readable_device_type(ArrowDeviceType type, std::string_view what) {
   DEVCOL_ARROW_EXPECTS(readable_device_type(type), what, ".device_type ", type, " (", arrow_device_name(type),
                        ") is not readable by the ", DEVCOL_BACKEND_CUDA ? "CUDA backend (CUDA, CUDA_HOST or CUDA_MANAGED)"
                                                                         : "host backend (CPU only)");
@@ -98,7 +99,8 @@ inline void expect_readable_device_type(ArrowDeviceType type, std::string_view w
  * CPU (device id -1 or 0, both seen from real producers); on CUDA, the current device, or pinned
  * or managed memory. @throws devcol::arrow_error naming the type and id otherwise
  */
-inline void expect_readable_device(arrow_device device, std::string_view what) {
+template <int = 0>
+void expect_readable_device(arrow_device device, std::string_view what) {
   expect_readable_device_type(device.type, what);
   if (device.type == ARROW_DEVICE_CUDA) {
     std::int64_t const current = current_device_id();

@@ -92,6 +92,7 @@ struct schema_node {
   std::unique_ptr<export_children<ArrowSchema>> dictionary;
 
   /// @throws devcol::logic_error when the name holds a NUL byte (expect_no_nul)
+  template <int = 0>
   schema_node(std::string f, std::string n, std::size_t n_children)
       : format(std::move(f)), name(std::move(n)), children(n_children) {
     expect_no_nul(name, "field name");
@@ -116,13 +117,15 @@ std::unique_ptr<schema_node> leaf_schema(std::string_view format, std::string na
   return std::make_unique<schema_node>(std::string(format), std::move(name), 0);
 }
 
-inline void release_schema_node(ArrowSchema* schema) noexcept {
+template <int = 0>
+void release_schema_node(ArrowSchema* schema) noexcept {
   delete static_cast<schema_node*>(schema->private_data);
   schema->release = nullptr;
 }
 
 /// Writes `node` into `out`, which owns it from now on. Never throws.
-inline void publish(std::unique_ptr<schema_node> node, std::int64_t flags, ArrowSchema* out) noexcept {
+template <int = 0>
+void publish(std::unique_ptr<schema_node> node, std::int64_t flags, ArrowSchema* out) noexcept {
   *out = ArrowSchema{};
   out->format = node->format.c_str();
   out->name = node->name.c_str();
@@ -131,7 +134,7 @@ inline void publish(std::unique_ptr<schema_node> node, std::int64_t flags, Arrow
   out->n_children = static_cast<std::int64_t>(node->children.size());
   out->children = node->children.pointers();
   out->dictionary = node->dictionary != nullptr ? (*node->dictionary)[0] : nullptr;
-  out->release = &release_schema_node;
+  out->release = &release_schema_node<>;
   out->private_data = node.release();
 }
 
@@ -189,6 +192,7 @@ struct array_node {
   event::value_type ready_handle{};
   spill_pins pins;  // spillable memory this subtree points to, held on the device until released
 
+  template <int = 0>
   explicit array_node(std::size_t n_children) : children(n_children) {}
   array_node(array_node const&) = delete;
   array_node& operator=(array_node const&) = delete;
@@ -232,13 +236,15 @@ Kept const& hold_in(std::unique_ptr<array_node>& node, std::size_t n_children, K
   return made->kept;
 }
 
-inline void release_array_node(ArrowArray* array) noexcept {
+template <int = 0>
+void release_array_node(ArrowArray* array) noexcept {
   delete static_cast<array_node*>(array->private_data);
   array->release = nullptr;
 }
 
 /// Writes `node` into `out`, which owns it from now on. Never throws.
-inline void publish(std::unique_ptr<array_node> node, ArrowArray* out) noexcept {
+template <int = 0>
+void publish(std::unique_ptr<array_node> node, ArrowArray* out) noexcept {
   *out = ArrowArray{};
   out->length = node->length;
   out->null_count = node->null_count;
@@ -248,7 +254,7 @@ inline void publish(std::unique_ptr<array_node> node, ArrowArray* out) noexcept 
   out->buffers = node->variadic_buffers.empty() ? node->buffers.data() : node->variadic_buffers.data();
   out->children = node->children.pointers();
   out->dictionary = node->dictionary != nullptr ? (*node->dictionary)[0] : nullptr;
-  out->release = &release_array_node;
+  out->release = &release_array_node<>;
   out->private_data = node.release();
 }
 

@@ -91,7 +91,10 @@ buffer<Policy> import_bits(void const* bitmap, std::size_t first, std::size_t bi
 
 /// Whether `array` is one devcol exported: its bitmaps hold whole words (devcol allocates them
 /// padded to 64 bytes, and borrows others only when they end on a word).
-inline bool exported_by_devcol(ArrowArray const& array) noexcept { return array.release == &release_array_node; }
+template <int = 0>
+bool exported_by_devcol(ArrowArray const& array) noexcept {
+  return array.release == &release_array_node<>;
+}
 
 /**
  * @brief The validity of rows [first, first + rows) of a checked array, as every importer takes it:

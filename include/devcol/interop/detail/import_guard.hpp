@@ -188,6 +188,7 @@ class import_guard {
   }
   /// Moves the array into shared ownership; the caller's struct is marked released. Its release
   /// will wait for the work devcol queues on `stream` (CUDA).
+  template <int = 0>
   [[nodiscard]] std::shared_ptr<imported_array> take_array(stream_ref stream) {
     auto taken = std::make_shared<imported_array>();
     taken->stream = stream;
