@@ -41,6 +41,9 @@ struct spill_statistics {
  * an `mr::on_oom` adaptor in the resource stack the spillable columns allocate from; a failed
  * allocation then spills and retries. Thread-safe; no
  * manager or owner lock is held across an allocation (rule 18).
+ *
+ * The members that sort, map or format are `template <int = 0>`: a file compiles them only where it
+ * calls them, not in every file that includes the spill layer.
  */
 class spill_manager {
  public:
@@ -59,6 +62,7 @@ class spill_manager {
    * @param bytes the device bytes to free at least, if that many can be spilled
    * @returns the device bytes freed
    */
+  template <int = 0>
   std::size_t spill(std::size_t bytes) noexcept {
     return detail::spill_registry::global().spill_least_recently_used(bytes);
   }
@@ -68,12 +72,16 @@ class spill_manager {
    * spills at least `bytes` and returns whether anything was freed (so the allocation is retried).
    * @param bytes the size of the allocation that failed
    */
+  template <int = 0>
   static bool on_demand(std::size_t bytes, stream_ref /*stream*/) noexcept {
     if (!options::spill() || !options::spill_on_demand()) { return false; }
     return global().spill(bytes) > 0;
   }
   /// @brief on_demand() as a callback for `mr::on_oom`.
-  [[nodiscard]] static callback<bool(std::size_t, stream_ref)> on_demand_callback() { return &on_demand; }
+  template <int = 0>
+  [[nodiscard]] static callback<bool(std::size_t, stream_ref)> on_demand_callback() {
+    return &on_demand<>;
+  }
 
   /// @brief Device bytes held now by live spillable owners on the device.
   [[nodiscard]] std::size_t device_bytes() const noexcept { return detail::spill_registry::global().device_bytes(); }
@@ -100,10 +108,12 @@ class spill_manager {
   }
   /// @brief Level 2: each place where an owner was first exposed (made unspillable for good), as
   /// "file:line (function)", with how many owners and bytes.
+  template <int = 0>
   [[nodiscard]] std::map<std::string, detail::spill_registry::exposure_count> exposure_sites() const {
     return detail::spill_registry::global().exposure_sites();
   }
   /// @brief Zeroes the counters and forgets the exposure sites.
+  template <int = 0>
   void reset_statistics() noexcept {
     detail::spill_registry::global().clear_exposure_sites();
     auto& c = detail::spill_registry::global().counters();
@@ -112,6 +122,7 @@ class spill_manager {
     }
   }
   /// @brief A readable report of the statistics (cuDF's `get_spill_statistics` text).
+  template <int = 0>
   [[nodiscard]] std::string report() const {
     std::ostringstream out;
     out << "devcol spill statistics (level " << statistics_level() << ")\n";

@@ -121,7 +121,8 @@ template <int = 0>
 }
 
 /// Throws unless `codes` are `children` distinct type codes in 0..127 (names the bad one).
-inline void check_union_codes(std::string_view what, std::vector<std::int8_t> const& codes, std::size_t children) {
+template <int = 0>
+void check_union_codes(std::string_view what, std::vector<std::int8_t> const& codes, std::size_t children) {
   DEVCOL_EXPECTS(codes.size() == children, what, ": ", codes.size(), " type codes for ", children, " children");
   DEVCOL_EXPECTS(children <= max_union_children, what, ": ", children, " children, more than Arrow's 128");
   for (std::size_t k = 0; k < codes.size(); ++k) {

@@ -146,7 +146,8 @@ void copy_validity(column<T, Policy> const& in, column<U, Policy>& out, stream_r
 }
 
 /// Throws devcol::logic_error unless two inputs of `op` have the same number of rows.
-inline void expect_same_size(std::size_t a, std::size_t b, std::string_view op) {
+template <int = 0>
+void expect_same_size(std::size_t a, std::size_t b, std::string_view op) {
   DEVCOL_EXPECTS(a == b, op, ": inputs have ", a, " and ", b, " rows");
 }
 
