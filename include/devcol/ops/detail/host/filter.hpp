@@ -335,7 +335,8 @@ struct filter_plan {
 };
 
 /// Counts the kept rows of each chunk of [0, n) (one pass, OpenMP threads where there are several).
-[[nodiscard]] inline filter_plan plan_filter(filter_flags flags, std::size_t n) {
+template <int = 0>
+[[nodiscard]] filter_plan plan_filter(filter_flags flags, std::size_t n) {
   filter_plan plan;
   plan.chunks = chunk_count(n);
   plan.first.assign(plan.chunks + 1, 0);

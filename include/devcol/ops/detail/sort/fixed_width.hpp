@@ -47,7 +47,8 @@ namespace detail {
 
 /// Throws devcol::logic_error, naming `op` and the value, unless `direction` and `nulls` are
 /// enumerators of their enumerations.
-inline void expect_sort_order(order direction, null_order nulls, char const* op) {
+template <int = 0>
+void expect_sort_order(order direction, null_order nulls, char const* op) {
   DEVCOL_EXPECTS_ENUMERATOR(direction, order::descending, op, "order");
   DEVCOL_EXPECTS_ENUMERATOR(nulls, null_order::first, op, "null_order");
 }
