@@ -676,8 +676,9 @@ TEST_CASE("host fast paths: the executor's element-wise, reducing and searching 
     CHECK(folded.begin == 0);
     CHECK(folded.end == n);
     CHECK(folded.in_order);
-    CHECK(devcol::detail::count_if_n(exec, a.data(), n, [](std::int64_t v) { return v < 0; }) ==
-          static_cast<std::size_t>(std::count_if(a.begin(), a.end(), [](std::int64_t v) { return v < 0; })));
+    auto const negative = [](std::int64_t v) { return v < 0; };
+    CHECK(devcol::detail::count_if_n(exec, a.data(), n, negative) ==
+          static_cast<std::size_t>(std::count_if(a.begin(), a.end(), negative)));
 
     // Bad rows nowhere, at either end, at each chunk's first and last row, and a random few.
     std::vector<std::vector<std::size_t>> bad_sets{{}};
