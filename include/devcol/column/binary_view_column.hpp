@@ -23,6 +23,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/detail/rows.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/column/string_view.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/validity_view.hpp>
@@ -69,7 +70,7 @@ static_assert(sizeof(binary_view_row) == 16, "an Arrow binary view is 16 bytes")
  * @brief A read-only view of a binary view column's rows, for kernels: trivially copyable, never
  * allocates. Row `i` is view `offset() + i` of views(); its bytes are inline or in data buffer
  * `buffer_index` of the table `buffers()` (device memory: an array of the data buffers' first
- * bytes), which is null unless the view was made with one (binary_view_column::view(table)).
+ * bytes), which is null unless the view was made with one (binary_view_column::view(data_table)).
  */
 class binary_view_column_view : public validity_view {
  public:
@@ -139,7 +140,7 @@ class binary_view_column_view : public validity_view {
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  * @tparam E `encoding::utf8` (Arrow string view, "vu") or `encoding::binary` (binary view, "vz")
  */
-template <buffer_policy Policy = default_policy, encoding E = encoding::utf8>
+template <buffer_policy Policy, encoding E>
 class basic_binary_view_column : public detail::column_rows<basic_binary_view_column<Policy, E>, Policy> {
   using rows_base = detail::column_rows<basic_binary_view_column, Policy>;
   friend rows_base;
@@ -212,17 +213,17 @@ class basic_binary_view_column : public detail::column_rows<basic_binary_view_co
   /// @brief Same as view().
   operator view_type() const noexcept(!Policy::spill::enabled) { return view(); }  // NOLINT: implicit, as column's
   /**
-   * @brief A view for kernels that reads every row's bytes through `table`, a buffer from
-   * buffer_table(). Valid while `table` lives and the data buffers stay where they were (under a
+   * @brief A view for kernels that reads every row's bytes through `data_table`, a buffer from
+   * buffer_table(). Valid while `data_table` lives and the data buffers stay where they were (under a
    * `devcol::spill_lock`, or a policy that does not spill).
-   * @param table the device table of this column's data buffers
+   * @param data_table the device table of this column's data buffers
    */
-  [[nodiscard]] view_type view(buffer_type const& table) const noexcept(!Policy::spill::enabled) {
-    return view_type{views(access::read), static_cast<char const* const*>(table.data(access::read)), size_,
+  [[nodiscard]] view_type view(buffer_type const& data_table) const noexcept(!Policy::spill::enabled) {
+    return view_type{views(access::read), static_cast<char const* const*>(data_table.data(access::read)), size_,
                      this->null_mask(access::read), offset_, null_count_};
   }
   /**
-   * @brief A device array of the data buffers' first bytes, for view(table): one small allocation
+   * @brief A device array of the data buffers' first bytes, for view(data_table): one small allocation
    * from the column's resource and one host-to-device copy, after which `stream` is synchronised
    * (the host array is gone when this returns). Empty without data buffers.
    * @param stream the stream the copy is ordered on
@@ -232,10 +233,10 @@ class basic_binary_view_column : public detail::column_rows<basic_binary_view_co
     if (data_.empty()) { return buffer_type{}; }
     std::vector<char const*> pointers(data_.size());
     for (std::size_t i = 0; i < data_.size(); ++i) { pointers[i] = static_cast<char const*>(data_[i].data(access::read)); }
-    buffer_type table(pointers.size() * sizeof(char const*), stream, mr::default_alignment, resource());
-    copy_bytes(table.data(access::write, stream), pointers.data(), pointers.size() * sizeof(char const*), stream);
+    buffer_type data_table(pointers.size() * sizeof(char const*), stream, mr::default_alignment, resource());
+    copy_bytes(data_table.data(access::write, stream), pointers.data(), pointers.size() * sizeof(char const*), stream);
     stream.synchronize();
-    return table;
+    return data_table;
   }
 
   /// @brief Spillable policies: moves the buffers to host memory unless exposed or locked; returns
@@ -337,14 +338,5 @@ class basic_binary_view_column : public detail::column_rows<basic_binary_view_co
   buffer_type views_;
   std::vector<buffer_type> data_;
 };
-
-/// @brief Arrow string view (format "vu"): views over UTF-8 bytes.
-/// @tparam Policy a buffer policy (`devcol::default_policy` unless named)
-template <buffer_policy Policy = default_policy>
-using basic_string_view_column = basic_binary_view_column<Policy, encoding::utf8>;
-/// @brief Arrow string view with the default policy.
-using string_view_column = basic_string_view_column<>;
-/// @brief Arrow binary view (format "vz") with the default policy: views over bytes that need not be UTF-8.
-using binary_view_column = basic_binary_view_column<default_policy, encoding::binary>;
 
 DEVCOL_NAMESPACE_END

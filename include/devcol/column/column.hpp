@@ -10,6 +10,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/fixed_width_rows.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/source_location.hpp>
@@ -39,7 +40,7 @@ DEVCOL_NAMESPACE_BEGIN
  * @tparam T a fixed-width element type (`devcol::fixed_width`)
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
-template <fixed_width T, buffer_policy Policy = default_policy>
+template <fixed_width T, buffer_policy Policy>
 class column : public detail::fixed_width_rows<sizeof(T), alignof(T), Policy> {
   using base = detail::fixed_width_rows<sizeof(T), alignof(T), Policy>;
   using base::data_, base::mask_, base::null_count_, base::offset_, base::size_;

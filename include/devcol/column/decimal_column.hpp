@@ -21,6 +21,7 @@
 #include <devcol/column/column.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/rows.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -34,13 +35,6 @@
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
-
-/// @brief The representations of Arrow's decimals: int32 (decimal32), int64 (decimal64),
-/// `devcol::int128_t` (decimal128) and `devcol::int256_t` (decimal256).
-/// @tparam Rep the type tested
-template <class Rep>
-concept decimal_rep = std::same_as<Rep, std::int32_t> || std::same_as<Rep, std::int64_t> ||
-                      std::same_as<Rep, int128_t> || std::same_as<Rep, int256_t>;
 
 /// @brief The greatest precision (decimal digits) a `Rep` holds, as Arrow allows: 9, 18, 38 or 76.
 /// @tparam Rep `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
@@ -89,7 +83,7 @@ std::string decimal_type_name(int bits, int precision, int scale) {
  * @tparam Rep `std::int32_t`, `std::int64_t`, `devcol::int128_t` or `devcol::int256_t`
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
-template <decimal_rep Rep, buffer_policy Policy = default_policy>
+template <decimal_rep Rep, buffer_policy Policy>
 class decimal_column : public detail::forwarded_rows<decimal_column<Rep, Policy>> {
   friend detail::forwarded_rows<decimal_column<Rep, Policy>>;
 

@@ -16,6 +16,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/rows.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/column/validity_view.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -77,7 +78,7 @@ class fixed_size_binary_column_view : public validity_view {
  *
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  */
-template <buffer_policy Policy = default_policy>
+template <buffer_policy Policy>
 class fixed_size_binary_column : public detail::column_rows<fixed_size_binary_column<Policy>, Policy> {
   using rows_base = detail::column_rows<fixed_size_binary_column, Policy>;
   friend rows_base;

@@ -13,6 +13,7 @@
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/column_view.hpp>
 #include <devcol/column/detail/any_column_fwd.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/config.hpp>
 
@@ -23,13 +24,6 @@
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
-
-class fixed_size_binary_column_view;
-class binary_view_column_view;
-template <arrow_offset O>
-class strings_column_view;
-template <arrow_offset O>
-class list_column_view;
 
 /// @brief Every column kind: one Arrow physical layout each (the alternatives of `any_column`).
 enum class kind : std::uint8_t {

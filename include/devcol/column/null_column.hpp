@@ -13,6 +13,7 @@
 #include <devcol/buffer/buffer.hpp>
 #include <devcol/buffer/policy.hpp>
 #include <devcol/column/detail/rows.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 
@@ -29,7 +30,7 @@ DEVCOL_NAMESPACE_BEGIN
  * @tparam Policy the buffer policy (of the columns ops make from it: `is_null` gives a `column<bool,
  *         Policy>`, allocated from the policy's resource)
  */
-template <buffer_policy Policy = default_policy>
+template <buffer_policy Policy>
 class null_column {
  public:
   /// The buffer policy.

@@ -20,6 +20,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/column/detail/rows.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/column/string_view.hpp>
 #include <devcol/column/validity_view.hpp>
 #include <devcol/core/check.hpp>
@@ -38,23 +39,6 @@
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
-
-/**
- * @brief The offset types of Arrow's variable-width layouts: int32 (utf8, list) and int64 (large).
- * @tparam O the type tested
- */
-template <class O>
-concept arrow_offset = std::same_as<O, std::int32_t> || std::same_as<O, std::int64_t>;
-
-/**
- * @brief What the bytes of a variable-width column's rows are. It decides the Arrow type and the
- * kind (`kind::strings` or `kind::binary`) and nothing else: both share one class, so the layout,
- * the ops and their costs are the same, and bytes order as unsigned in both.
- */
-enum class encoding : std::uint8_t {
-  utf8,    ///< text: Arrow utf8 / large utf8 ("u", "U"); devcol does not validate the UTF-8, as Arrow's C interface does not
-  binary,  ///< opaque bytes: Arrow binary / large binary ("z", "Z")
-};
 
 /**
  * @brief A read-only view of a strings column's rows, for kernels: six words, trivially copyable,
@@ -177,7 +161,7 @@ template <arrow_offset O, class Buffer>
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
  * @tparam E `encoding::utf8` (utf8, large utf8) or `encoding::binary` (binary, large binary)
  */
-template <arrow_offset O, buffer_policy Policy = default_policy, encoding E = encoding::utf8>
+template <arrow_offset O, buffer_policy Policy, encoding E>
 class basic_strings_column : public detail::column_rows<basic_strings_column<O, Policy, E>, Policy> {
   using rows_base = detail::column_rows<basic_strings_column, Policy>;
   friend rows_base;
@@ -349,24 +333,6 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
   buffer_type offsets_;
   buffer_type chars_;
 };
-
-/// @brief Arrow utf8 (format "u"): 32-bit offsets, up to 2^31 - 1 bytes of characters in all.
-using strings_column = basic_strings_column<std::int32_t>;
-/// @brief Arrow large utf8 (format "U"): 64-bit offsets.
-using large_strings_column = basic_strings_column<std::int64_t>;
-
-/**
- * @brief Arrow binary (format "z") and large binary ("Z"): `basic_strings_column` over bytes that
- * need not be UTF-8.
- * @tparam O `std::int32_t` (binary) or `std::int64_t` (large binary)
- * @tparam Policy a buffer policy (`devcol::default_policy` unless named)
- */
-template <arrow_offset O, buffer_policy Policy = default_policy>
-using basic_binary_column = basic_strings_column<O, Policy, encoding::binary>;
-/// @brief Arrow binary (format "z"): 32-bit offsets, up to 2^31 - 1 bytes in all.
-using binary_column = basic_binary_column<std::int32_t>;
-/// @brief Arrow large binary (format "Z"): 64-bit offsets.
-using large_binary_column = basic_binary_column<std::int64_t>;
 
 /// @brief The Arrow format string of a strings or binary column with offsets `O`: "u", "U", "z" or "Z".
 /// @tparam O the offset type, `std::int32_t` or `std::int64_t`

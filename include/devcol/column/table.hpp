@@ -8,6 +8,7 @@
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/field_info.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/column/types.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -33,7 +34,7 @@ DEVCOL_NAMESPACE_BEGIN
  * schema's metadata, which an Arrow import fills and an export writes back.
  * @tparam Policy the buffer policy every column of the table has
  */
-template <buffer_policy Policy = default_policy>
+template <buffer_policy Policy>
 class basic_table {
  public:
   /// What each column is held as.
@@ -359,9 +360,6 @@ void basic_table<Policy>::push_from(basic_table const& other, std::size_t index)
   columns_.push_back(other.columns_[index]);
   fields_.push_back(other.fields_[index]);
 }
-
-/// @brief A table of default-policy columns.
-using table = basic_table<default_policy>;
 
 #if DEVCOL_USE_PRECOMPILED
 DEVCOL_EXTERN_TEMPLATE class basic_table<default_policy>;

@@ -440,7 +440,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     }
   }
   void enlist(std::size_t device_bytes) {
-    static constexpr spill_node_ops table{
+    static constexpr spill_node_ops node_ops{
         [](spill_node* n) noexcept {
           // Only owners with a handle left are worth spilling; the pin keeps this one alive.
           if (static_cast<owner*>(n)->refs_.count() == 0) { return false; }
@@ -455,7 +455,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
         [](spill_node* n) noexcept { unpin(static_cast<owner*>(n)); },
         [](spill_node* n) { return static_cast<owner*>(n)->spill(static_cast<owner*>(n)->stream()); },
         [](spill_node const* n) noexcept { return static_cast<owner const*>(n)->stream(); }};
-    this->ops = &table;
+    this->ops = &node_ops;
     auto& registry = spill_registry::global();
     this->last_use.store(registry.advance(), std::memory_order_relaxed);
     registry.add(this, device_bytes);

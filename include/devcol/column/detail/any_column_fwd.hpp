@@ -1,8 +1,8 @@
 /**
  * @file any_column_fwd.hpp
- * @brief The declarations the recursive column kinds need before they are defined: the nested
- * kinds, `any_column` over every kind, and the free functions over it that a nested
- * column's members call on its children (defined in column/any_column.hpp).
+ * @brief What the recursive column kinds need before they are defined: `any_column` over every
+ * kind (the kinds themselves are declared in column/fwd.hpp), and the free functions over it that
+ * a nested column's members call on its children (defined in column/any_column.hpp).
  */
 #pragma once
 
@@ -12,6 +12,7 @@
 #include <devcol/column/decimal_column.hpp>
 #include <devcol/column/detail/kind_variant.hpp>
 #include <devcol/column/fixed_size_binary_column.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/column/null_column.hpp>
 #include <devcol/column/strings_column.hpp>
 #include <devcol/column/types.hpp>
@@ -25,24 +26,6 @@
 #include <string_view>
 
 DEVCOL_NAMESPACE_BEGIN
-
-template <arrow_offset O, buffer_policy Policy = default_policy>
-class basic_list_column;
-template <buffer_policy Policy = default_policy>
-class struct_column;
-template <buffer_policy Policy = default_policy>
-class dictionary_column;
-template <buffer_policy Policy = default_policy>
-class fixed_size_list_column;
-// Its default policy is on its definition (detail/run_end_encoded_column.hpp): nvcc's front end
-// would otherwise repeat this default there, which the host compiler rejects.
-template <buffer_policy Policy>
-class run_end_encoded_column;
-template <arrow_offset O, buffer_policy Policy = default_policy>
-class basic_list_view_column;
-// Its default policy is on its definition (detail/union_column.hpp), as run_end_encoded_column's.
-template <buffer_policy Policy>
-class union_column;
 
 namespace detail {
 /// Every kind `any_column<Policy>` may hold, in the order of its index(). Naming the list
@@ -86,7 +69,7 @@ using any_column_kinds = kind_list<column<std::int8_t, Policy>, column<std::int1
  * follow them.
  * @tparam Policy the buffer policy of every kind, children included
  */
-template <buffer_policy Policy = default_policy>
+template <buffer_policy Policy>
 class any_column : public detail::kind_variant<detail::any_column_kinds<Policy>> {
   using base = detail::kind_variant<detail::any_column_kinds<Policy>>;
 

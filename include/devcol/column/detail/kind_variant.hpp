@@ -172,8 +172,8 @@ class kind_variant<kind_list<Ts...>> {
     using R = decltype(f(std::declval<Q0&>()));
     static_assert((std::is_same_v<R, decltype(f(std::declval<Q&>()))> && ...),
                   "devcol::visit: the callable must return the same type for every column kind");
-    static constexpr R (*table[])(F&, Storage*) = {&call_as<F, R, Q0, Storage>, &call_as<F, R, Q, Storage>...};
-    return table[i](f, p);
+    static constexpr R (*thunks[])(F&, Storage*) = {&call_as<F, R, Q0, Storage>, &call_as<F, R, Q, Storage>...};
+    return thunks[i](f, p);
   }
 
   alignas(largest_alignment<Ts...>()) unsigned char storage_[largest_size<Ts...>()];

@@ -288,9 +288,4 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   bool map_ = false;  // an Arrow map ("+m"): see as_map()
 };
 
-/// @brief Arrow list of default-policy columns (format "+l").
-using list_column = basic_list_column<std::int32_t>;
-/// @brief Arrow large list of default-policy columns (format "+L"): 64-bit offsets.
-using large_list_column = basic_list_column<std::int64_t>;
-
 DEVCOL_NAMESPACE_END

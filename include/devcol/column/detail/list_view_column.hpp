@@ -223,9 +223,4 @@ class basic_list_view_column : public detail::column_rows<basic_list_view_column
   detail::box<child_type> child_;
 };
 
-/// @brief Arrow list view of default-policy columns (format "+vl").
-using list_view_column = basic_list_view_column<std::int32_t>;
-/// @brief Arrow large list view of default-policy columns (format "+vL"): 64-bit offsets and sizes.
-using large_list_view_column = basic_list_view_column<std::int64_t>;
-
 DEVCOL_NAMESPACE_END

@@ -20,6 +20,7 @@
 #include <devcol/column/detail/increasing.hpp>
 #include <devcol/column/detail/rows.hpp>
 #include <devcol/column/detail/visit_alternative.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>

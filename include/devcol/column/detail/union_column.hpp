@@ -19,6 +19,7 @@
 #include <devcol/column/detail/any_column_fwd.hpp>
 #include <devcol/column/detail/execution.hpp>
 #include <devcol/column/detail/rows.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
@@ -107,11 +108,11 @@ struct union_bad_row {
  */
 template <int = 0>
 [[nodiscard]] union_bad_row find_bad_union_row(std::int8_t const* ids, std::int32_t const* offsets, std::size_t rows,
-                                               union_children_table const& table, stream_ref stream) {
+                                               union_children_table const& children, stream_ref stream) {
   union_bad_row out{rows, 0, 0};
   if (rows == 0) { return out; }
   executor exec(stream);
-  out.row = find_first_n(exec, rows, union_row_is_bad{ids, offsets, table});
+  out.row = find_first_n(exec, rows, union_row_is_bad{ids, offsets, children});
   if (out.row != rows) {
     copy_bytes(&out.id, ids + out.row, 1, stream);
     if (offsets != nullptr) { copy_bytes(&out.offset, offsets + out.row, sizeof(std::int32_t), stream); }

@@ -60,13 +60,13 @@ column<bool, Policy> mask_flags(union_column<Policy> const& col, bool null, stre
   }
   column<bool, Policy> out(col.size(), stream, mask_state::unallocated, col.resource());
   if (col.size() == 0) { return out; }
-  union_flags_table table{};
+  union_flags_table lookup{};
   auto const codes = col.children_table();
-  for (std::size_t c = 0; c < max_union_children; ++c) { table.child_of[c] = codes.child_of[c]; }
-  for (std::size_t k = 0; k < child_flags.size(); ++k) { table.flags[k] = child_flags[k].data(access::read); }
+  for (std::size_t c = 0; c < max_union_children; ++c) { lookup.child_of[c] = codes.child_of[c]; }
+  for (std::size_t k = 0; k < child_flags.size(); ++k) { lookup.flags[k] = child_flags[k].data(access::read); }
   executor exec(stream);
   detail::tabulate(exec, col.size(), out.data(access::write, stream),
-                   union_flag{col.type_ids(access::read), col.offsets(access::read), col.offset(), table});
+                   union_flag{col.type_ids(access::read), col.offsets(access::read), col.offset(), lookup});
   return out;
 }
 
