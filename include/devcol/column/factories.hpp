@@ -71,10 +71,11 @@ column<T, Policy> column_from_host(R const& values, stream_ref stream) {
   column<T, Policy> out(size, stream);
   copy_bytes(out.data(access::write, stream), staged.get(), size * sizeof(T), stream);
   if (nulls != 0) {
-    // The same values with the staged mask and its null count.
+    // Set on the new column, which checks the mask and count alone; rebuilding the column from its
+    // buffers would check, wrap and assign the values as well, in every file that makes a column.
     typename column<T, Policy>::buffer_type mask(valid.size() * sizeof(bitmask_word), stream);
     copy_bytes(mask.data(access::write, stream), valid.data(), valid.size() * sizeof(bitmask_word), stream);
-    out = column<T, Policy>(out.data_buffer(), std::move(mask), size, nulls);
+    out.replace_null_mask(std::move(mask), nulls);
   }
   stream.synchronize();
   return out;
