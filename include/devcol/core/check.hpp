@@ -68,30 +68,35 @@ class message_part {
   /// A pointer, as 0x and hex digits, or 0 for null (what a stream prints).
   constexpr message_part(void const* p) noexcept : tag_(tag::pointer), pointer_(p) {}
 
-  /// Appends the part to `out`.
+  /// Appends the part to `out`. Integers and pointers go through C's `snprintf`, a call into the C
+  /// library: `std::to_chars` on an integer instantiates libstdc++'s formatting templates (every
+  /// base's, for a pointer's base 16) in every file that has a check, for messages only failures
+  /// print. Floating point keeps `std::to_chars`, which the library compiles, and which prints as
+  /// `%.6g` does without depending on the C locale.
   template <int = 0>
   void append_to(std::string& out) const {
     char digits[64];
-    std::to_chars_result written{digits, std::errc{}};
+    int written = 0;
     switch (tag_) {
       case tag::text: out += text_; return;
       case tag::c_string: out += c_string_ != nullptr ? c_string_ : "(null)"; return;
       case tag::character: out += character_; return;
-      case tag::signed_integer: written = std::to_chars(digits, digits + sizeof digits, signed_); break;
-      case tag::unsigned_integer: written = std::to_chars(digits, digits + sizeof digits, unsigned_); break;
+      case tag::signed_integer: written = std::snprintf(digits, sizeof digits, "%lld", signed_); break;
+      case tag::unsigned_integer: written = std::snprintf(digits, sizeof digits, "%llu", unsigned_); break;
       case tag::floating_point:
-        written = std::to_chars(digits, digits + sizeof digits, floating_, std::chars_format::general, 6);
+        written = static_cast<int>(
+            std::to_chars(digits, digits + sizeof digits, floating_, std::chars_format::general, 6).ptr - digits);
         break;
       case tag::pointer:
         if (pointer_ == nullptr) {
           out += '0';
           return;
         }
-        out += "0x";
-        written = std::to_chars(digits, digits + sizeof digits, reinterpret_cast<std::uintptr_t>(pointer_), 16);
+        written = std::snprintf(digits, sizeof digits, "0x%llx",
+                                static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(pointer_)));
         break;
     }
-    out.append(digits, written.ptr);
+    out.append(digits, static_cast<std::size_t>(written));
   }
 
  private:
