@@ -15,6 +15,9 @@
  * data buffer and the byte offset in it. Data buffers are shared, never rewritten: a gather or
  * filter moves 16 bytes per row and keeps every data buffer, and concatenation keeps the data
  * buffers of every input, shifting the buffer index of the later inputs' views.
+ *
+ * The class's default template arguments and its aliases (`string_view_column`,
+ * `binary_view_column`) are declared in column/fwd.hpp.
  */
 #pragma once
 

@@ -11,6 +11,9 @@
  * column keeps the same owner/view split, sharing and exposure semantics, and the same names
  * where they mean the same thing (`slice`, `deep_copy`, `view`, `null_count`, `offset`), as cuDF's
  * strings columns do beside its fixed-width ones.
+ *
+ * The class's default template arguments and its aliases (`strings_column`, `large_strings_column`,
+ * `binary_column`, `large_binary_column`) are declared in column/fwd.hpp.
  */
 #pragma once
 

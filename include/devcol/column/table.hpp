@@ -1,6 +1,7 @@
 /**
  * @file table.hpp
  * @brief `devcol::table`: named columns of mixed types, all of one size.
+ * Its default policy and `table` are declared in column/fwd.hpp.
  */
 #pragma once
 

@@ -11,6 +11,9 @@
  * The class alone: its members call the free functions over `any_column`, which any_column.hpp
  * defines after including this header, so include <devcol/column/list_column.hpp> (or any_column.hpp),
  * never this one.
+ *
+ * The class's default template arguments and its aliases (`list_column`, `large_list_column`) are
+ * declared in column/fwd.hpp.
  */
 #pragma once
 

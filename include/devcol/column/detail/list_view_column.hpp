@@ -7,6 +7,9 @@
  * overlap or come in any order: a gather or filter moves offsets and sizes only and keeps the child
  * whole (a gathered view stays a view, no child copy). Include <devcol/column/list_view_column.hpp>
  * (or any_column.hpp), never this header.
+ *
+ * The class's default template arguments and its aliases (`list_view_column`,
+ * `large_list_view_column`) are declared in column/fwd.hpp.
  */
 #pragma once
 
