@@ -18,7 +18,7 @@ struct every_kind {
   devcol::column<devcol::timestamp_ns> const* timestamps;
   devcol::strings_column const* strings;
   devcol::large_binary_column const* large_binary;
-  devcol::decimal_column<devcol::int128_t> const* decimals;
+  devcol::decimal128_column const* decimals;
   devcol::fixed_size_binary_column<> const* fixed_size_binary;
   devcol::null_column<> const* nulls;
   devcol::string_view_column const* string_views;
@@ -36,7 +36,7 @@ std::size_t rows_of(devcol::column<std::int64_t> const& col);
 std::size_t rows_of(devcol::column<devcol::timestamp_ns> const& col);
 std::size_t rows_of(devcol::strings_column const& col);
 std::size_t rows_of(devcol::large_binary_column const& col);
-std::size_t rows_of(devcol::decimal_column<devcol::int128_t> const& col);
+std::size_t rows_of(devcol::decimal128_column const& col);
 std::size_t rows_of(devcol::fixed_size_binary_column<> const& col);
 std::size_t rows_of(devcol::null_column<> const& col);
 std::size_t rows_of(devcol::string_view_column const& col);

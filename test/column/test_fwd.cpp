@@ -19,7 +19,7 @@ std::size_t rows_of(devcol::column<std::int64_t> const& col) { return col.size()
 std::size_t rows_of(devcol::column<devcol::timestamp_ns> const& col) { return col.size(); }
 std::size_t rows_of(devcol::strings_column const& col) { return col.size(); }
 std::size_t rows_of(devcol::large_binary_column const& col) { return col.size(); }
-std::size_t rows_of(devcol::decimal_column<devcol::int128_t> const& col) { return col.size(); }
+std::size_t rows_of(devcol::decimal128_column const& col) { return col.size(); }
 std::size_t rows_of(devcol::fixed_size_binary_column<> const& col) { return col.size(); }
 std::size_t rows_of(devcol::null_column<> const& col) { return col.size(); }
 std::size_t rows_of(devcol::string_view_column const& col) { return col.size(); }
@@ -49,6 +49,7 @@ static_assert(std::is_same_v<devcol::large_list_view_column, devcol::basic_list_
 static_assert(std::is_same_v<devcol::run_end_encoded_column<>, devcol::run_end_encoded_column<devcol::default_policy>>);
 static_assert(std::is_same_v<devcol::union_column<>, devcol::union_column<devcol::default_policy>>);
 static_assert(std::is_same_v<devcol::table, devcol::basic_table<devcol::default_policy>>);
+static_assert(std::is_same_v<devcol::decimal128_column, devcol::decimal_column<devcol::int128_t, devcol::default_policy>>);
 static_assert(std::is_same_v<decltype(devcol::make_strings_column({"a"})), devcol::strings_column>);
 
 TEST_CASE("A file that includes only devcol/column/fwd.hpp passes every kind on, and a table back",

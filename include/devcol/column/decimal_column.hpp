@@ -11,6 +11,8 @@
  * its ops (gather, filter, concatenate, compare, sort, null masks) serve decimals unchanged; this
  * class adds the precision and scale, and the Arrow names, as cuDF's fixed_point columns keep a
  * scale beside int32/int64/__int128 storage.
+ *
+ * The class's default policy and its aliases are declared in column/fwd.hpp.
  */
 #pragma once
 
@@ -281,14 +283,5 @@ class decimal_column : public detail::forwarded_rows<decimal_column<Rep, Policy>
   int precision_ = max_decimal_precision_v<Rep>;
   int scale_ = 0;
 };
-
-/// @brief Arrow decimal32 ("d:P,S,32"): precision 1..9, int32 unscaled values.
-using decimal32_column = decimal_column<std::int32_t>;
-/// @brief Arrow decimal64 ("d:P,S,64"): precision 1..18, int64 unscaled values.
-using decimal64_column = decimal_column<std::int64_t>;
-/// @brief Arrow decimal128 ("d:P,S"): precision 1..38, 128-bit unscaled values.
-using decimal128_column = decimal_column<int128_t>;
-/// @brief Arrow decimal256 ("d:P,S,256"): precision 1..76, 256-bit unscaled values (`int256_t`).
-using decimal256_column = decimal_column<int256_t>;
 
 DEVCOL_NAMESPACE_END

@@ -89,6 +89,14 @@ using large_binary_column = basic_binary_column<std::int64_t>;
 
 template <decimal_rep Rep, buffer_policy Policy = default_policy>
 class decimal_column;
+/// @brief Arrow decimal32 ("d:P,S,32"): precision 1..9, int32 unscaled values.
+using decimal32_column = decimal_column<std::int32_t>;
+/// @brief Arrow decimal64 ("d:P,S,64"): precision 1..18, int64 unscaled values.
+using decimal64_column = decimal_column<std::int64_t>;
+/// @brief Arrow decimal128 ("d:P,S"): precision 1..38, 128-bit unscaled values.
+using decimal128_column = decimal_column<int128_t>;
+/// @brief Arrow decimal256 ("d:P,S,256"): precision 1..76, 256-bit unscaled values (`int256_t`).
+using decimal256_column = decimal_column<int256_t>;
 
 template <buffer_policy Policy = default_policy>
 class fixed_size_binary_column;
