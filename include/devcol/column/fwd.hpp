@@ -13,7 +13,7 @@
  * the umbrella takes 1.65 times (`bench/build_time/forward_declarations.cpp`, bench/RESULTS.md).
  *
  * Every definition header includes this one, so that each default template argument is written
- * once, here.
+ * once, here (two kinds' excepted, for nvcc: see run_end_encoded_column below).
  */
 #pragma once
 
