@@ -50,7 +50,7 @@ template <class Rep>
 concept decimal_rep = std::same_as<Rep, std::int32_t> || std::same_as<Rep, std::int64_t> ||
                       std::same_as<Rep, int128_t> || std::same_as<Rep, int256_t>;
 
-// ---- views (column/column_view.hpp, column/strings_column.hpp, the nested kinds' headers) -------
+// ---- views (each defined beside its kind; column_view in column/column_view.hpp) -------------
 
 template <fixed_width T>
 class column_view;
