@@ -359,10 +359,12 @@ template <class C>
 #if !DEVCOL_BACKEND_CUDA
 template <class C>
 [[nodiscard]] PyObject* array_capsules(C const& col) {
+  // Both holders first: once to_arrow has filled them, nothing may throw before the capsules own them.
   auto schema = std::make_unique<ArrowSchema>();
+  auto array = std::make_unique<ArrowArray>();
   ArrowDeviceArray device{};
   to_arrow(col, schema.get(), &device, stream_ref{});
-  auto array = std::make_unique<ArrowArray>(device.array);  // moved out: `device` is not released
+  *array = device.array;  // moved out: `device` is not released
   return detail::capsule_pair(std::move(schema), std::move(array));
 }
 #endif
@@ -395,9 +397,10 @@ template <buffer_policy Policy>
 #if !DEVCOL_BACKEND_CUDA
 template <buffer_policy Policy>
 [[nodiscard]] PyObject* stream_capsule(std::vector<basic_table<Policy>> batches) {
+  // Both holders first: the adapter does not release its inner stream until installed in `out`.
   auto state = std::make_unique<detail::cpu_stream_over_device>();
-  to_arrow_stream(std::move(batches), &state->inner, stream_ref{});
   auto out = std::make_unique<ArrowArrayStream>();
+  to_arrow_stream(std::move(batches), &state->inner, stream_ref{});
   detail::cpu_stream_over_device::install(std::move(state), out.get());
   return detail::arrow_capsule(std::move(out));
 }
