@@ -646,6 +646,64 @@ TEST_CASE("a column made on device 1 is exported with device 0 current, and impo
   REQUIRE(reports().empty());
 }
 
+TEST_CASE("an Arrow import on device 1's default stream is handed back after that stream's work, with device 0 current",
+          "[devcol][device]") {
+  ArrowSchema schema{};
+  ArrowDeviceArray array{};
+  std::optional<devcol::stream> producer;
+  std::optional<devcol::column<i64>> back;
+  std::optional<devcol::column<i64>> doubled;
+  {
+    on_device one(1);
+    producer.emplace();
+    {
+      auto col = devcol::make_column<i64>({1, 2, 3}, *producer);
+      devcol::to_arrow(col, &schema, &array, *producer);  // the export holds the only handle now
+    }
+    back = devcol::from_arrow<i64>(&schema, &array);  // on device 1's default stream
+    doubled = devcol::transform(*back, [](i64 v) { return 2 * v; });  // still reading it there
+  }
+  // The last handle goes with device 0 current: the release (which frees on the producer's stream)
+  // must wait for device 1's default stream, not device 0's.
+  back.reset();
+  CHECK(current_device() == 0);
+  {
+    on_device one(1);
+    CHECK(devcol::to_host(*doubled) == std::vector<std::optional<i64>>{2, 4, 6});
+    doubled.reset();
+    producer.reset();
+  }
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("a DLPack import on device 1's default stream is handed back after that stream's work, with device 0 current",
+          "[devcol][device]") {
+  std::optional<devcol::stream> producer;
+  std::optional<devcol::column<i64>> back;
+  std::optional<devcol::column<i64>> doubled;
+  {
+    on_device one(1);
+    producer.emplace();
+    DLManagedTensorVersioned* tensor = nullptr;
+    {
+      auto col = devcol::make_column<i64>({1, 2, 3}, *producer);
+      tensor = devcol::to_dlpack(col, *producer);
+      producer->synchronize();
+    }
+    back = devcol::from_dlpack<i64>(tensor);  // on device 1's default stream
+    doubled = devcol::transform(*back, [](i64 v) { return 2 * v; });
+  }
+  back.reset();  // the deleter must wait for device 1's default stream, not device 0's
+  CHECK(current_device() == 0);
+  {
+    on_device one(1);
+    CHECK(devcol::to_host(*doubled) == std::vector<std::optional<i64>>{2, 4, 6});
+    doubled.reset();
+    producer.reset();
+  }
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("a spillable column made on device 1 is spilled and unspilled with device 0 current", "[devcol][device]") {
   struct spilling : devcol::default_policy {
     using spill = devcol::spillable;

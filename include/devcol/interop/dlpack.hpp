@@ -12,6 +12,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/copy.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/error.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/detail/device.hpp>
@@ -89,12 +90,14 @@ struct dlpack_export {
 struct dlpack_import {
   DLManagedTensorVersioned* tensor;
   stream_ref stream;  ///< the import's: the work devcol queues there is waited for before the deleter
-  dlpack_import(DLManagedTensorVersioned* t, stream_ref s) noexcept : tensor(t), stream(s) {}
+  device_id stream_device;  ///< the device current at the import, whose default stream `stream` may be
+  dlpack_import(DLManagedTensorVersioned* t, stream_ref s) noexcept
+      : tensor(t), stream(s), stream_device(current_device_nothrow()) {}
   dlpack_import(dlpack_import const&) = delete;
   dlpack_import& operator=(dlpack_import const&) = delete;
   ~dlpack_import() {
     if (tensor->deleter == nullptr) { return; }
-    wait_before_hand_back(stream);
+    wait_before_hand_back(stream, stream_device);
     tensor->deleter(tensor);
   }
 };

@@ -134,11 +134,14 @@ inline void wait_for_producer(void* sync_event, ArrowDeviceType type, stream_ref
  * @brief Before a producer's memory is handed back (an Arrow `release`, a DLPack `deleter`), which
  * may free it at once: waits for the work devcol queued on `stream`, the import's stream, over
  * that memory (copies, kernels, and through events the work of other streams that read it). A
- * host synchronisation on CUDA, nothing on the host backend. Never throws (a failure is asserted
- * in debug builds): it runs in destructors.
+ * host synchronisation on CUDA, nothing on the host backend. `device` is the one current at the
+ * import, made current for the wait (rule 21): the default stream is a device's own, and the last
+ * handle may go with another device current. Never throws (a failure is asserted in debug
+ * builds): it runs in destructors.
  */
-inline void wait_before_hand_back(stream_ref stream) noexcept {
+inline void wait_before_hand_back(stream_ref stream, [[maybe_unused]] device_id device) noexcept {
 #if DEVCOL_BACKEND_CUDA
+  scoped_device const on_device(device, std::nothrow);
   DEVCOL_ASSERT_CUDA_SUCCESS(cudaStreamSynchronize(live_stream(stream).value()));  // the stream may be gone
 #else
   (void)stream;

@@ -17,6 +17,7 @@
 #include <devcol/column/field_info.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
@@ -159,12 +160,13 @@ void check_array(ArrowArray const* array, arrow_field const& field, std::string 
 struct imported_array {
   ArrowDeviceArray device{};
   stream_ref stream;
+  device_id stream_device;  ///< the device current at the import, whose default stream `stream` may be
   imported_array() = default;
   imported_array(imported_array const&) = delete;
   imported_array& operator=(imported_array const&) = delete;
   ~imported_array() {
     if (device.array.release == nullptr) { return; }
-    wait_before_hand_back(stream);
+    wait_before_hand_back(stream, stream_device);
     device.array.release(&device.array);
   }
 };
@@ -192,6 +194,7 @@ class import_guard {
   [[nodiscard]] std::shared_ptr<imported_array> take_array(stream_ref stream) {
     auto taken = std::make_shared<imported_array>();
     taken->stream = stream;
+    taken->stream_device = current_device();
     taken->device = *array_;
     array_->array.release = nullptr;
     array_ = nullptr;
