@@ -646,6 +646,60 @@ TEST_CASE("a column made on device 1 is exported with device 0 current, and impo
   REQUIRE(reports().empty());
 }
 
+TEST_CASE("an exported Arrow stream of device 1 exports a batch when its consumer has device 0 current",
+          "[devcol][device]") {
+  ArrowDeviceArrayStream out{};
+  std::optional<devcol::stream> s;
+  {
+    on_device one(1);
+    s.emplace();
+    std::vector<devcol::table> batches(1);
+    batches[0].add("x", devcol::make_column<i64>({7, 8}, *s));
+    devcol::to_arrow_stream(std::move(batches), &out, *s);
+  }
+  // The consumer (another thread, say, whose current device is 0) asks for the batch: its event
+  // is made and recorded on device 1, where the batch and the stream are.
+  ArrowDeviceArray array{};
+  REQUIRE(out.get_next(&out, &array) == 0);
+  CHECK(current_device() == 0);
+  CHECK(array.device_id == 1);
+  CHECK(array.array.length == 2);
+  array.array.release(&array.array);
+  out.release(&out);
+  {
+    on_device one(1);
+    s.reset();
+  }
+  REQUIRE(reports().empty());
+}
+
+TEST_CASE("an exported Arrow stream of spillable device-1 columns orders them after the export with device 1 current",
+          "[devcol][device]") {
+  struct spilling : devcol::default_policy {
+    using spill = devcol::spillable;
+  };
+  ArrowDeviceArrayStream out{};
+  std::optional<devcol::stream> s;
+  {
+    on_device one(1);
+    s.emplace();
+    std::vector<devcol::basic_table<spilling>> batches(1);
+    batches[0].add("x", devcol::make_column<i64, spilling>({7, 8}));  // on device 1's default stream
+    devcol::to_arrow_stream(std::move(batches), &out, *s);             // exported on s
+  }
+  // The export's spill lock orders the column's stream after s when it ends: an event of device 1.
+  ArrowDeviceArray array{};
+  REQUIRE(out.get_next(&out, &array) == 0);
+  CHECK(current_device() == 0);
+  array.array.release(&array.array);
+  out.release(&out);
+  {
+    on_device one(1);
+    s.reset();
+  }
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("an Arrow import on device 1's default stream is handed back after that stream's work, with device 0 current",
           "[devcol][device]") {
   ArrowSchema schema{};

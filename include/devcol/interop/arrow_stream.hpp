@@ -10,6 +10,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/detail/retired_streams.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
@@ -46,6 +47,7 @@ struct stream_state {
   basic_table<Policy> schema;  // zero rows: only names and types matter
   table_source<Policy> next;
   stream_ref stream;
+  device_id stream_device;  // current at to_arrow_stream: `stream`'s device (the default stream is each device's own)
   ArrowDeviceType device_type;
   std::size_t produced = 0;
   std::string last_error;
@@ -97,6 +99,11 @@ struct stream_state {
   static int get_next(ArrowDeviceArrayStream* self, ArrowDeviceArray* out) noexcept {
     auto& state = of(self);
     return state.guarded([&] {
+      // Rule 21, as to_arrow(table): the consumer may call from any thread, with any device
+      // current (a new thread's is 0), and the export's event and copies belong to the batch's
+      // device. Made current once the batch is known, until after the spill lock has ordered the
+      // batch's owners after the export (which records an event on the export's stream).
+      std::optional<scoped_device> on_device;
       operation_spill_lock<Policy> const spill_scope{live_stream(state.stream)};  // the user's `next` runs under it too
       std::optional<basic_table<Policy>> batch = state.next();
       if (!batch) {
@@ -104,6 +111,7 @@ struct stream_state {
         return;
       }
       state.expect_schema(*batch);
+      (void)on_device.emplace(batch->num_columns() != 0 ? column_device((*batch)[std::size_t{0}]) : state.stream_device);
       ArrowDeviceArray exported;
       export_table_array(*batch, &exported, live_stream(state.stream));
       if (exported.device_type != state.device_type) {
@@ -161,7 +169,7 @@ void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, Arro
                                    ? detail::device_of(static_cast<void const*>(nullptr)).type
                                    : detail::device_of(schema[0]).type;
   using state_type = detail::stream_state<Policy>;
-  auto state = std::make_unique<state_type>(state_type{std::move(schema), std::move(next), stream, type, 0, {}});
+  auto state = std::make_unique<state_type>(state_type{std::move(schema), std::move(next), stream, current_device(), type, 0, {}});
   *out = ArrowDeviceArrayStream{};
   out->device_type = type;
   out->get_schema = &state_type::get_schema;
