@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sim_test {
@@ -646,24 +647,25 @@ TEST_CASE("a column made on device 1 is exported with device 0 current, and impo
   REQUIRE(reports().empty());
 }
 
-TEST_CASE("an exported Arrow stream of device 1 exports a batch when its consumer has device 0 current",
-          "[devcol][device]") {
+// Exports a stream of one batch, whose column `make` makes with device 1 current, on a stream of
+// device 1; then asks for the batch, as a consumer whose current device is 0 would (another
+// thread, say): the export's event and copies, and the spill lock's ordering when it ends, belong
+// to device 1. Returns the batch's device id and length.
+template <class Policy, class Make>
+std::pair<std::int64_t, std::int64_t> read_device_1_stream_on_device_0(Make make) {
   ArrowDeviceArrayStream out{};
   std::optional<devcol::stream> s;
   {
     on_device one(1);
     s.emplace();
-    std::vector<devcol::table> batches(1);
-    batches[0].add("x", devcol::make_column<i64>({7, 8}, *s));
+    std::vector<devcol::basic_table<Policy>> batches(1);
+    batches[0].add("x", make(*s));
     devcol::to_arrow_stream(std::move(batches), &out, *s);
   }
-  // The consumer (another thread, say, whose current device is 0) asks for the batch: its event
-  // is made and recorded on device 1, where the batch and the stream are.
   ArrowDeviceArray array{};
   REQUIRE(out.get_next(&out, &array) == 0);
   CHECK(current_device() == 0);
-  CHECK(array.device_id == 1);
-  CHECK(array.array.length == 2);
+  std::pair<std::int64_t, std::int64_t> const got{array.device_id, array.array.length};
   array.array.release(&array.array);
   out.release(&out);
   {
@@ -671,6 +673,15 @@ TEST_CASE("an exported Arrow stream of device 1 exports a batch when its consume
     s.reset();
   }
   REQUIRE(reports().empty());
+  return got;
+}
+
+TEST_CASE("an exported Arrow stream of device 1 exports a batch when its consumer has device 0 current",
+          "[devcol][device]") {
+  auto const [device, length] = read_device_1_stream_on_device_0<devcol::default_policy>(
+      [](devcol::stream_ref s) { return devcol::make_column<i64>({7, 8}, s); });
+  CHECK(device == 1);
+  CHECK(length == 2);
 }
 
 TEST_CASE("an exported Arrow stream of spillable device-1 columns orders them after the export with device 1 current",
@@ -678,47 +689,29 @@ TEST_CASE("an exported Arrow stream of spillable device-1 columns orders them af
   struct spilling : devcol::default_policy {
     using spill = devcol::spillable;
   };
-  ArrowDeviceArrayStream out{};
-  std::optional<devcol::stream> s;
-  {
-    on_device one(1);
-    s.emplace();
-    std::vector<devcol::basic_table<spilling>> batches(1);
-    batches[0].add("x", devcol::make_column<i64, spilling>({7, 8}));  // on device 1's default stream
-    devcol::to_arrow_stream(std::move(batches), &out, *s);             // exported on s
-  }
-  // The export's spill lock orders the column's stream after s when it ends: an event of device 1.
-  ArrowDeviceArray array{};
-  REQUIRE(out.get_next(&out, &array) == 0);
-  CHECK(current_device() == 0);
-  array.array.release(&array.array);
-  out.release(&out);
-  {
-    on_device one(1);
-    s.reset();
-  }
-  REQUIRE(reports().empty());
+  // Made on device 1's default stream and exported on another: the export's spill lock orders the
+  // column's stream after the export's when it ends, through an event of device 1.
+  auto const [device, length] = read_device_1_stream_on_device_0<spilling>(
+      [](devcol::stream_ref) { return devcol::make_column<i64, spilling>({7, 8}); });
+  CHECK(device == 1);
+  CHECK(length == 2);
 }
 
-TEST_CASE("an Arrow import on device 1's default stream is handed back after that stream's work, with device 0 current",
-          "[devcol][device]") {
-  ArrowSchema schema{};
-  ArrowDeviceArray array{};
+// Imports, with device 1 current and on its default stream, what `import` makes of a column
+// exported there, and queues a kernel reading the import on that stream; then drops the import's
+// last handle with device 0 current. Handing the memory back (which the producer frees on its own
+// stream) must wait for device 1's default stream, not device 0's.
+template <class Import>
+void hand_back_device_1_import_on_device_0(Import import) {
   std::optional<devcol::stream> producer;
   std::optional<devcol::column<i64>> back;
   std::optional<devcol::column<i64>> doubled;
   {
     on_device one(1);
     producer.emplace();
-    {
-      auto col = devcol::make_column<i64>({1, 2, 3}, *producer);
-      devcol::to_arrow(col, &schema, &array, *producer);  // the export holds the only handle now
-    }
-    back = devcol::from_arrow<i64>(&schema, &array);  // on device 1's default stream
-    doubled = devcol::transform(*back, [](i64 v) { return 2 * v; });  // still reading it there
+    back = import(devcol::make_column<i64>({1, 2, 3}, *producer), *producer);  // on device 1's default stream
+    doubled = devcol::transform(*back, [](i64 v) { return 2 * v; });          // still reading it there
   }
-  // The last handle goes with device 0 current: the release (which frees on the producer's stream)
-  // must wait for device 1's default stream, not device 0's.
   back.reset();
   CHECK(current_device() == 0);
   {
@@ -730,32 +723,25 @@ TEST_CASE("an Arrow import on device 1's default stream is handed back after tha
   REQUIRE(reports().empty());
 }
 
+TEST_CASE("an Arrow import on device 1's default stream is handed back after that stream's work, with device 0 current",
+          "[devcol][device]") {
+  hand_back_device_1_import_on_device_0([](devcol::column<i64> col, devcol::stream_ref producer) {
+    ArrowSchema schema{};
+    ArrowDeviceArray array{};
+    devcol::to_arrow(col, &schema, &array, producer);
+    col = devcol::column<i64>{};  // the export holds the only handle now
+    return devcol::from_arrow<i64>(&schema, &array);
+  });
+}
+
 TEST_CASE("a DLPack import on device 1's default stream is handed back after that stream's work, with device 0 current",
           "[devcol][device]") {
-  std::optional<devcol::stream> producer;
-  std::optional<devcol::column<i64>> back;
-  std::optional<devcol::column<i64>> doubled;
-  {
-    on_device one(1);
-    producer.emplace();
-    DLManagedTensorVersioned* tensor = nullptr;
-    {
-      auto col = devcol::make_column<i64>({1, 2, 3}, *producer);
-      tensor = devcol::to_dlpack(col, *producer);
-      producer->synchronize();
-    }
-    back = devcol::from_dlpack<i64>(tensor);  // on device 1's default stream
-    doubled = devcol::transform(*back, [](i64 v) { return 2 * v; });
-  }
-  back.reset();  // the deleter must wait for device 1's default stream, not device 0's
-  CHECK(current_device() == 0);
-  {
-    on_device one(1);
-    CHECK(devcol::to_host(*doubled) == std::vector<std::optional<i64>>{2, 4, 6});
-    doubled.reset();
-    producer.reset();
-  }
-  REQUIRE(reports().empty());
+  hand_back_device_1_import_on_device_0([](devcol::column<i64> col, devcol::stream_ref producer) {
+    DLManagedTensorVersioned* tensor = devcol::to_dlpack(col, producer);
+    producer.synchronize();
+    col = devcol::column<i64>{};  // the tensor holds the only handle now
+    return devcol::from_dlpack<i64>(tensor);
+  });
 }
 
 TEST_CASE("a spillable column made on device 1 is spilled and unspilled with device 0 current", "[devcol][device]") {
