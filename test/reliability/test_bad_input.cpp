@@ -119,6 +119,36 @@ TEST_CASE("bad input: adopting buffers with an offset and size whose sum wraps i
   CHECK_THAT(message_of<devcol::logic_error>([&] { devcol::column<i64> c(data, {}, 9, 0); }), Contains("64 bytes"));
 }
 
+TEST_CASE("bad input: every kind refuses adopting an offset and size whose sum wraps", "[reliability][bad_input]") {
+  leak_check leaks;
+  using buffer = devcol::buffer<devcol::default_policy>;
+  buffer const bytes(64);
+  devcol::any_column<> const child(devcol::make_column<i64>({1, 2, 3}));
+  std::string const value = std::to_string(minus_one);
+  // Offset -1 and size 1 sum to 0 rows: every kind's own buffer check passed, and the column then
+  // read its offsets (or type ids, views, child rows) from one element before its buffer.
+  auto const refused = [&](auto f) { return message_of<devcol::logic_error>(f); };
+  CHECK_THAT(refused([&] { devcol::strings_column c(bytes, bytes, {}, 1, 0, minus_one); }), Contains(value));
+  CHECK_THAT(refused([&] { devcol::binary_column c(bytes, bytes, {}, 1, 0, minus_one); }), Contains(value));
+  CHECK_THAT(refused([&] { devcol::string_view_column c(bytes, {}, {}, 1, 0, minus_one); }), Contains(value));
+  CHECK_THAT(refused([&] { devcol::list_column c(bytes, child, {}, 1, 0, minus_one); }), Contains(value));
+  CHECK_THAT(refused([&] { devcol::large_list_view_column c(bytes, bytes, child, {}, 1, 0, minus_one); }),
+             Contains(value));
+  CHECK_THAT(refused([&] { devcol::fixed_size_list_column<> c(1, child, {}, 1, 0, minus_one); }), Contains(value));
+  CHECK_THAT(refused([&] { devcol::struct_column<> c({"a"}, {child}, {}, 1, 0, minus_one); }), Contains(value));
+  CHECK_THAT(refused([&] {
+               devcol::union_column<devcol::default_policy> c(devcol::union_mode::sparse, {0}, {"a"}, {child}, bytes, {},
+                                                              1, minus_one);
+             }),
+             Contains(value));
+  CHECK_THAT(refused([&] {
+               devcol::run_end_encoded_column<devcol::default_policy> c(
+                   devcol::run_ends_column<>(devcol::make_column<i64>({3})), child, 1, minus_one);
+             }),
+             Contains(value));
+  CHECK_THAT(refused([&] { devcol::fixed_size_binary_column<> c(1, bytes, {}, 1, 0, minus_one); }), Contains(value));
+}
+
 namespace {
 /// A custom resource that breaks the contract: a pointer one byte past an aligned one, or null.
 struct broken_resource {

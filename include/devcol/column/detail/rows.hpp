@@ -17,6 +17,7 @@
 #include <devcol/memory/resource.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -217,8 +218,12 @@ class column_rows {
   column_rows& operator=(column_rows&&) = delete;
   ~column_rows() = default;
 
-  /// Throws unless the mask holds bits [offset, offset + size) and the null count is possible.
+  /// Throws unless offset + size does not wrap, the mask holds bits [offset, offset + size) and the
+  /// null count is possible. The kinds' own checks of their buffers compute offset + size too: one
+  /// that wrapped (an offset of -1 converted to size_t) passed them with a sum of a row or two.
   void check_rows_state() const {
+    DEVCOL_EXPECTS(offset_ <= SIZE_MAX - size_, Kind::kind_name, ": offset ", offset_, " + size ", size_,
+                   " overflows (a negative value converted to size_t?)");
     check_mask(Kind::kind_name, "", mask_, offset_, size_);
     check_null_count(Kind::kind_name, "", null_count_, size_, !mask_.empty());
   }
