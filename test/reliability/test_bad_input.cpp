@@ -149,6 +149,31 @@ TEST_CASE("bad input: every kind refuses adopting an offset and size whose sum w
   CHECK_THAT(refused([&] { devcol::fixed_size_binary_column<> c(1, bytes, {}, 1, 0, minus_one); }), Contains(value));
 }
 
+TEST_CASE("bad input: a concatenation of kinds that hold rows without memory refuses a row count that wraps",
+          "[reliability][bad_input]") {
+  leak_check leaks;
+  std::size_t const half = (SIZE_MAX >> 1) + 1;  // two of them wrapped to 0 rows
+  std::string const value = std::to_string(half);
+  auto const refused = [](auto f) { return message_of<devcol::logic_error>(f); };
+  devcol::null_column<> const nulls(half);
+  CHECK_THAT(refused([&] { (void)devcol::concatenate(std::vector{nulls, nulls}); }), Contains(value));
+  devcol::struct_column<> const fieldless({}, {}, {}, half, 0);
+  CHECK_THAT(refused([&] { (void)devcol::concatenate(std::vector{fieldless, fieldless}); }), Contains(value));
+  devcol::fixed_size_list_column<> const empty_lists(0, devcol::any_column<>(devcol::make_column<i64>({})), {}, half, 0);
+  CHECK_THAT(refused([&] { (void)devcol::concatenate(std::vector{empty_lists, empty_lists}); }), Contains(value));
+  std::vector<devcol::any_column<>> const any{devcol::any_column<>(nulls), devcol::any_column<>(nulls)};
+  CHECK_THAT(refused([&] { (void)devcol::concatenate(any); }), Contains(value));
+  // Three runs of INT64_MAX rows: their 2^64 + 2^63 - 3 rows wrapped to 2^63 - 3, which fit int64
+  // run ends, and the second input's run end overflowed to -2.
+  auto const runs = devcol::make_run_end_encoded_column(devcol::run_ends_column<>(devcol::make_column<i64>({INT64_MAX})),
+                                                        devcol::any_column<>(devcol::make_column<i64>({7})));
+  CHECK(runs.size() == static_cast<std::size_t>(INT64_MAX));
+  std::vector<devcol::any_column<>> const three(3, devcol::any_column<>(runs));
+  CHECK_THAT(refused([&] { (void)devcol::concatenate(three); }), Contains(std::to_string(INT64_MAX)));
+  std::vector<devcol::any_column<>> const two(2, devcol::any_column<>(runs));
+  CHECK_THAT(refused([&] { (void)devcol::concatenate(two); }), Contains("do not fit run ends of 64 bits"));
+}
+
 namespace {
 /// A custom resource that breaks the contract: a pointer one byte past an aligned one, or null.
 struct broken_resource {

@@ -56,6 +56,15 @@ inline void check_rows(std::string_view kind, std::string_view op, std::size_t b
                  " rows of the column");
 }
 
+/// `total + more` rows: a result's rows summed over the inputs it joins (a concatenation). Kinds
+/// whose rows need no memory (null columns, structs without fields, fixed-size lists of size 0,
+/// run-end encoded columns) can hold any count, so the sum is checked rather than left to wrap.
+/// @throws devcol::logic_error naming both counts when the sum passes SIZE_MAX
+[[nodiscard]] inline std::size_t add_rows(std::string_view op, std::size_t total, std::size_t more) {
+  DEVCOL_EXPECTS(more <= SIZE_MAX - total, op, ": ", total, " + ", more, " rows overflow size_t");
+  return total + more;
+}
+
 /// The nulls among rows [begin, end) of a column with `nulls` of `size` rows whose row 0 is bit
 /// `offset` of `mask`: no kernel when the column has none or only nulls; else one pass, synchronised.
 template <class Buffer>

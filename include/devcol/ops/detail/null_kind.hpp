@@ -7,6 +7,7 @@
 #pragma once
 
 #include <devcol/column/column.hpp>
+#include <devcol/column/detail/rows.hpp>
 #include <devcol/column/null_column.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -69,7 +70,7 @@ template <class Policy>
 [[nodiscard]] null_column<Policy> concatenate(std::span<null_column<Policy> const> cols, stream_ref stream = {}) {
   (void)stream;
   std::size_t rows = 0;
-  for (auto const& c : cols) { rows += c.size(); }
+  for (auto const& c : cols) { rows = detail::add_rows("concatenate", rows, c.size()); }
   return null_column<Policy>(rows);
 }
 /// @brief concatenate() of a vector of null columns (see the span overload).

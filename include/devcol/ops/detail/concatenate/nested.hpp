@@ -11,6 +11,7 @@
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/rows.hpp>
 #include <devcol/column/validity_view.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
@@ -73,7 +74,7 @@ concatenated_rows rows_to_concatenate(std::span<C const> cols) {
   concatenated_rows out;
   for (auto const& c : cols) {
     out.masks.push_back({c.has_nulls() ? c.null_mask(access::read) : nullptr, c.offset(), out.rows});
-    out.rows += c.size();
+    out.rows = add_rows("concatenate", out.rows, c.size());
     out.nulls += c.null_count();
   }
   return out;

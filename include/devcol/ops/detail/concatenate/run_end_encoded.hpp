@@ -10,6 +10,7 @@
 #include <devcol/column/any_column.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/detail/rows.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -48,7 +49,7 @@ run_end_encoded_column<Policy> concatenate_runs(std::span<run_end_encoded_column
   for (auto const& c : cols) {
     ranges.push_back(c.run_range(stream));
     runs += ranges.back().second - ranges.back().first;
-    rows += c.size();
+    rows = add_rows("concatenate", rows, c.size());
   }
   DEVCOL_EXPECTS(rows <= static_cast<std::size_t>(std::numeric_limits<E>::max()), "concatenate: ", rows,
                  " rows do not fit run ends of ", sizeof(E) * 8, " bits");
