@@ -297,6 +297,11 @@ TEST_CASE("bad input: a fixed-size list or binary width past Arrow's int32 is re
   CHECK(devcol::make_fixed_size_binary_column(std::vector<std::string>{}, widest).width() == widest);
   CHECK_THAT(refused([&] { (void)devcol::make_fixed_size_binary_column(std::vector<std::string>{}, widest + 1); }),
              Contains("width of 2147483648 bytes"));
+  // A null row is staged as `width` zero bytes: the width is checked first (std::length_error
+  // before, for a width of -1; gigabytes of host memory for one just past Arrow's).
+  std::vector<std::optional<std::string>> const one_null{std::nullopt};
+  CHECK_THAT(refused([&] { (void)devcol::make_fixed_size_binary_column(one_null, minus_one); }),
+             Contains("width of " + std::to_string(minus_one) + " bytes"));
 }
 
 TEST_CASE("bad input: a name or time zone holding a NUL byte is refused at export, never cut short",
