@@ -106,6 +106,12 @@ TEST_CASE("bad input: negative sizes converted to size_t are refused before anyt
   CHECK_THAT(message_of<devcol::logic_error>([] { (void)devcol::full<std::int8_t>(minus_one, std::int8_t{1}); }),
              Contains(value));
   CHECK_THAT(message_of<devcol::logic_error>([] { (void)devcol::full<double>(minus_one, std::nullopt); }), Contains(value));
+  // Rows of width 0 take no memory, but their mask does: its size wrapped to 0 bytes (no mask,
+  // with SIZE_MAX nulls).
+  CHECK_THAT(message_of<devcol::logic_error>([] {
+               devcol::fixed_size_binary_column<> c(0, minus_one, {}, devcol::mask_state::all_null);
+             }),
+             Contains(value));
   CHECK(leaks.live() == 0);
 }
 

@@ -281,6 +281,10 @@ class column_rows {
   void allocate_mask(mask_state state, resource_type resource, stream_ref stream) {
     DEVCOL_EXPECTS_ENUMERATOR(state, mask_state::all_null, Kind::kind_name, "mask_state");
     if (state == mask_state::unallocated) { return; }
+    // A kind whose rows take no memory (fixed-size binary of width 0) gets here with any count:
+    // within 7 of SIZE_MAX, bitmask_allocation_size() wrapped to a mask of 0 bytes, no mask at all.
+    DEVCOL_EXPECTS(size_ <= static_cast<std::size_t>(PTRDIFF_MAX), Kind::kind_name, ": a mask of ", size_,
+                   " rows is more than memory holds (a negative size converted to size_t?)");
     std::size_t const bytes = bitmask_allocation_size(size_);
     mask_ = buffer_type(bytes, stream, mr::default_alignment, std::move(resource));
     fill_bytes(mask_.data(access::write, stream), state == mask_state::all_valid ? 0xFF : 0x00, bytes, stream);
