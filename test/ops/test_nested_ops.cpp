@@ -215,4 +215,25 @@ TEST_CASE("concatenating dictionaries moves indices without signed overflow in n
         std::vector<std::optional<std::int32_t>>{0, std::nullopt, 1});
 }
 
+TEST_CASE("concatenating dictionaries whose values fill the index type takes inputs without valid indices",
+          "[nested][ops][concatenate][dictionary]") {
+  devcol_test::leak_check leaks;
+  std::vector<double> all(128);
+  for (std::size_t i = 0; i < all.size(); ++i) { all[i] = static_cast<double>(i); }
+  // 128 values: int8 indices reach every one. An input after them with no valid index moves no
+  // index, yet it was refused as "128 dictionary values overflow int8 indices".
+  auto const full = devcol::make_dictionary_column(devcol::make_column<std::int8_t>({127, 0}), devcol::make_column<double>(all));
+  auto const empty = devcol::make_dictionary_column(devcol::make_column<std::int8_t>(std::vector<std::int8_t>{}),
+                                                    devcol::make_column<double>(std::vector<double>{}));
+  auto const null_rows = devcol::make_dictionary_column(devcol::make_column<std::int8_t>({std::nullopt}),
+                                                        devcol::make_column<double>(std::vector<double>{}));
+  auto const d = devcol::concatenate(std::vector{full, empty, null_rows});
+  CHECK(devcol::to_host_values(d) == values{127.0, 0.0, hv()});
+  CHECK(devcol::size(d.values()) == 128);
+  CHECK(devcol::type_name(d) == devcol::type_name(full));
+  // A valid index past them is still refused: its value would be the 129th.
+  auto const one = devcol::make_dictionary_column(devcol::make_column<std::int8_t>({0}), devcol::make_column<double>({1.0}));
+  CHECK_THROWS_WITH(devcol::concatenate(std::vector{full, one}), Catch::Contains("dictionary values overflow int8 indices"));
+}
+
 }  // namespace devcol_test::nested_ops
