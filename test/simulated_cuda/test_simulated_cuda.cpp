@@ -780,6 +780,83 @@ TEST_CASE("a spillable column made on device 1 is spilled and unspilled with dev
   REQUIRE(reports().empty());
 }
 
+// A user's spill_lock ends with device 0 current around an operation that ran on device 1, on
+// `work` (a stream of device 1, or its default stream), writing a spillable column made on another
+// stream of device 1. The lock's end must order that column's stream after the work with an event
+// of device 1, waited on with device 1 current: no failed record, no host wait on device 0's
+// default stream instead of device 1's; the spill that follows then copies after the write.
+TEST_CASE("a spill_lock that ends with device 0 current orders device 1's work through an event of device 1",
+          "[devcol][device]") {
+  struct spilling : devcol::default_policy {
+    using spill = devcol::spillable;
+  };
+  bool const was_on = devcol::options::set_spill(true);
+  {
+    std::optional<devcol::stream> made_on;
+    std::optional<devcol::stream> other;
+    std::optional<devcol::column<i64, spilling>> c;
+    {
+      on_device one(1);
+      made_on.emplace();
+      other.emplace();
+      c = devcol::make_column<i64, spilling>({1, 2, 3, 4}, *made_on);
+      made_on->synchronize();
+    }
+    auto const write_under_lock_on_device_1 = [&](devcol::stream_ref work) {
+      devcol::spill_lock const lock;  // device 0 is current here, and when it ends
+      on_device one(1);
+      devcol::fill(*c, i64{5}, work);
+    };
+    SECTION("the work on another stream of device 1") { write_under_lock_on_device_1(*other); }
+    SECTION("the work on device 1's default stream") { write_under_lock_on_device_1(devcol::stream_ref{}); }
+    REQUIRE(current_device() == 0);
+    CHECK(reports().empty());
+    REQUIRE(c->spill(*made_on) == 4 * sizeof(i64));  // copies on made_on, with device 1 current: after the write
+    {
+      on_device one(1);
+      CHECK(devcol::to_host(*c) == std::vector<std::optional<i64>>{5, 5, 5, 5});
+      c.reset();
+      other.reset();
+      made_on.reset();
+    }
+  }
+  devcol::options::set_spill(was_on);
+  REQUIRE(reports().empty());
+}
+
+// The same for a consumer that reads an exported Arrow stream of device 1 under its own spill_lock
+// with device 0 current: the export's stream is noted as device 1's.
+TEST_CASE("an exported Arrow stream of device 1 read under a spill_lock with device 0 current orders through device 1",
+          "[devcol][device]") {
+  struct spilling : devcol::default_policy {
+    using spill = devcol::spillable;
+  };
+  ArrowDeviceArrayStream out{};
+  std::optional<devcol::stream> s;
+  {
+    on_device one(1);
+    s.emplace();
+    std::vector<devcol::basic_table<spilling>> batches(1);
+    batches[0].add("x", devcol::make_column<i64, spilling>({7, 8}));  // on device 1's default stream
+    devcol::to_arrow_stream(std::move(batches), &out, *s);
+  }
+  ArrowDeviceArray array{};
+  {
+    devcol::spill_lock const lock;
+    REQUIRE(out.get_next(&out, &array) == 0);
+  }
+  CHECK(current_device() == 0);
+  CHECK(array.device_id == 1);
+  CHECK(array.array.length == 2);
+  array.array.release(&array.array);
+  out.release(&out);
+  {
+    on_device one(1);
+    s.reset();
+  }
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("a pool made on device 1 gives its chunks back with device 1 current, whichever device is current",
           "[devcol][device]") {
   std::optional<devcol::mr::pool<devcol::mr::cuda_async>> pool;

@@ -16,6 +16,7 @@
 #include <devcol/buffer/options.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/detail/retired_streams.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/event.hpp>
 #include <devcol/core/source_location.hpp>
 #include <devcol/core/stream_ref.hpp>
@@ -62,6 +63,18 @@ struct spill_node_ops {
   std::size_t (*spill)(spill_node*);
   /// The stream the owner was made on: its spills copy, and its memory is freed, in order on it.
   stream_ref (*stream)(spill_node const*) noexcept;
+  /// The owner's device (rule 21): its stream belongs to it (the default stream is that device's).
+  device_id (*device)(spill_node const*) noexcept;
+};
+
+/// A stream an operation under a spill lock queued work on, with its device: the one current when
+/// the operation noted it (a default stream is each device's own, so the handle alone cannot say).
+struct noted_stream {
+  stream_ref stream;
+  device_id device;
+  friend bool operator==(noted_stream const& a, noted_stream const& b) noexcept {
+    return a.stream == b.stream && a.device == b.device;
+  }
 };
 
 /**
@@ -285,49 +298,58 @@ class spill_lock_frame {
     let_go(held_);
   }
   /**
-   * Notes that an operation under this thread's locks queues work on `stream`, so that the owners
-   * it uses are ordered after that work when the outermost lock ends. Nothing on the host backend,
-   * whose work is done when the call returns.
+   * Notes that an operation under this thread's locks queues work on `stream`, a stream of
+   * `device`, so that the owners it uses are ordered after that work when the outermost lock ends,
+   * whichever device is current then. Nothing on the host backend, whose work is done when the
+   * call returns.
    * @throws std::bad_alloc if the note cannot be kept (before anything changed)
    */
-  void note_stream([[maybe_unused]] stream_ref stream) {
+  void note_stream([[maybe_unused]] stream_ref stream, [[maybe_unused]] device_id device) {
 #if DEVCOL_BACKEND_CUDA
-    if (std::find(streams_.begin(), streams_.end(), stream) == streams_.end()) { streams_.push_back(stream); }
+    noted_stream const noted{stream, device};
+    if (std::find(streams_.begin(), streams_.end(), noted) == streams_.end()) { streams_.push_back(noted); }
 #endif
   }
   /**
    * Orders the stream of each owner in `held` after the work queued so far on each of `streams`
    * that is another stream: one event recorded there, waited on by the owner's stream. Once the
    * lock lets go of an owner, a spill (which copies on the owner's stream) or the free of its
-   * memory therefore waits for the kernels an operation queued on another stream (DESIGN.md rule
-   * 21). Never synchronises the host, unless CUDA cannot make or record the event: then it waits
-   * for that stream on the host, which orders all that follows as well.
+   * memory therefore waits for the kernels an operation queued on another stream. Rule 21: the
+   * event is made and recorded with the work's device current, and each owner's stream waits with
+   * the owner's device current, whichever device the thread has current when the lock ends (a
+   * default stream names the current device's). Never synchronises the host, unless CUDA cannot
+   * make, record or wait on the event: then it waits for that stream on the host, which orders
+   * all that follows as well.
    */
   static void order_after([[maybe_unused]] std::vector<spill_node*> const& held,
-                          [[maybe_unused]] std::vector<stream_ref> const& streams) noexcept {
+                          [[maybe_unused]] std::vector<noted_stream> const& streams) noexcept {
 #if DEVCOL_BACKEND_CUDA
-    for (stream_ref const work : streams) {
-      if (live_stream(work) != work) { continue; }  // destroyed: its destructor waited for its work
+    for (noted_stream const& work : streams) {
+      if (live_stream(work.stream) != work.stream) { continue; }  // destroyed: its destructor waited for its work
       std::optional<event> done;
-      std::optional<stream_ref> last_waiting;
-      for (spill_node const* n : held) {
-        stream_ref const own = live_stream(n->ops->stream(n));
-        if (own == work || own == last_waiting) { continue; }
-        try {
-          if (!done) { done.emplace().record(work); }
-          done->wait(own);
+      std::optional<noted_stream> last_waiting;
+      try {
+        for (spill_node const* n : held) {
+          noted_stream const own{live_stream(n->ops->stream(n)), n->ops->device(n)};
+          if (own == work || own == last_waiting) { continue; }
+          if (!done) {
+            scoped_device const on_work(work.device);  // the event belongs to the work's device
+            done.emplace().record(work.stream);
+          }
+          scoped_device const on_own(own.device);
+          done->wait(own.stream);
           last_waiting = own;
-        } catch (...) {
-          (void)cudaStreamSynchronize(work.value());
-          (void)cudaGetLastError();
-          break;
         }
+      } catch (...) {
+        scoped_device const on_work(work.device, std::nothrow);
+        (void)cudaStreamSynchronize(work.stream.value());
+        (void)cudaGetLastError();
       }
     }
 #endif
   }
   /// Replaces the noted streams with `streams`, returning those noted so far (spill_capture).
-  std::vector<stream_ref> exchange_streams(std::vector<stream_ref> streams) noexcept {
+  std::vector<noted_stream> exchange_streams(std::vector<noted_stream> streams) noexcept {
     return std::exchange(streams_, std::move(streams));
   }
   /// Lowers the lock count of every owner in `held` and drops its pin; empties `held`.
@@ -354,7 +376,7 @@ class spill_lock_frame {
 
  private:
   std::vector<spill_node*> held_;
-  std::vector<stream_ref> streams_;
+  std::vector<noted_stream> streams_;
 };
 
 /**
@@ -369,11 +391,15 @@ class [[nodiscard]] scoped_spill_lock {
  public:
   /// A lock around pointer work that queues nothing of its own.
   scoped_spill_lock() noexcept { spill_lock_frame::enter(); }
-  /// The lock of an operation that queues its work on `stream`: when the outermost lock ends,
-  /// the owners it held are ordered after that work (spill_lock_frame::order_after()).
-  /// @throws std::bad_alloc on CUDA if the stream cannot be noted (before anything changed)
-  explicit scoped_spill_lock(stream_ref stream) {
-    spill_lock_frame::current().note_stream(stream);
+  /// The lock of an operation that queues its work on `stream`, a stream of the current device:
+  /// when the outermost lock ends, the owners it held are ordered after that work
+  /// (spill_lock_frame::order_after()).
+  /// @throws std::bad_alloc, devcol::cuda_error on CUDA if the stream cannot be noted (before
+  /// anything changed)
+  explicit scoped_spill_lock(stream_ref stream) : scoped_spill_lock(stream, current_device()) {}
+  /// The same for `stream`, a stream of `device` (which need not be current now).
+  scoped_spill_lock(stream_ref stream, device_id device) {
+    spill_lock_frame::current().note_stream(stream, device);
     spill_lock_frame::enter();
   }
   scoped_spill_lock(scoped_spill_lock const&) = delete;
@@ -385,6 +411,7 @@ class [[nodiscard]] scoped_spill_lock<false> {
  public:
   scoped_spill_lock() noexcept {}  // user-provided: a named no-op lock is not an unused variable
   explicit scoped_spill_lock(stream_ref) noexcept {}
+  scoped_spill_lock(stream_ref, device_id) noexcept {}
   scoped_spill_lock(scoped_spill_lock const&) = delete;
   scoped_spill_lock& operator=(scoped_spill_lock const&) = delete;
 };
@@ -452,7 +479,7 @@ class [[nodiscard]] spill_capture {
   }
 
   std::vector<spill_node*> saved_;
-  std::vector<stream_ref> saved_streams_;
+  std::vector<noted_stream> saved_streams_;
   std::size_t saved_depth_;
   bool taken_ = false;
 };

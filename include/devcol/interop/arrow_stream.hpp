@@ -104,7 +104,8 @@ struct stream_state {
       // device. Made current once the batch is known, until after the spill lock has ordered the
       // batch's owners after the export (which records an event on the export's stream).
       std::optional<scoped_device> on_device;
-      operation_spill_lock<Policy> const spill_scope{live_stream(state.stream)};  // the user's `next` runs under it too
+      // The stream is noted as the export's device's: the consumer's device may be current now.
+      operation_spill_lock<Policy> const spill_scope{live_stream(state.stream), state.stream_device};  // the user's `next` runs under it too
       std::optional<basic_table<Policy>> batch = state.next();
       if (!batch) {
         *out = ArrowDeviceArray{};  // the end: a released array

@@ -454,7 +454,8 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
         },
         [](spill_node* n) noexcept { unpin(static_cast<owner*>(n)); },
         [](spill_node* n) { return static_cast<owner*>(n)->spill(static_cast<owner*>(n)->stream()); },
-        [](spill_node const* n) noexcept { return static_cast<owner const*>(n)->stream(); }};
+        [](spill_node const* n) noexcept { return static_cast<owner const*>(n)->stream(); },
+        [](spill_node const* n) noexcept { return static_cast<owner const*>(n)->device(); }};
     this->ops = &node_ops;
     auto& registry = spill_registry::global();
     this->last_use.store(registry.advance(), std::memory_order_relaxed);
