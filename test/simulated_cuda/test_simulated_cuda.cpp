@@ -857,6 +857,38 @@ TEST_CASE("an exported Arrow stream of device 1 read under a spill_lock with dev
   REQUIRE(reports().empty());
 }
 
+// What an mr::on_oom adaptor of device 0 calls when an allocation there fails: it must free device
+// 0's memory, not spill device 1's least recently used columns (which frees nothing device 0 can use).
+TEST_CASE("on-demand spilling for an allocation on device 0 spills device 0's owners only", "[devcol][device]") {
+  struct spilling : devcol::default_policy {
+    using spill = devcol::spillable;
+  };
+  bool const was_on = devcol::options::set_spill(true);
+  bool const was_on_demand = devcol::options::set_spill_on_demand(true);
+  {
+    std::optional<devcol::column<i64, spilling>> older;  // device 1's, the least recently used
+    {
+      on_device one(1);
+      older = devcol::make_column<i64, spilling>({1, 2, 3, 4});
+      devcol::stream_ref{}.synchronize();
+    }
+    auto newer = devcol::make_column<i64, spilling>({5, 6, 7, 8});  // device 0's
+    devcol::stream_ref{}.synchronize();
+    REQUIRE(current_device() == 0);
+    CHECK(devcol::spill_manager::on_demand(4 * sizeof(i64), devcol::stream_ref{}));
+    CHECK(newer.is_spilled());
+    CHECK_FALSE(older->is_spilled());
+    CHECK(devcol::to_host(newer) == std::vector<std::optional<i64>>{5, 6, 7, 8});
+    {
+      on_device one(1);
+      older.reset();
+    }
+  }
+  devcol::options::set_spill_on_demand(was_on_demand);
+  devcol::options::set_spill(was_on);
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("a pool made on device 1 gives its chunks back with device 1 current, whichever device is current",
           "[devcol][device]") {
   std::optional<devcol::mr::pool<devcol::mr::cuda_async>> pool;

@@ -181,12 +181,13 @@ class spill_registry {
 
   /**
    * Spills least-recently-used owners until at least `bytes` device bytes were freed or nothing
-   * more can be spilled (what `spill_manager::spill` does). Allocates host memory; takes the mutex
+   * more can be spilled (what `spill_manager::spill` does); with `only`, owners of that device
+   * alone (what frees memory for an allocation on it). Allocates host memory; takes the mutex
    * once, for a snapshot, and no lock while copying.
    * @returns the device bytes freed
    */
   template <int = 0>
-  std::size_t spill_least_recently_used(std::size_t bytes) noexcept {
+  std::size_t spill_least_recently_used(std::size_t bytes, std::optional<device_id> only = std::nullopt) noexcept {
     std::vector<std::pair<std::uint64_t, spill_node*>> candidates;
     try {
       candidates = snapshot();
@@ -197,7 +198,7 @@ class spill_registry {
                      [](auto const& a, auto const& b) { return a.first < b.first; });
     std::size_t freed = 0;
     for (auto const& [stamp, node] : candidates) {
-      if (freed < bytes) {
+      if (freed < bytes && (!only || node->ops->device(node) == *only)) {
         try {
           freed += node->ops->spill(node);
         } catch (...) {

@@ -9,6 +9,7 @@
 #include <devcol/buffer/options.hpp>
 #include <devcol/core/callback.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 
 #include <cstddef>
@@ -69,13 +70,15 @@ class spill_manager {
 
   /**
    * @brief The `mr::on_oom` callback: with `options::spill()` and `options::spill_on_demand()` on,
-   * spills at least `bytes` and returns whether anything was freed (so the allocation is retried).
+   * spills at least `bytes` of the current device's owners, least recently used first, and returns
+   * whether anything was freed (so the allocation is retried). The allocation that failed runs with
+   * its device current (rule 21): spilling another device's owners would free nothing it can use.
    * @param bytes the size of the allocation that failed
    */
   template <int = 0>
   static bool on_demand(std::size_t bytes, stream_ref /*stream*/) noexcept {
     if (!options::spill() || !options::spill_on_demand()) { return false; }
-    return global().spill(bytes) > 0;
+    return detail::spill_registry::global().spill_least_recently_used(bytes, detail::current_device_nothrow()) > 0;
   }
   /// @brief on_demand() as a callback for `mr::on_oom`.
   template <int = 0>
