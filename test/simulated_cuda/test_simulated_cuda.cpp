@@ -889,6 +889,39 @@ TEST_CASE("on-demand spilling for an allocation on device 0 spills device 0's ow
   REQUIRE(reports().empty());
 }
 
+// The soft device limit holds for each device: device 0's allocations count against device 0's
+// bytes alone, and spill device 0's owners, not device 1's least recently used ones.
+TEST_CASE("the soft device limit counts and spills each device's owners apart", "[devcol][device]") {
+  struct spilling : devcol::default_policy {
+    using spill = devcol::spillable;
+  };
+  bool const was_on = devcol::options::set_spill(true);
+  std::size_t const was_limit = devcol::options::set_spill_device_limit(6 * sizeof(i64));
+  {
+    std::optional<devcol::column<i64, spilling>> older;  // device 1's, the least recently used
+    {
+      on_device one(1);
+      older = devcol::make_column<i64, spilling>({1, 2, 3, 4});
+      devcol::stream_ref{}.synchronize();
+    }
+    auto first = devcol::make_column<i64, spilling>({5, 6, 7, 8});  // device 0: 32 of its 48 bytes
+    CHECK_FALSE(older->is_spilled());
+    CHECK_FALSE(first.is_spilled());
+    auto second = devcol::make_column<i64, spilling>({9, 10, 11, 12});  // device 0 past its limit
+    CHECK_FALSE(older->is_spilled());
+    CHECK(first.is_spilled());
+    CHECK_FALSE(second.is_spilled());
+    CHECK(devcol::spill_manager::global().device_bytes() == 8 * sizeof(i64));
+    {
+      on_device one(1);
+      older.reset();
+    }
+  }
+  devcol::options::set_spill_device_limit(was_limit);
+  devcol::options::set_spill(was_on);
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("a pool made on device 1 gives its chunks back with device 1 current, whichever device is current",
           "[devcol][device]") {
   std::optional<devcol::mr::pool<devcol::mr::cuda_async>> pool;

@@ -90,7 +90,7 @@ class buffer {
    */
   buffer(std::size_t bytes, stream_ref stream, std::size_t alignment, resource_type resource)
       : owner_(new owner_type(bytes, alignment, stream, std::move(resource))), size_(bytes) {
-    if constexpr (spillable) { detail::spill_registry::global().after_allocation(); }
+    if constexpr (spillable) { detail::spill_registry::global().after_allocation(owner_->device()); }
   }
 
   /**

@@ -133,8 +133,9 @@ class options {
     return on_demand_flag().exchange(enabled, std::memory_order_relaxed);
   }
   /**
-   * @brief The soft device limit in bytes (0: none): with spill() on, the manager spills after a
-   * spillable allocation until tracked device bytes are under it. From `DEVCOL_SPILL_DEVICE_LIMIT`
+   * @brief The soft device limit in bytes (0: none), for each device: with spill() on, the manager
+   * spills a device's owners after a spillable allocation on it until that device's tracked bytes
+   * are under it. From `DEVCOL_SPILL_DEVICE_LIMIT`
    * (bytes, or with a unit: "8GB", "512 MiB"), 0 when unset.
    */
   [[nodiscard]] static std::size_t spill_device_limit() noexcept { return limit_value().load(std::memory_order_relaxed); }

@@ -22,6 +22,7 @@
 #include <devcol/core/stream_ref.hpp>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -115,8 +116,9 @@ struct spill_counters {
 /**
  * @brief Every live spillable owner, in an intrusive list under one mutex: register and
  * unregister are O(1); nothing scans it per allocation or access (rule 18). Also the epoch, the
- * device bytes it tracks, the statistics level and counters; it spills least-recently-used owners
- * when asked, and after an allocation when the soft device limit is passed.
+ * device bytes it tracks (per device), the statistics level and counters; it spills
+ * least-recently-used owners when asked, and after an allocation when its device passes the soft
+ * device limit.
  *
  * The members that sort, map or grow vectors are `template <int = 0>`, so that only a file that
  * uses spillable owners compiles them (the body of a non-template member is compiled in every file
@@ -129,6 +131,7 @@ class spill_registry {
     return registry;
   }
 
+  /// Registers `node` (its ops set), with `bytes` on its device.
   void add(spill_node* node, std::size_t bytes) {
     std::lock_guard const guard(mutex_);
     node->prev = nullptr;
@@ -136,7 +139,7 @@ class spill_registry {
     if (head_ != nullptr) { head_->prev = node; }
     head_ = node;
     node->registered = true;
-    device_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+    add_device_bytes(bytes, node->ops->device(node));
   }
   void remove(spill_node* node, std::size_t device_bytes) noexcept {
     std::lock_guard const guard(mutex_);
@@ -144,7 +147,7 @@ class spill_registry {
     if (node->prev != nullptr) { node->prev->next = node->next; } else { head_ = node->next; }
     if (node->next != nullptr) { node->next->prev = node->prev; }
     node->registered = false;
-    device_bytes_.fetch_sub(device_bytes, std::memory_order_relaxed);
+    sub_device_bytes(device_bytes, node->ops->device(node));
   }
 
   /// Pins on every live owner on the device now (taken under the mutex, each only if it still has
@@ -167,10 +170,22 @@ class spill_registry {
   /// Advances the epoch (on a spillable allocation or unspill) and returns the new value.
   static std::uint64_t advance() noexcept { return spill_epoch.fetch_add(1, std::memory_order_relaxed) + 1; }
 
-  void add_device_bytes(std::size_t bytes) noexcept { device_bytes_.fetch_add(bytes, std::memory_order_relaxed); }
-  void sub_device_bytes(std::size_t bytes) noexcept { device_bytes_.fetch_sub(bytes, std::memory_order_relaxed); }
-  /// Device bytes held by registered owners now.
-  [[nodiscard]] std::size_t device_bytes() const noexcept { return device_bytes_.load(std::memory_order_relaxed); }
+  void add_device_bytes(std::size_t bytes, device_id device) noexcept {
+    device_bytes_[slot(device)].fetch_add(bytes, std::memory_order_relaxed);
+  }
+  void sub_device_bytes(std::size_t bytes, device_id device) noexcept {
+    device_bytes_[slot(device)].fetch_sub(bytes, std::memory_order_relaxed);
+  }
+  /// Device bytes held by registered owners of `device` now.
+  [[nodiscard]] std::size_t device_bytes(device_id device) const noexcept {
+    return device_bytes_[slot(device)].load(std::memory_order_relaxed);
+  }
+  /// Device bytes held by registered owners now, on every device.
+  [[nodiscard]] std::size_t device_bytes() const noexcept {
+    std::size_t total = 0;
+    for (auto const& bytes : device_bytes_) { total += bytes.load(std::memory_order_relaxed); }
+    return total;
+  }
   /// The number of registered owners (a scan: for tests and reports only).
   [[nodiscard]] std::size_t count() {
     std::lock_guard const guard(mutex_);
@@ -211,22 +226,24 @@ class spill_registry {
   }
 
   /**
-   * Called after every spillable allocation and unspill, with no lock held: with `options::spill()`
-   * on and a device limit set, spills until the tracked device bytes are under it (rule 17's soft
-   * limit). Here rather than in the spill layer so that the limit applies in a program that never
-   * names the manager, without a start-up initialiser in every file that includes devcol.
+   * Called after every spillable allocation and unspill on `device`, with no lock held: with
+   * `options::spill()` on and a device limit set, spills that device's owners until its tracked
+   * bytes are under it (rule 17's soft limit, a limit per device: another device's owners hold
+   * none of its memory). Here rather than in the spill layer so that the limit applies in a
+   * program that never names the manager, without a start-up initialiser in every file that
+   * includes devcol.
    */
   template <int = 0>
-  void after_allocation() noexcept {
+  void after_allocation(device_id device) noexcept {
     if (!options::spill()) { return; }
     std::size_t const limit = options::spill_device_limit();
     if (limit == 0) { return; }
     thread_local bool busy = false;  // a spill never allocates device memory, but be sure
     if (busy) { return; }
-    std::size_t const used = device_bytes();
+    std::size_t const used = device_bytes(device);
     if (used <= limit) { return; }
     busy = true;
-    spill_least_recently_used(used - limit);
+    spill_least_recently_used(used - limit, device);
     busy = false;
   }
 
@@ -268,9 +285,15 @@ class spill_registry {
   // question about statistics), whether or not the program ever names the manager.
   spill_registry() : stats_level_(options::spill_stats()) {}
 
+  // The device bytes of each device's owners: devices past the last slot share it.
+  static constexpr std::size_t device_slots = 64;
+  static std::size_t slot(device_id device) noexcept {
+    return std::min(static_cast<std::size_t>(std::max(device.value(), 0)), device_slots - 1);
+  }
+
   std::mutex mutex_;
   spill_node* head_ = nullptr;
-  std::atomic<std::size_t> device_bytes_{0};
+  std::array<std::atomic<std::size_t>, device_slots> device_bytes_{};
   std::atomic<int> stats_level_;
   spill_counters counters_;
   std::mutex sites_mutex_;

@@ -263,7 +263,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       }
       if (expose) { mark_exposed(); }
     }
-    if (unspilled) { registry.after_allocation(); }  // this owner is held or pinned now: not spilled
+    if (unspilled) { registry.after_allocation(device()); }  // this owner is held or pinned now: not spilled
     if (first_exposure && where != nullptr && registry.stats_level() >= 2) {
       registry.record_exposure(*where, this->bytes_);
     }
@@ -318,7 +318,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       resource_type resource = memory_.resource();
       resource.deallocate(device, this->bytes_, this->alignment_, memory_.stream());
     }
-    registry.sub_device_bytes(this->bytes_);
+    registry.sub_device_bytes(this->bytes_, this->device());
     if (counting) {
       auto& c = registry.counters();
       c.spilled_bytes.fetch_add(this->bytes_, std::memory_order_relaxed);
@@ -339,7 +339,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       std::unique_lock guard(this->mutex);
       unspilled = bring_to_device(guard);
     }
-    if (unspilled) { spill_registry::global().after_allocation(); }
+    if (unspilled) { spill_registry::global().after_allocation(device()); }
   }
 
   /**
@@ -532,7 +532,7 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
     spill_host_resource{}.deallocate(this->host, this->bytes_, this->alignment_);
     this->host = nullptr;
     settle(spill_location::device);
-    registry.add_device_bytes(this->bytes_);
+    registry.add_device_bytes(this->bytes_, device());
     this->last_use.store(registry.advance(), std::memory_order_relaxed);
     if (counting) {
       auto& c = registry.counters();
