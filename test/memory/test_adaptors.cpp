@@ -32,6 +32,34 @@ TEST_CASE("statistics does not count a failed allocation", "[memory][statistics]
   CHECK(stats.report() == devcol::mr::statistics_report{});
 }
 
+namespace test_adaptors {
+// What the CUDA leaves (cudaMallocAsync, cudaMalloc) answer to 0 bytes: null, with no CUDA call.
+struct null_for_empty_upstream {
+  void* allocate(std::size_t bytes, std::size_t alignment = devcol::mr::default_alignment, devcol::stream_ref s = {}) {
+    return bytes == 0 ? nullptr : inner.allocate(bytes, alignment, s);
+  }
+  void deallocate(void* p, std::size_t bytes, std::size_t alignment = devcol::mr::default_alignment,
+                  devcol::stream_ref s = {}) noexcept {
+    if (p != nullptr) { inner.deallocate(p, bytes, alignment, s); }
+  }
+  friend bool operator==(null_for_empty_upstream const&, null_for_empty_upstream const&) noexcept { return true; }
+  friend void get_property(null_for_empty_upstream const&, devcol::mr::host_accessible) noexcept {}
+  devcol::mr::host_aligned inner;
+};
+}  // namespace test_adaptors
+
+TEST_CASE("statistics counts no live allocation for an empty one that gives null and is never freed",
+          "[memory][statistics]") {
+  using counted = devcol::mr::statistics<test_adaptors::null_for_empty_upstream>;
+  counted stats;
+  {  // an empty column's buffer: its allocation frees nothing, since it holds no pointer
+    devcol::mr::basic_allocation<counted> const empty(0, devcol::mr::default_alignment, devcol::stream_ref{}, stats);
+    CHECK(empty.data() == nullptr);
+    devcol::mr::basic_allocation<counted> const full(64, devcol::mr::default_alignment, devcol::stream_ref{}, stats);
+  }
+  CHECK(stats.report() == devcol::mr::statistics_report{{0, 64, 64}, {0, 1, 1}});
+}
+
 TEST_CASE("limiting throws out_of_memory past its limit and its counters stay right", "[memory][limiting]") {
   devcol::mr::limiting<devcol::mr::host_aligned> limited{1000};
   void* a = limited.allocate(600);

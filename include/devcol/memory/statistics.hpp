@@ -40,14 +40,18 @@ class statistics_state : public adaptor_state<Upstream> {
  public:
   using adaptor_state<Upstream>::adaptor_state;
 
+  // A null result (the CUDA leaves' answer to 0 bytes) is no allocation: nothing frees it (an
+  // mr::allocation frees only a non-null pointer), so it is counted neither way, as tracking does.
   void* allocate(std::size_t bytes, std::size_t alignment, stream_ref stream) {
     void* ptr = this->upstream().allocate(bytes, alignment, stream);
+    if (ptr == nullptr) { return ptr; }
     bytes_.add(static_cast<std::int64_t>(bytes));
     allocations_.add(1);
     return ptr;
   }
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment, stream_ref stream) noexcept {
     this->upstream().deallocate(ptr, bytes, alignment, stream);
+    if (ptr == nullptr) { return; }
     bytes_.sub(static_cast<std::int64_t>(bytes));
     allocations_.sub(1);
   }
@@ -79,7 +83,8 @@ class statistics_state : public adaptor_state<Upstream> {
  *
  * Each allocation and deallocation costs a few relaxed atomic operations and no lock (RMM's
  * statistics adaptor takes a lock per allocation). A report is a snapshot: under concurrent use its
- * fields may come from slightly different instants. Failed allocations are not counted.
+ * fields may come from slightly different instants. Failed allocations are not counted, nor the null
+ * pointer an empty request may give (which no one frees).
  *
  * Copies share one set of counters and the upstream (a copy costs an atomic increment; see
  * `detail::adaptor_handle`): what is allocated through any copy is seen in every copy's report, and
