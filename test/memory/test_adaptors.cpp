@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -148,6 +149,51 @@ TEST_CASE("logging writes one CSV line per event, failures included", "[memory][
   CHECK(lines[0] == "thread,time_ns,action,pointer,bytes,alignment,stream");
   CHECK_THAT(lines[2], Catch::Contains(",allocate_failure,") && Catch::Contains(",5000,64,"));
   for (auto const& line : lines) { CHECK(std::count(line.begin(), line.end(), ',') == 6); }
+}
+
+namespace test_adaptors {
+// Hands the block it was last given back to the next allocation, and calls `after_free` right after
+// a free: where another thread may be given the block that was just freed.
+struct reusing_upstream {
+  struct shared {
+    void* last_freed = nullptr;
+    std::function<void()> after_free;
+  };
+  void* allocate(std::size_t bytes, std::size_t alignment = devcol::mr::default_alignment, devcol::stream_ref s = {}) {
+    if (void* p = std::exchange(state->last_freed, nullptr)) { return p; }
+    return devcol::mr::host_aligned{}.allocate(bytes, alignment, s);
+  }
+  void deallocate(void* p, std::size_t, std::size_t = devcol::mr::default_alignment, devcol::stream_ref = {}) noexcept {
+    state->last_freed = p;
+    if (auto hook = std::exchange(state->after_free, {})) { hook(); }
+  }
+  friend bool operator==(reusing_upstream const& a, reusing_upstream const& b) noexcept { return a.state == b.state; }
+  friend void get_property(reusing_upstream const&, devcol::mr::host_accessible) noexcept {}
+  std::shared_ptr<shared> state = std::make_shared<shared>();
+};
+}  // namespace test_adaptors
+
+TEST_CASE("logging writes a free before the allocation that is given the freed block", "[memory][logging]") {
+  test_adaptors::reusing_upstream const upstream;
+  std::ostringstream log;
+  {
+    devcol::mr::logging<test_adaptors::reusing_upstream> logged{log, upstream};
+    void* p = logged.allocate(64, 64);
+    void* again = nullptr;
+    upstream.state->after_free = [&] { again = logged.allocate(64, 64); };  // another thread, as soon as it can
+    logged.deallocate(p, 64, 64);
+    REQUIRE(again == p);
+    logged.deallocate(again, 64, 64);
+  }
+  std::vector<std::string> lines;
+  std::istringstream in(log.str());
+  for (std::string line; std::getline(in, line);) { lines.push_back(line); }
+  REQUIRE(lines.size() == 5);
+  CHECK_THAT(lines[1], Catch::Contains(",allocate,"));
+  CHECK_THAT(lines[2], Catch::Contains(",deallocate,"));  // the free, then the allocation given its block
+  CHECK_THAT(lines[3], Catch::Contains(",allocate,"));
+  CHECK_THAT(lines[4], Catch::Contains(",deallocate,"));
+  devcol::mr::host_aligned{}.deallocate(std::exchange(upstream.state->last_freed, nullptr), 64, 64);
 }
 
 TEST_CASE("logging to a file writes the header and a line per event, and flushes", "[memory][logging]") {

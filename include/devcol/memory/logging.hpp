@@ -61,9 +61,11 @@ class logging_state : public adaptor_state<Upstream> {
     log_nothrow("allocate", ptr, bytes, alignment, stream);  // a failed write must not leak the memory
     return ptr;
   }
+  // Logged before the memory goes back upstream: from then on another thread may be given the same
+  // block and log its allocation, which must come after this line (a replay reads them in order).
   void deallocate(void* ptr, std::size_t bytes, std::size_t alignment, stream_ref stream) noexcept {
-    this->upstream().deallocate(ptr, bytes, alignment, stream);
     log_nothrow("deallocate", ptr, bytes, alignment, stream);
+    this->upstream().deallocate(ptr, bytes, alignment, stream);
   }
   void flush() {
     std::lock_guard lock(mutex_);
