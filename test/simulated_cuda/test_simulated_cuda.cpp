@@ -462,6 +462,35 @@ TEST_CASE("defect 8: cuda_async's synchronous allocate and deallocate order the 
   REQUIRE(reports().empty());
 }
 
+// CCCL's synchronous_resource (allocate_sync) through what is not a leaf: an adaptor, a pool or a
+// handle over cuda_async allocates on the default stream (cudaMallocAsync there, or a pool's wait
+// for a block's free), so the memory is usable by another stream only once that stream is synchronised.
+TEST_CASE("an adaptor's, pool's or handle's synchronous allocate over cuda_async is usable by any stream on return",
+          "[devcol][cccl]") {
+#if DEVCOL_HAS_CCCL_MR
+  raw_stream other;
+  auto const use_on_other = [&](auto& resource) {
+    void* p = resource.allocate_sync(256, 256);
+    REQUIRE(cudaMemsetAsync(p, 1, 256, other.value) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(other.value) == cudaSuccess);
+    resource.deallocate_sync(p, 256, 256);
+  };
+  SECTION("statistics") {
+    devcol::mr::statistics<devcol::mr::cuda_async> resource;
+    use_on_other(resource);
+  }
+  SECTION("pool") {
+    devcol::mr::pool<devcol::mr::cuda_async> resource;
+    use_on_other(resource);
+  }
+  SECTION("resource_handle") {
+    devcol::mr::resource_handle resource{"cuda_async", devcol::mr::cuda_async{}};
+    use_on_other(resource);
+  }
+#endif
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("defect 5: a DLPack import's deleter runs after devcol's work on the imported memory",
           "[devcol][defect_5]") {
   // A producer that frees its memory on its own stream when devcol hands the tensor back.

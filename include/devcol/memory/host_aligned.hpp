@@ -42,6 +42,8 @@ class host_aligned : public detail::cccl_interop<host_aligned> {
  public:
   /// The largest alignment honoured (2 MiB, a huge page).
   static constexpr std::size_t max_alignment = std::size_t{1} << 21;
+  /// allocate(bytes, alignment) is synchronous: CCCL's allocate_sync calls it as it is.
+  static constexpr bool synchronous_allocate = true;
   /// The size of a huge page, the alignment of blocks of huge_page_threshold bytes or more.
   static constexpr std::size_t huge_page_bytes = std::size_t{1} << 21;
   /// Blocks this large or larger are advised onto huge pages (see the class comment); at this

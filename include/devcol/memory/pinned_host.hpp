@@ -53,6 +53,8 @@ class pinned_host : public detail::cccl_interop<pinned_host> {
  public:
   /// The largest alignment honoured (that of mr::aligned).
   static constexpr std::size_t max_alignment = over_aligned_type::max_alignment;
+  /// allocate(bytes, alignment) is synchronous: CCCL's allocate_sync calls it as it is.
+  static constexpr bool synchronous_allocate = true;
 
   /**
    * @brief Allocates `bytes` of pinned memory aligned to `alignment` (null for 0 bytes at an

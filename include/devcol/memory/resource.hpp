@@ -167,10 +167,24 @@ class cccl_interop {
   void deallocate(::cuda::stream_ref stream, void* ptr, std::size_t bytes, std::size_t alignment) noexcept {
     self().deallocate(ptr, bytes, alignment, to_stream_ref(stream));
   }
-  /// @brief Synchronous allocate, as CCCL 3.1+'s `cuda::mr::synchronous_resource`: the resource's
-  /// own two-argument allocate. @throws what it throws
+  /// @brief Synchronous allocate, as CCCL 3.1+'s `cuda::mr::synchronous_resource`: memory every
+  /// stream may use on return. A leaf resource's own two-argument allocate is that already
+  /// (`synchronous_allocate`); any other's (an adaptor's, a handle's, a reference's) is ordered on
+  /// the default stream (a stream-ordered upstream allocates there, a pool may make it wait for a
+  /// block's free), so the default stream is synchronised before it returns.
+  /// @throws what the allocate throws; devcol::cuda_error if the synchronisation fails (the
+  /// memory is given back first)
   void* allocate_sync(std::size_t bytes, std::size_t alignment = default_alignment) {
-    return self().allocate(bytes, alignment);
+    void* ptr = self().allocate(bytes, alignment);
+#  if DEVCOL_BACKEND_CUDA
+    if constexpr (!requires { requires Derived::synchronous_allocate; }) {
+      if (cudaError_t const status = cudaStreamSynchronize(stream_ref{}.value()); status != cudaSuccess) {
+        self().deallocate(ptr, bytes, alignment);
+        ::devcol::detail::throw_cuda_error(status, "cudaStreamSynchronize", __FILE__, __LINE__);
+      }
+    }
+#  endif
+    return ptr;
   }
   /// @brief Synchronous deallocate (CCCL 3.1+): the resource's own three-argument deallocate. Never throws.
   void deallocate_sync(void* ptr, std::size_t bytes, std::size_t alignment = default_alignment) noexcept {

@@ -35,6 +35,8 @@ class cuda_leaf : public cccl_interop<Derived> {
   using cccl_interop<Derived>::deallocate;
   /// The alignment CUDA guarantees for its allocations; larger ones throw (use mr::aligned).
   static constexpr std::size_t max_alignment = 256;
+  /// allocate(bytes, alignment) is synchronous: CCCL's allocate_sync calls it as it is.
+  static constexpr bool synchronous_allocate = true;
 
   /**
    * @brief Allocates `bytes` aligned to `alignment` (null for 0 bytes, without calling CUDA).
