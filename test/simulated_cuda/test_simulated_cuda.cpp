@@ -966,6 +966,27 @@ TEST_CASE("a pool made on device 1 gives its chunks back with device 1 current, 
   REQUIRE(reports().empty());
 }
 
+// A policy naming a resource type allocates from that type's instance for the current device: a pool
+// that grew on device 0 must not hand its blocks to a column made with device 1 current.
+TEST_CASE("a policy's pool serves each device from chunks of its own", "[devcol][device]") {
+  struct pooled : devcol::default_policy {
+    using resource = devcol::mr::pool<devcol::mr::cuda_async>;
+  };
+  std::optional<devcol::column<i64, pooled>> on_zero = devcol::make_column<i64, pooled>({1, 2});
+  devcol::stream_ref{}.synchronize();
+  auto const* const zero_pool = &devcol::mr::shared_instance<pooled::resource>();
+  {
+    on_device one(1);
+    auto on_one = devcol::make_column<i64, pooled>({3, 4});
+    CHECK(on_one.data_buffer().device() == devcol::device_id{1});
+    CHECK(devcol::to_host(on_one) == std::vector<std::optional<i64>>{3, 4});
+    CHECK(&devcol::mr::shared_instance<pooled::resource>() != zero_pool);
+  }
+  CHECK(&devcol::mr::shared_instance<pooled::resource>() == zero_pool);
+  on_zero.reset();
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("with no thread default, allocations use the current device's default", "[devcol][device][per_device]") {
   // An earlier case's set_default(previous) may have pinned a thread default: drop it for this case.
   std::optional<devcol::mr::resource_handle> const kept = devcol::mr::reset_default();

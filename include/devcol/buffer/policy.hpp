@@ -84,7 +84,7 @@ struct spillable {
  */
 struct default_policy {
   /// Where memory comes from: `mr::resource_handle` means this thread's default at creation;
-  /// any other resource type means its process-wide `mr::shared_instance`.
+  /// any other resource type means its process-wide `mr::shared_instance` for the current device.
   using resource = mr::resource_handle;
   /// copy_on_write | shared_views | runtime_sharing
   using sharing = copy_on_write;

@@ -6,13 +6,18 @@
 #pragma once
 
 #include <devcol/core/config.hpp>
+#include <devcol/core/device.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/memory/resource.hpp>
 #include <devcol/memory/resource_handle.hpp>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <concepts>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <typeinfo>
 #include <utility>
@@ -28,7 +33,7 @@ namespace mr {
  * @brief A non-owning, copyable reference to a resource: one pointer, forwarding every call.
  *
  * The referenced resource must outlive the reference and everything allocated through it; use it
- * with `shared_instance<R>()`, which lives for the whole process.
+ * with `shared_instance<R>()`, which lives for the whole process (one per device).
  * @tparam R the referenced resource type; its properties and maximum alignment pass through
  */
 template <memory_resource R>
@@ -145,15 +150,38 @@ class shared_resource : public detail::cccl_interop<shared_resource<R>> {
 };
 
 /**
- * @brief The process-wide instance of `R` that policies naming `R` allocate from: constructed on
- * first use (thread-safe), never destroyed, so memory freed during static destruction still finds it.
- * @tparam R a default-constructible resource type; each type has one instance per process
- * @throws what `R`'s constructor throws, on first use only (a later call tries again)
+ * @brief The process-wide instance of `R` for `device` that policies naming `R` allocate from
+ * while `device` is current: one per device, as RMM keeps one resource per device, since a pool
+ * caches the memory of the device it grew on and a limit counts one device's (rule 21). Made on
+ * first use with `device` current (thread-safe), never destroyed, so memory freed during static
+ * destruction still finds it. Devices past the 64th share the last one.
+ * @tparam R a default-constructible resource type
+ * @param device the device whose instance it is
+ * @throws what `R`'s constructor throws, on first use only (a later call tries again);
+ *         devcol::cuda_error if `device` cannot be made current then
+ */
+template <memory_resource R>
+[[nodiscard]] R& shared_instance(device_id device) {
+  static constexpr std::size_t slots = 64;
+  static std::array<std::atomic<R*>, slots> instances{};  // constant-initialised: no guard, no destructor
+  static std::mutex making;
+  auto& slot = instances[std::min(static_cast<std::size_t>(std::max(device.value(), 0)), slots - 1)];
+  if (R* const made = slot.load(std::memory_order_acquire)) { return *made; }
+  std::lock_guard const lock(making);
+  if (R* const made = slot.load(std::memory_order_relaxed)) { return *made; }
+  scoped_device const on_device(device);
+  R* const made = new R();  // deliberately leaked: see above
+  slot.store(made, std::memory_order_release);
+  return *made;
+}
+/**
+ * @brief The current device's shared_instance(device_id) of `R`.
+ * @tparam R a default-constructible resource type
+ * @throws as shared_instance(device_id); devcol::cuda_error if the current device cannot be read
  */
 template <memory_resource R>
 [[nodiscard]] R& shared_instance() {
-  static R* const instance = new R();  // deliberately leaked: see above
-  return *instance;
+  return shared_instance<R>(current_device());
 }
 
 /**
