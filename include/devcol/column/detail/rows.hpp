@@ -60,7 +60,8 @@ inline void check_rows(std::string_view kind, std::string_view op, std::size_t b
 /// whose rows need no memory (null columns, structs without fields, fixed-size lists of size 0,
 /// run-end encoded columns) can hold any count, so the sum is checked rather than left to wrap.
 /// @throws devcol::logic_error naming both counts when the sum passes SIZE_MAX
-[[nodiscard]] inline std::size_t add_rows(std::string_view op, std::size_t total, std::size_t more) {
+template <int = 0>
+[[nodiscard]] std::size_t add_rows(std::string_view op, std::size_t total, std::size_t more) {
   DEVCOL_EXPECTS(more <= SIZE_MAX - total, op, ": ", total, " + ", more, " rows overflow size_t");
   return total + more;
 }
