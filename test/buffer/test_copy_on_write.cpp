@@ -394,3 +394,43 @@ TEST_CASE("copies are made by the resource that made the original, whatever the 
   d = {};
   CHECK(made.outstanding_count() == 0);
 }
+
+TEST_CASE("rule 9: copy_into and scatter give a target memory in its own mode, not the option's", "[cow][rule9]") {
+  devcol_test::leak_check leaks;
+  using opt = std::optional<i64>;
+  auto const with_nulls = devcol::make_column<i64, runtime>({opt{}, opt{7}, opt{8}});  // made under copy-on-write
+  auto const rows = devcol::make_column<std::int32_t, runtime>({0, 1, 2});
+  SECTION("a copy-on-write target that shares its memory, written while the option is off") {
+    auto copy_target = devcol::make_column<i64, runtime>({1, 2, 3});
+    auto scatter_target = copy_target;
+    auto const original = copy_target;
+    devcol::scoped_copy_on_write off{false};
+    devcol::copy_into(with_nulls, copy_target);
+    devcol::scatter(with_nulls, rows, scatter_target);
+    for (auto* target : {&copy_target, &scatter_target}) {
+      CHECK(target->copy_on_write());  // the memory the write gave it keeps its mode
+      CHECK(target->mask_buffer().copy_on_write());
+      auto later = *target;  // so its copies still copy on write
+      assign(later, 1, {100});
+      CHECK(host_values(*target) == std::vector<i64>{0, 7, 8});
+    }
+    CHECK(host_values(original) == std::vector<i64>{1, 2, 3});
+  }
+  SECTION("a shared-views target written while the option is on") {
+    std::optional<devcol::column<i64, runtime>> copy_target;
+    std::optional<devcol::column<i64, runtime>> scatter_target;
+    {
+      devcol::scoped_copy_on_write off{false};
+      copy_target = devcol::make_column<i64, runtime>({1, 2, 3});
+      scatter_target = devcol::make_column<i64, runtime>({1, 2, 3});
+    }
+    devcol::copy_into(with_nulls, *copy_target);  // each holds its buffers alone: validity may change
+    devcol::scatter(with_nulls, rows, *scatter_target);
+    for (auto* target : {&*copy_target, &*scatter_target}) {
+      CHECK_FALSE(target->mask_buffer().copy_on_write());  // its new mask is a view like its values
+      auto view = *target;
+      assign(view, 1, {100});  // a copy of a shared-views column is a view: the write is seen by all
+      CHECK(host_values(*target) == std::vector<i64>{0, 100, 8});
+    }
+  }
+}

@@ -87,6 +87,9 @@ template <fixed_width T, class Policy>
 template <fixed_width T, class Policy>
 void copy_into(column<T, Policy> const& src, column<T, Policy>& dst, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  // The memory this write gives dst (fresh values, a new mask) keeps dst's sharing mode, not the
+  // option in force (rule 9).
+  detail::keep_sharing_mode<Policy> const keep(dst.copy_on_write());
   detail::expect_same_size(src.size(), dst.size(), "copy_into");
   if (dst.writes_copy()) {  // every row is replaced: fresh memory, not a copy of dst, moved in at the end
     column<T, Policy> fresh = dst.template make_like<T>(dst.size(), stream);

@@ -306,6 +306,9 @@ template <fixed_width T, class Policy, std::integral I, class IndexPolicy>
 void scatter(column<T, Policy> const& source, column<I, IndexPolicy> const& indices, column<T, Policy>& target,
              stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
+  // The memory this write gives target (its copy, a new mask) keeps target's sharing mode, not the
+  // option in force (rule 9).
+  detail::keep_sharing_mode<Policy> const keep(target.copy_on_write());
   detail::expect_same_size(source.size(), indices.size(), "scatter");
   if (source.has_nulls() || target.has_nulls()) { detail::expect_validity_writable(target, "scatter"); }
   detail::check_indices(indices.view(), target.size(), "scatter", stream);
