@@ -434,3 +434,39 @@ TEST_CASE("rule 9: copy_into and scatter give a target memory in its own mode, n
     }
   }
 }
+
+TEST_CASE("rule 9: a write to a nested column keeps its mode when a part of it has no mask", "[cow][rule9]") {
+  devcol_test::leak_check leaks;
+  using child = devcol::any_column<runtime>;
+  // Made under copy-on-write; none of these has a mask of its own but the struct, nor the sparse
+  // union offsets.
+  auto const list = devcol::make_list_column<std::int32_t, runtime>({0, 2, 3}, child{devcol::make_column<i64, runtime>({1, 2, 3})});
+  auto const view_list = devcol::make_list_view_column<std::int32_t, runtime>({0, 2}, {2, 1}, child{devcol::make_column<i64, runtime>({1, 2, 3})});
+  auto const pairs = devcol::make_fixed_size_list_column<runtime>(2, child{devcol::make_column<i64, runtime>({1, 2, 3, 4})});
+  auto const inner = devcol::make_struct_column<runtime>({{"x", child{devcol::make_column<i64, runtime>({5, 6})}}});
+  auto const either = devcol::make_union_column<runtime>(devcol::union_mode::sparse, {0},
+                                                        {{"i", child{devcol::make_column<i64, runtime>({7, 8})}}}, {0, 0});
+  auto const record = devcol::make_struct_column<runtime>(
+      {{"pairs", child{pairs}}, {"inner", child{inner}}, {"either", child{either}}}, {true, false});
+  auto copy = list;
+  auto view_copy = view_list;
+  auto record_copy = record;
+  devcol::scoped_copy_on_write off{false};
+  CHECK(copy.copy_on_write());  // made under copy-on-write, whatever the option says now
+  CHECK(view_copy.copy_on_write());
+  CHECK(pairs.copy_on_write());
+  CHECK(inner.copy_on_write());
+  CHECK(either.copy_on_write());
+  CHECK(record_copy.copy_on_write());
+  // Write access: each unshares, and the memory it gets keeps the column's mode.
+  CHECK(copy.null_mask(access::write) == nullptr);
+  CHECK(view_copy.null_mask(access::write) == nullptr);
+  (void)record_copy.null_mask(access::write);
+  CHECK_FALSE(copy.offsets_buffer().shares_memory_with(list.offsets_buffer()));
+  CHECK(copy.offsets_buffer().copy_on_write());
+  CHECK(devcol::get<devcol::column<i64, runtime>>(copy.child()).copy_on_write());
+  CHECK(view_copy.offsets_buffer().copy_on_write());
+  CHECK_FALSE(record_copy.mask_buffer().shares_memory_with(record.mask_buffer()));
+  CHECK(record_copy.mask_buffer().copy_on_write());
+  CHECK(record_copy.copy_on_write());
+}

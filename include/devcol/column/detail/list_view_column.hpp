@@ -170,7 +170,8 @@ class basic_list_view_column : public detail::column_rows<basic_list_view_column
   }
   /// @brief Whether writes copy first, here and in the child.
   [[nodiscard]] bool copy_on_write() const noexcept {
-    return offsets_.copy_on_write() && sizes_.copy_on_write() && mask_.copy_on_write() &&
+    // An empty mask has no mode of its own (it would answer with the option in force now).
+    return offsets_.copy_on_write() && sizes_.copy_on_write() && (mask_.empty() || mask_.copy_on_write()) &&
            detail::any_state(*child_, detail::child_state::copy_on_write);
   }
   /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).

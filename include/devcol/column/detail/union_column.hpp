@@ -304,9 +304,11 @@ class union_column : public detail::column_rows<union_column<Policy>, Policy> {
   [[nodiscard]] bool is_exposed() const noexcept {
     return type_ids_.is_exposed() || offsets_.is_exposed() || any_child(detail::child_state::exposed);
   }
-  /// @brief Whether writes copy first, in every buffer and child.
+  /// @brief Whether writes copy first, in every buffer and child. A sparse union's empty offsets
+  /// have no mode of their own (they would answer with the option in force now, and a parent's
+  /// write would copy in that mode, rule 9).
   [[nodiscard]] bool copy_on_write() const noexcept {
-    return type_ids_.copy_on_write() && offsets_.copy_on_write() &&
+    return type_ids_.copy_on_write() && (offsets_.empty() || offsets_.copy_on_write()) &&
            std::all_of(children_.begin(), children_.end(),
                        [](auto const& c) { return detail::any_state(c, detail::child_state::copy_on_write); });
   }
