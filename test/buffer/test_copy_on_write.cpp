@@ -470,3 +470,20 @@ TEST_CASE("rule 9: a write to a nested column keeps its mode when a part of it h
   CHECK(record_copy.mask_buffer().copy_on_write());
   CHECK(record_copy.copy_on_write());
 }
+
+TEST_CASE("rule 11: a DLPack export of a column with a mask keeps sharing the values with the column", "[cow][rule11]") {
+  devcol_test::leak_check leaks;
+  devcol::column<i64> col(3, {}, devcol::mask_state::all_valid);  // a mask, no nulls: exportable
+  devcol::fill(col, i64{1});
+  DLManagedTensorVersioned* t = devcol::to_dlpack(col);
+  CHECK(col.data(access::read) == t->dl_tensor.data);
+  devcol::fill(col, i64{7});  // exposed memory: written in place, seen through the tensor
+  CHECK(col.data(access::read) == t->dl_tensor.data);
+  i64 first = 0;
+  devcol::copy_bytes(&first, t->dl_tensor.data, sizeof first, {});
+  CHECK(first == 7);
+  DLManagedTensorVersioned* again = devcol::to_dlpack(col);  // a second export shares the same memory
+  CHECK(again->dl_tensor.data == t->dl_tensor.data);
+  again->deleter(again);
+  t->deleter(t);
+}

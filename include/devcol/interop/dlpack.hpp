@@ -138,7 +138,10 @@ template <fixed_width T, buffer_policy Policy>
                  " nulls, which a DLPack tensor cannot hold (fill them first)");
   auto ctx = std::make_unique<detail::dlpack_export<T, Policy>>();
   T* values = col.expose(stream);
-  ctx->kept = col.alias();
+  // The tensor keeps the values alone: an alias of the mask too would share it with the column
+  // (not exposed, so copy-on-write), and the column's next write would copy its rows away from
+  // the tensor's memory.
+  ctx->kept = column<T, Policy>(col.data_buffer().alias(), {}, col.size(), 0, col.offset());
   ctx->shape[0] = static_cast<std::int64_t>(col.size());
   DLManagedTensorVersioned& t = ctx->tensor;
   t.version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
