@@ -487,3 +487,27 @@ TEST_CASE("rule 11: a DLPack export of a column with a mask keeps sharing the va
   again->deleter(again);
   t->deleter(t);
 }
+
+TEST_CASE("rule 9: a null child has no say in the mode of the copy its parent's write makes", "[cow][rule9]") {
+  devcol_test::leak_check leaks;
+  using child = devcol::any_column<runtime>;
+  auto const record = devcol::make_struct_column<runtime>(
+      {{"x", child{devcol::make_column<i64, runtime>({1, 2})}}, {"nothing", child{devcol::null_column<runtime>(2)}}},
+      {true, false});  // made under copy-on-write
+  auto const list = devcol::make_list_column<std::int32_t, runtime>({0, 1, 2}, child{devcol::null_column<runtime>(2)});
+  auto record_copy = record;
+  auto list_copy = list;
+  devcol::scoped_copy_on_write off{false};
+  CHECK(record_copy.copy_on_write());
+  CHECK(list_copy.copy_on_write());
+  (void)record_copy.null_mask(access::write);  // unshares, in the struct's mode
+  (void)list_copy.null_mask(access::write);
+  CHECK_FALSE(record_copy.mask_buffer().shares_memory_with(record.mask_buffer()));
+  CHECK(record_copy.mask_buffer().copy_on_write());
+  CHECK(devcol::get<devcol::column<i64, runtime>>(record_copy.child(0)).copy_on_write());
+  CHECK_FALSE(list_copy.offsets_buffer().shares_memory_with(list.offsets_buffer()));
+  CHECK(list_copy.offsets_buffer().copy_on_write());
+  // Under a fixed policy a null column still answers with the policy's mode.
+  CHECK_FALSE(devcol::make_struct_column<legacy>({{"nothing", devcol::any_column<legacy>{devcol::null_column<legacy>(1)}}})
+                  .copy_on_write());
+}

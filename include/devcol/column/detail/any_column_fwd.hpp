@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 DEVCOL_NAMESPACE_BEGIN
 
@@ -230,7 +231,12 @@ template <class C>
     case child_state::shared: return col.is_shared();
     case child_state::borrowed: return col.is_borrowed();
     case child_state::exposed: return col.is_exposed();
-    case child_state::copy_on_write: return col.copy_on_write();
+    case child_state::copy_on_write:
+      // A null column has no buffer: under runtime_sharing its own answer is the option in force
+      // now, which would decide the mode of the copy a parent's write makes (rule 9); it has no
+      // say in its parent's answer.
+      if constexpr (!C::policy::sharing::fixed && std::is_same_v<C, null_column<typename C::policy>>) { return true; }
+      return col.copy_on_write();
   }
   return false;
 }
