@@ -397,8 +397,8 @@ template <buffer_policy Policy = default_policy, detail::host_input_range Range>
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   using buffer_type = typename fixed_size_binary_column<Policy>::buffer_type;
   // Before staging: a null row stages `width` zero bytes, which for a width past Arrow's (or a
-  // negative one converted to size_t) threw std::length_error or std::bad_alloc, or took gigabytes
-  // of host memory, before the column's own check of the width could run.
+  // negative one converted to size_t) would throw std::length_error or std::bad_alloc, or take
+  // gigabytes of host memory, before the column's own check of the width could run.
   DEVCOL_EXPECTS(width <= std::size_t{INT32_MAX}, "make_fixed_size_binary_column: a width of ", width,
                  " bytes is past Arrow's (an int32: at most 2147483647)");
   std::string bytes;

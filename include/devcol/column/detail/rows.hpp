@@ -230,7 +230,7 @@ class column_rows {
 
   /// Throws unless offset + size does not wrap, the mask holds bits [offset, offset + size) and the
   /// null count is possible. The kinds' own checks of their buffers compute offset + size too: one
-  /// that wrapped (an offset of -1 converted to size_t) passed them with a sum of a row or two.
+  /// that wraps (an offset of -1 converted to size_t) would pass them with a sum of a row or two.
   void check_rows_state() const {
     DEVCOL_EXPECTS(offset_ <= SIZE_MAX - size_, Kind::kind_name, ": offset ", offset_, " + size ", size_,
                    " overflows (a negative value converted to size_t?)");
@@ -283,7 +283,7 @@ class column_rows {
     DEVCOL_EXPECTS_ENUMERATOR(state, mask_state::all_null, Kind::kind_name, "mask_state");
     if (state == mask_state::unallocated) { return; }
     // A kind whose rows take no memory (fixed-size binary of width 0) gets here with any count:
-    // within 7 of SIZE_MAX, bitmask_allocation_size() wrapped to a mask of 0 bytes, no mask at all.
+    // within 7 of SIZE_MAX, bitmask_allocation_size() wraps to a mask of 0 bytes, no mask at all.
     DEVCOL_EXPECTS(size_ <= static_cast<std::size_t>(PTRDIFF_MAX), Kind::kind_name, ": a mask of ", size_,
                    " rows is more than memory holds (a negative size converted to size_t?)");
     std::size_t const bytes = bitmask_allocation_size(size_);
