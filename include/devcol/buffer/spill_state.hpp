@@ -171,14 +171,14 @@ class spill_registry {
   static std::uint64_t advance() noexcept { return spill_epoch.fetch_add(1, std::memory_order_relaxed) + 1; }
 
   void add_device_bytes(std::size_t bytes, device_id device) noexcept {
-    device_bytes_[slot(device)].fetch_add(bytes, std::memory_order_relaxed);
+    device_bytes_[device_slot(device)].fetch_add(bytes, std::memory_order_relaxed);
   }
   void sub_device_bytes(std::size_t bytes, device_id device) noexcept {
-    device_bytes_[slot(device)].fetch_sub(bytes, std::memory_order_relaxed);
+    device_bytes_[device_slot(device)].fetch_sub(bytes, std::memory_order_relaxed);
   }
   /// Device bytes held by registered owners of `device` now.
   [[nodiscard]] std::size_t device_bytes(device_id device) const noexcept {
-    return device_bytes_[slot(device)].load(std::memory_order_relaxed);
+    return device_bytes_[device_slot(device)].load(std::memory_order_relaxed);
   }
   /// Device bytes held by registered owners now, on every device.
   [[nodiscard]] std::size_t device_bytes() const noexcept {
@@ -285,15 +285,9 @@ class spill_registry {
   // question about statistics), whether or not the program ever names the manager.
   spill_registry() : stats_level_(options::spill_stats()) {}
 
-  // The device bytes of each device's owners: devices past the last slot share it.
-  static constexpr std::size_t device_slots = 64;
-  static std::size_t slot(device_id device) noexcept {
-    return std::min(static_cast<std::size_t>(std::max(device.value(), 0)), device_slots - 1);
-  }
-
   std::mutex mutex_;
   spill_node* head_ = nullptr;
-  std::array<std::atomic<std::size_t>, device_slots> device_bytes_{};
+  std::array<std::atomic<std::size_t>, device_slots> device_bytes_{};  // each device's owners' (device_slot)
   std::atomic<int> stats_level_;
   spill_counters counters_;
   std::mutex sites_mutex_;

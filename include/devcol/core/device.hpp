@@ -14,6 +14,7 @@
 #include <devcol/core/config.hpp>
 
 #include <compare>
+#include <cstddef>
 #include <new>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -71,6 +72,20 @@ class device_id {
   return 1;
 #endif
 }
+
+namespace detail {
+
+/// How many devices a per-device table of devcol's (the spill registry's byte counts,
+/// mr::shared_instance) keeps apart; devices past the last share its slot.
+inline constexpr std::size_t device_slots = 64;
+/// `device`'s slot in such a table.
+[[nodiscard]] constexpr std::size_t device_slot(device_id device) noexcept {
+  return device.value() <= 0 ? 0
+         : static_cast<std::size_t>(device.value()) < device_slots ? static_cast<std::size_t>(device.value())
+                                                                    : device_slots - 1;
+}
+
+}  // namespace detail
 
 namespace detail {
 #if DEVCOL_BACKEND_CUDA

@@ -11,7 +11,6 @@
 #include <devcol/memory/resource.hpp>
 #include <devcol/memory/resource_handle.hpp>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <concepts>
@@ -162,10 +161,9 @@ class shared_resource : public detail::cccl_interop<shared_resource<R>> {
  */
 template <memory_resource R>
 [[nodiscard]] R& shared_instance(device_id device) {
-  static constexpr std::size_t slots = 64;
-  static std::array<std::atomic<R*>, slots> instances{};  // constant-initialised: no guard, no destructor
+  static std::array<std::atomic<R*>, ::devcol::detail::device_slots> instances{};  // constant-initialised: no guard, no destructor
   static std::mutex making;
-  auto& slot = instances[std::min(static_cast<std::size_t>(std::max(device.value(), 0)), slots - 1)];
+  auto& slot = instances[::devcol::detail::device_slot(device)];
   if (R* const made = slot.load(std::memory_order_acquire)) { return *made; }
   std::lock_guard const lock(making);
   if (R* const made = slot.load(std::memory_order_relaxed)) { return *made; }
