@@ -218,6 +218,15 @@ enum class child_state : unsigned char {
   exposed,        ///< whether any buffer was handed out as a raw mutable pointer (rule 11)
   copy_on_write,  ///< whether writes to every buffer copy first
 };
+/// @brief One buffer's part in a nested kind's copy_on_write(): an empty buffer (no mask, a sparse
+/// union's offsets) has no mode of its own. It would answer with the option in force now, and so
+/// decide the mode of the copy a write makes (rule 9); it leaves the answer to the other parts.
+/// @tparam Buffer a `buffer` of any policy
+/// @param part the buffer asked
+template <class Buffer>
+[[nodiscard]] bool part_copies_on_write(Buffer const& part) noexcept {
+  return part.empty() || part.copy_on_write();
+}
 /// @brief The answer of one column of a known kind to `question` (its own member of that name).
 /// @tparam C a column kind
 /// @param col the column asked

@@ -134,11 +134,9 @@ class fixed_size_list_column : public detail::column_rows<fixed_size_list_column
   [[nodiscard]] bool is_exposed() const noexcept {
     return mask_.is_exposed() || detail::any_state(*child_, detail::child_state::exposed);
   }
-  /// @brief Whether writes copy first. Without a mask, the child's answer: an empty mask has no mode
-  /// of its own (it would answer with the option in force now, and a parent's write would copy
-  /// in that mode, rule 9).
+  /// @brief Whether writes copy first. Without a mask, the child's answer (detail::part_copies_on_write).
   [[nodiscard]] bool copy_on_write() const noexcept {
-    return (mask_.empty() || mask_.copy_on_write()) && detail::any_state(*child_, detail::child_state::copy_on_write);
+    return detail::part_copies_on_write(mask_) && detail::any_state(*child_, detail::child_state::copy_on_write);
   }
   /// @brief Another column on the same mask and child even when exposed (rule 12 does not apply). O(1).
   [[nodiscard]] fixed_size_list_column alias() const {

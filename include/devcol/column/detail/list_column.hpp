@@ -236,10 +236,9 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
   }
   /// @brief Whether writes copy first, here and in the child (under `runtime_sharing` the child may
   /// have been made in another mode; an export snapshots a column unless all of it copies on write).
-  /// A list without a mask answers for its offsets and child: an empty mask has no mode of its own
-  /// (it would answer with the option in force now, and a write's copy would take that, rule 9).
+  /// A list without a mask answers for its offsets and child (detail::part_copies_on_write).
   [[nodiscard]] bool copy_on_write() const noexcept {
-    return offsets_.copy_on_write() && (mask_.empty() || mask_.copy_on_write()) &&
+    return offsets_.copy_on_write() && detail::part_copies_on_write(mask_) &&
            detail::any_state(*child_, detail::child_state::copy_on_write);
   }
   /// @brief Another column on the same buffers even when exposed (rule 12, which makes a shallow

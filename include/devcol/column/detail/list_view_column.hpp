@@ -168,10 +168,10 @@ class basic_list_view_column : public detail::column_rows<basic_list_view_column
     return offsets_.is_exposed() || sizes_.is_exposed() || mask_.is_exposed() ||
            detail::any_state(*child_, detail::child_state::exposed);
   }
-  /// @brief Whether writes copy first, here and in the child.
+  /// @brief Whether writes copy first, here and in the child; without a mask, in its other buffers
+  /// and the child (detail::part_copies_on_write).
   [[nodiscard]] bool copy_on_write() const noexcept {
-    // An empty mask has no mode of its own (it would answer with the option in force now).
-    return offsets_.copy_on_write() && sizes_.copy_on_write() && (mask_.empty() || mask_.copy_on_write()) &&
+    return offsets_.copy_on_write() && sizes_.copy_on_write() && detail::part_copies_on_write(mask_) &&
            detail::any_state(*child_, detail::child_state::copy_on_write);
   }
   /// @brief Another column on the same buffers even when exposed (rule 12 does not apply). O(1).

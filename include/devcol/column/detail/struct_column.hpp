@@ -172,11 +172,10 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     return mask_.is_exposed() || any_child(detail::child_state::exposed);
   }
   /// @brief Whether writes copy first in the mask and every child (under `runtime_sharing` children
-  /// may have been made in another mode). Without a mask, the children's answer: an empty mask has
-  /// no mode of its own (it would answer with the option in force now, and a parent's write would
-  /// copy in that mode, rule 9); without a mask or fields, the policy's mode now.
+  /// may have been made in another mode). Without a mask, the children's answer
+  /// (detail::part_copies_on_write); without a mask or fields, the policy's mode now.
   [[nodiscard]] bool copy_on_write() const noexcept {
-    return ((mask_.empty() && !children_.empty()) || mask_.copy_on_write()) &&
+    return (children_.empty() ? mask_.copy_on_write() : detail::part_copies_on_write(mask_)) &&
            std::all_of(children_.begin(), children_.end(),
                        [](auto const& c) { return detail::any_state(c, detail::child_state::copy_on_write); });
   }

@@ -304,11 +304,10 @@ class union_column : public detail::column_rows<union_column<Policy>, Policy> {
   [[nodiscard]] bool is_exposed() const noexcept {
     return type_ids_.is_exposed() || offsets_.is_exposed() || any_child(detail::child_state::exposed);
   }
-  /// @brief Whether writes copy first, in every buffer and child. A sparse union's empty offsets
-  /// have no mode of their own (they would answer with the option in force now, and a parent's
-  /// write would copy in that mode, rule 9).
+  /// @brief Whether writes copy first, in every buffer and child; a sparse union's empty offsets have
+  /// no say (detail::part_copies_on_write).
   [[nodiscard]] bool copy_on_write() const noexcept {
-    return type_ids_.copy_on_write() && (offsets_.empty() || offsets_.copy_on_write()) &&
+    return type_ids_.copy_on_write() && detail::part_copies_on_write(offsets_) &&
            std::all_of(children_.begin(), children_.end(),
                        [](auto const& c) { return detail::any_state(c, detail::child_state::copy_on_write); });
   }
