@@ -176,14 +176,14 @@ class cccl_interop {
   /// memory is given back first)
   void* allocate_sync(std::size_t bytes, std::size_t alignment = default_alignment) {
     void* ptr = self().allocate(bytes, alignment);
-#  if DEVCOL_BACKEND_CUDA
     if constexpr (!requires { requires Derived::synchronous_allocate; }) {
-      if (cudaError_t const status = cudaStreamSynchronize(stream_ref{}.value()); status != cudaSuccess) {
+      try {
+        stream_ref{}.synchronize();  // a no-op on the host backend
+      } catch (...) {
         self().deallocate(ptr, bytes, alignment);
-        ::devcol::detail::throw_cuda_error(status, "cudaStreamSynchronize", __FILE__, __LINE__);
+        throw;
       }
     }
-#  endif
     return ptr;
   }
   /// @brief Synchronous deallocate (CCCL 3.1+): the resource's own three-argument deallocate. Never throws.
