@@ -23,6 +23,9 @@ LAYERS = ["core", "memory", "buffer", "spill", "column", "ops", "interop"]
 SHARED_DETAIL = {
     # whatever captured a stream asks it before queuing work there (memory, buffer, interop)
     "devcol/core/detail/retired_streams.hpp",
+    # the process-wide objects static destruction must not end: retired streams (core), the spill
+    # registry (buffer)
+    "devcol/core/detail/immortal.hpp",
     # the Thrust execution policy on a stream: every kernel of ops and interop launches through it
     "devcol/column/detail/execution.hpp",
     # the row helpers of variable-width kinds that string ops share with the columns

@@ -339,6 +339,19 @@ TEST_CASE("memory allocated on a devcol::stream is used and freed safely after t
   REQUIRE(reports().empty());
 }
 
+// Made (empty) before main, so before the first stream made the set of retired streams: its stream
+// is destroyed at exit after that set would have been, and retires into it.
+std::optional<devcol::stream> stream_at_namespace_scope;  // NOLINT: the case under test
+
+TEST_CASE("a devcol::stream at namespace scope is destroyed safely at exit",
+          "[simulated_cuda][devcol][stream_lifetime]") {
+  { devcol::stream const retired; }  // the set of retired streams now holds memory
+  stream_at_namespace_scope.emplace();
+  auto col = devcol::make_column<i64>({1, 2, 3}, *stream_at_namespace_scope);
+  CHECK(devcol::to_host(col, *stream_at_namespace_scope) == std::vector<std::optional<i64>>{1, 2, 3});
+  REQUIRE(reports().empty());
+}
+
 TEST_CASE("an Arrow import is released safely after its devcol::stream is destroyed",
           "[simulated_cuda][devcol][stream_lifetime][defect_4]") {
   auto col = devcol::make_column<i64>({1, 2, 3});

@@ -142,6 +142,20 @@ TEST_CASE("rule 15: a copy of a spilled buffer shares the host copy, a write to 
   CHECK(host_values(b) == iota(rows, 0));
 }
 
+// Made (empty) before main, so before the spill registry: destroyed at exit after the registry
+// would have been, and unregisters from it then.
+column spilled_at_namespace_scope;  // NOLINT: the case under test
+
+TEST_CASE("rule 15: a spilled column at namespace scope unregisters safely at exit", "[spill][rule15]") {
+  spill_options const opts(true);
+  spilled_at_namespace_scope = devcol::make_column<double, spilling>(iota(rows, 1));
+  auto const tracked = devcol::spill_manager::global().tracked_count();
+  CHECK(spilled_at_namespace_scope.spill() == column_bytes);
+  CHECK(host_values(spilled_at_namespace_scope) == iota(rows, 1));  // back on the device
+  CHECK(devcol::spill_manager::global().tracked_count() == tracked);
+  CHECK(spilled_at_namespace_scope.spill() == column_bytes);  // and spilled while the program ends
+}
+
 TEST_CASE("rule 15: a locked, borrowed or empty owner is not spilled, size 0 is not tracked", "[spill][rule15]") {
   devcol_test::leak_check leaks;
   spill_options const opts(true);

@@ -15,6 +15,7 @@
 
 #include <devcol/buffer/options.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/detail/immortal.hpp>
 #include <devcol/core/detail/retired_streams.hpp>
 #include <devcol/core/device.hpp>
 #include <devcol/core/event.hpp>
@@ -126,9 +127,10 @@ struct spill_counters {
  */
 class spill_registry {
  public:
+  /// The one registry, never destroyed: a spillable owner at namespace scope unregisters at exit.
   static spill_registry& global() noexcept {
-    static spill_registry registry;
-    return registry;
+    static immortal<spill_registry> registry;
+    return registry.get();
   }
 
   /// Registers `node` (its ops set), with `bytes` on its device.
@@ -283,6 +285,7 @@ class spill_registry {
  private:
   // The level from the environment applies from the first spillable owner on (or the first
   // question about statistics), whether or not the program ever names the manager.
+  friend class immortal<spill_registry>;
   spill_registry() : stats_level_(options::spill_stats()) {}
 
   std::mutex mutex_;

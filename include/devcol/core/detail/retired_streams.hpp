@@ -9,6 +9,8 @@
 #include <devcol/core/stream_ref.hpp>
 
 #if DEVCOL_BACKEND_CUDA
+#  include <devcol/core/detail/immortal.hpp>
+
 #  include <atomic>
 #  include <cstddef>
 #  include <mutex>
@@ -29,9 +31,10 @@ namespace detail {
  */
 class retired_streams {
  public:
+  /// The one set, never destroyed: a stream at namespace scope retires into it at exit.
   static retired_streams& global() noexcept {
-    static retired_streams instance;
-    return instance;
+    static immortal<retired_streams> instance;
+    return instance.get();
   }
   /// `stream`'s work is complete and it is about to be destroyed.
   void retire(cudaStream_t stream) {
@@ -51,6 +54,7 @@ class retired_streams {
   }
 
  private:
+  friend class immortal<retired_streams>;
   retired_streams() = default;
   std::atomic<std::size_t> count_{0};
   mutable std::shared_mutex mutex_;
