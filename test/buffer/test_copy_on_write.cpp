@@ -279,6 +279,25 @@ TEST_CASE("rule 9: under run-time sharing a buffer keeps the mode in force when 
   CHECK(devcol::options::copy_on_write());
 }
 
+TEST_CASE("rule 9: an operation's result that shares its input's memory keeps the input's mode", "[cow][rule9]") {
+  devcol_test::leak_check leaks;
+  using opt = std::optional<i64>;
+  auto const cow = devcol::make_column<i64, runtime>({opt{1}, opt{}, opt{3}});  // made under copy-on-write
+  devcol::scoped_copy_on_write off{false};
+  auto const no_mask = devcol::drop_null_mask(cow);
+  auto const no_nulls = devcol::fill_null(no_mask, i64{0});
+  for (auto const* result : {&no_mask, &no_nulls}) {
+    CHECK(address(*result) == address(cow));  // shares the input's values
+    CHECK(result->copy_on_write());           // and so its mode, not the option's
+    auto copy = *result;
+    assign(copy, 0, {100});
+    CHECK(host_values(cow)[0] == 1);  // a write through a copy of the result never reaches the input
+  }
+  auto const filled = devcol::fill_null(cow, i64{0});  // new memory: made from nothing, the option's mode
+  CHECK(address(filled) != address(cow));
+  CHECK_FALSE(filled.copy_on_write());
+}
+
 TEST_CASE("rule 9: a copy written while the option is off keeps the copy-on-write mode it came from", "[cow][rule9]") {
   devcol_test::leak_check leaks;
   auto original = devcol::make_column<i64, runtime>({1, 2, 3});  // made under copy-on-write
