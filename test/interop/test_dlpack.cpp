@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -251,6 +252,28 @@ TEST_CASE("dlpack: after an export, the column and the tensor keep sharing: writ
   CHECK(again->dl_tensor.data == t->dl_tensor.data);
   again->deleter(again);
   t->deleter(t);
+}
+
+TEST_CASE("dlpack: an exported column may gain nulls: the tensor holds its values alone", "[dlpack][review]") {
+  leak_check leaks;
+  using opt = std::optional<i64>;
+  auto const nulls = devcol::make_column<i64>({opt{7}, opt{}, opt{9}, opt{}});
+  auto const rows = devcol::make_column<std::int32_t>({0, 1});
+  auto filled = devcol::make_column<i64>({1, 2, 3, 4});
+  auto scattered = filled.deep_copy();
+  auto* filled_tensor = devcol::to_dlpack(filled);
+  auto* scattered_tensor = devcol::to_dlpack(scattered);
+  devcol::copy_into(nulls, filled);  // exposed, so written in place, where the tensor sees it
+  devcol::scatter(nulls.slice(0, 2), rows, scattered);
+  CHECK(devcol::to_host(filled) == std::vector<opt>{7, {}, 9, {}});
+  CHECK(devcol::to_host(scattered) == std::vector<opt>{7, {}, 3, 4});
+  i64 first = 0;
+  devcol::copy_bytes(&first, filled_tensor->dl_tensor.data, sizeof first, {});
+  CHECK(first == 7);
+  CHECK(filled.data(devcol::access::read) == filled_tensor->dl_tensor.data);
+  CHECK(scattered.data(devcol::access::read) == scattered_tensor->dl_tensor.data);
+  filled_tensor->deleter(filled_tensor);
+  scattered_tensor->deleter(scattered_tensor);
 }
 
 TEST_CASE("dlpack: a writable imported tensor counts as exposed, a read-only one does not", "[dlpack][review]") {

@@ -45,11 +45,13 @@ struct mask_flag {
  * null count, which is always known and never counted again later: a change of validity through
  * a column that shares its buffers would leave the others' counts, and masks they do not share,
  * wrong. So such a write is refused before anything is written; writes of values alone are not.
- * Copy-on-write targets pass, since they write into memory of their own.
+ * Copy-on-write targets pass: they write into memory of their own, or, once exposed (rule 11),
+ * share it only with holders outside devcol (a DLPack tensor), since their copies are deep
+ * (rule 12) and no other column counts their nulls.
  */
 template <class Column>
 void expect_validity_writable(Column const& dst, std::string_view op) {
-  DEVCOL_EXPECTS(dst.writes_copy() || !dst.is_shared(), op,
+  DEVCOL_EXPECTS(dst.copy_on_write() || dst.writes_copy() || !dst.is_shared(), op,
                  ": the target shares its buffers with another column (shared views) and this write would "
                  "change its validity, which the other column's null count would not follow; write nulls "
                  "through a column that holds its buffers alone (a deep_copy)");
