@@ -46,12 +46,47 @@ TEST_CASE("a table holds named columns of mixed types, select by name and index,
   CHECK(devcol::holds_alternative<devcol::column<bool>>(t[1]));
 }
 
+TEST_CASE("a table may repeat a name, as an Arrow schema may: lookups by it throw, indices reach each", "[table]") {
+  devcol_test::leak_check leaks;
+  devcol::table t;
+  t.add("a", devcol::sequence<std::int32_t>(3)).add("b", devcol::sequence<double>(3)).add("a", devcol::sequence<std::int64_t>(3, 10));
+  CHECK(t.names() == std::vector<std::string>{"a", "b", "a"});
+  CHECK(t.contains("a"));
+  CHECK(t.get<double>("b").size() == 3);  // a name no other column has is reached as before
+  for (std::string const op : {"get", "operator[]", "field", "format", "drop", "select", "set_field"}) {
+    INFO(op);
+    auto const lookup = [&] {
+      if (op == "get") { (void)t.get<std::int32_t>("a"); }
+      if (op == "operator[]") { (void)t["a"]; }
+      if (op == "field") { (void)t.field("a"); }
+      if (op == "format") { (void)t.format("a"); }
+      if (op == "drop") { t.drop("a"); }
+      if (op == "select") { (void)t.select({"b", "a"}); }
+      if (op == "set_field") { t.set_field("a", {}); }
+    };
+    CHECK_THROWS_WITH(lookup(), Catch::Contains("2 columns are named 'a': name one by its index"));
+  }
+  CHECK(t.num_columns() == 3);  // nothing changed
+  CHECK(devcol::to_host(t.get<std::int64_t>(2)) == std::vector<std::optional<std::int64_t>>{10, 11, 12});
+  devcol::field_info info;
+  info.nullable = false;
+  t.set_field(2, info);
+  CHECK(t.field(2).name == "a");
+  CHECK_FALSE(t.field(2).nullable);
+  CHECK(t.field(0).nullable);
+  CHECK_THROWS_WITH(t.set_field(3, info), Catch::Contains("column index 3 is out of range for 3 columns"));
+  CHECK_THROWS_WITH(t.drop(std::size_t{3}), Catch::Contains("column index 3 is out of range for 3 columns"));
+  t.drop(std::size_t{0});
+  CHECK(t.names() == std::vector<std::string>{"b", "a"});
+  CHECK(t.get<std::int64_t>("a").size() == 3);  // one left: reached by name again
+  CHECK_FALSE(t.field("a").nullable);
+}
+
 TEST_CASE("a table refuses bad input with messages naming it", "[table][errors]") {
   devcol_test::leak_check leaks;
   devcol::table t;
   t.add("a", devcol::sequence<std::int32_t>(3));
   CHECK_THROWS_WITH(t.add("b", devcol::sequence<std::int32_t>(5)), Catch::Contains("column 'b' has 5 rows, the table 3"));
-  CHECK_THROWS_WITH(t.add("a", devcol::sequence<std::int32_t>(3)), Catch::Contains("a column named 'a' exists already"));
   CHECK_THROWS_WITH(t.get<double>("a"), Catch::Contains("column 'a' holds int32, not float64"));
   CHECK_THROWS_WITH(t.get<std::int32_t>("zz"), Catch::Contains("no column named 'zz'"));
   CHECK_THROWS_WITH(t[7], Catch::Contains("column index 7 is out of range for 1 columns"));

@@ -33,6 +33,10 @@ DEVCOL_NAMESPACE_BEGIN
  * policy: O(1) per column, no device work. Beside each column the table keeps its `field_info`
  * (an Arrow field's time zone, nullability, metadata, extension, child names, `ordered`) and the
  * schema's metadata, which an Arrow import fills and an export writes back.
+ *
+ * Names need not be unique, as in an Arrow schema (a query engine's `SELECT a, a` gives such a
+ * record batch): a column is always reached by its index, and by its name when no other column
+ * has that name; a lookup by a name several columns have throws, as pyarrow's does.
  * @tparam Policy the buffer policy every column of the table has
  */
 template <buffer_policy Policy>
@@ -62,20 +66,19 @@ class basic_table {
   ~basic_table();
 
   /**
-   * @brief Appends `col` under `name`. O(number of columns) to check the name; shares `col`'s
-   * buffers, copies nothing.
+   * @brief Appends `col` under `name`. O(1) amortised; shares `col`'s buffers, copies nothing.
    * @tparam T the column's fixed-width value type
-   * @param name a name no other column has
+   * @param name its name; one that another column has too makes lookups by that name throw
    * @param col the column, with as many rows as the table (any size for the first column)
    * @param info what its Arrow field says beyond its type (default: nullable, nothing more)
    * @returns this table, to chain calls
-   * @throws devcol::logic_error when the name is taken, or the size differs from the table's rows
+   * @throws devcol::logic_error when the size differs from the table's rows
    */
   template <fixed_width T>
   basic_table& add(std::string name, column<T, Policy> col, field_info info = {});
   /// @brief Appends a column of any other kind (strings, list, struct, dictionary). Throws as add().
   /// @tparam C a column kind of this table's policy
-  /// @param name a name no other column has
+  /// @param name its name (see add())
   /// @param col the column, with as many rows as the table
   /// @param info what its Arrow field says beyond its type
   /// @returns this table
@@ -83,7 +86,7 @@ class basic_table {
     requires column_kind<C, Policy>
   basic_table& add(std::string name, C col, field_info info = {});
   /// @brief Appends an already type-erased column. Throws as add().
-  /// @param name a name no other column has
+  /// @param name its name (see add())
   /// @param col the column, with as many rows as the table
   /// @param info what its Arrow field says beyond its type (its name is set to `name`)
   /// @returns this table
@@ -92,13 +95,19 @@ class basic_table {
   /// @brief Removes the column `name`; its buffers are released unless shared elsewhere.
   /// @param name the column's name; looked up by a linear scan over the columns
   /// @returns this table
-  /// @throws devcol::logic_error naming it if there is none
+  /// @throws devcol::logic_error naming it if no column or several have it
   basic_table& drop(std::string_view name);
+  /// @brief Removes the column at `index`, as drop(name).
+  /// @param index the column's position, in [0, num_columns())
+  /// @returns this table
+  /// @throws devcol::logic_error if out of range
+  basic_table& drop(std::size_t index);
 
   /// @brief The column `name` as `column<T, Policy>`; a reference, nothing is copied.
   /// @tparam T the value type the column must hold
   /// @param name the column's name; looked up by a linear scan over the columns
-  /// @throws devcol::logic_error naming the column and both types if it holds another type, or if there is none
+  /// @throws devcol::logic_error naming the column and both types if it holds another type, or if no
+  /// column or several have the name
   template <fixed_width T>
   [[nodiscard]] column<T, Policy> const& get(std::string_view name) const {
     return typed<T>(index_of(name));
@@ -118,7 +127,8 @@ class basic_table {
    * reference, nothing is copied.
    * @tparam C the column kind the column must be (not a plain `column<T>`: name `T` instead)
    * @param name the column's name
-   * @throws devcol::logic_error naming the column and both types if it holds another kind, or if there is none
+   * @throws devcol::logic_error naming the column and both types if it holds another kind, or if no
+   * column or several have the name
    */
   template <class C>
     requires(column_kind<C, Policy> && !detail::is_plain_column<C>)
@@ -138,7 +148,7 @@ class basic_table {
 
   /// @brief The column `name`, type-erased.
   /// @param name the column's name; looked up by a linear scan over the columns
-  /// @throws devcol::logic_error if there is none
+  /// @throws devcol::logic_error if no column or several have it
   [[nodiscard]] column_type const& operator[](std::string_view name) const { return columns_[index_of(name)].second; }
   /// @brief The column at `index`, type-erased. O(1).
   /// @param index the column's position, in [0, num_columns())
@@ -154,23 +164,23 @@ class basic_table {
     check_index(index);
     return columns_[index].first;
   }
-  /// @brief Whether a column is named `name`.
+  /// @brief Whether a column (one or more) is named `name`.
   /// @param name the column's name; looked up by a linear scan over the columns
   [[nodiscard]] bool contains(std::string_view name) const noexcept { return find(name) != npos; }
   /// @brief The Arrow format string of the column `name` (e.g. "l", "+l"). Reads no device memory.
   /// @param name the column's name; looked up by a linear scan over the columns
-  /// @throws devcol::logic_error if none
+  /// @throws devcol::logic_error if no column or several have it
   [[nodiscard]] std::string format(std::string_view name) const;
   /// @brief The type of the column `name` as pyarrow prints it (e.g. "list<int64>"). Reads no
   /// device memory.
   /// @param name the column's name; looked up by a linear scan over the columns
-  /// @throws devcol::logic_error if none
+  /// @throws devcol::logic_error if no column or several have it
   [[nodiscard]] std::string type_name(std::string_view name) const;
 
   /// @brief A table of the named columns, in that order (shallow copies: O(1) per column, exposed
   /// buffers excepted, which a shallow copy copies).
   /// @param names the columns kept, each found by a linear scan; a repeated name is kept twice
-  /// @throws devcol::logic_error naming a missing one
+  /// @throws devcol::logic_error naming one that no column or several have
   [[nodiscard]] basic_table select(std::initializer_list<std::string_view> names) const;
   /// @brief A table of the columns at `indices`, in that order (shallow copies, as select(names)).
   /// @param indices the positions kept, each in [0, num_columns())
@@ -181,7 +191,7 @@ class basic_table {
    * @brief What the Arrow field of column `name` says beyond its type (time zone, nullability,
    * metadata, extension, child names, `ordered`): what an import read, or what add() was given.
    * @param name the column's name
-   * @throws devcol::logic_error if there is none
+   * @throws devcol::logic_error if no column or several have it
    */
   [[nodiscard]] field_info const& field(std::string_view name) const { return fields_[index_of(name)]; }
   /// @brief As field(name), by position.
@@ -196,10 +206,16 @@ class basic_table {
    * @param info the new description; an export writes what fits the column (a time zone only on
    * a timestamp, children's entries only where the column has as many children)
    * @returns this table
-   * @throws devcol::logic_error if there is no such column
+   * @throws devcol::logic_error if no column or several have the name
    */
-  basic_table& set_field(std::string_view name, field_info info) {
-    std::size_t const index = index_of(name);
+  basic_table& set_field(std::string_view name, field_info info) { return set_field(index_of(name), std::move(info)); }
+  /// @brief As set_field(name, info), by position.
+  /// @param index the column's position, in [0, num_columns())
+  /// @param info the new description
+  /// @returns this table
+  /// @throws devcol::logic_error if out of range
+  basic_table& set_field(std::size_t index, field_info info) {
+    check_index(index);
     info.name = columns_[index].first;
     fields_[index] = std::move(info);
     return *this;
@@ -240,6 +256,10 @@ class basic_table {
   [[nodiscard]] std::size_t index_of(std::string_view name) const {
     std::size_t const index = find(name);
     DEVCOL_EXPECTS(index != npos, "table: no column named '", name, "'");
+    auto const named = static_cast<std::size_t>(std::ranges::count(
+        columns_.begin() + static_cast<std::ptrdiff_t>(index), columns_.end(), name,
+        [](auto const& entry) { return std::string_view{entry.first}; }));
+    DEVCOL_EXPECTS(named == 1, "table: ", named, " columns are named '", name, "': name one by its index");
     return index;
   }
   void check_index(std::size_t index) const {
@@ -302,7 +322,6 @@ basic_table<Policy>& basic_table<Policy>::add(std::string name, C col, field_inf
 }
 template <buffer_policy Policy>
 basic_table<Policy>& basic_table<Policy>::add_any(std::string name, column_type col, field_info info) {
-  DEVCOL_EXPECTS(find(name) == npos, "table::add: a column named '", name, "' exists already");
   std::size_t const rows = size_of(col);
   DEVCOL_EXPECTS(columns_.empty() || rows == num_rows(), "table::add: column '", name, "' has ", rows,
                  " rows, the table ", num_rows());
@@ -314,7 +333,12 @@ basic_table<Policy>& basic_table<Policy>::add_any(std::string name, column_type 
 }
 template <buffer_policy Policy>
 basic_table<Policy>& basic_table<Policy>::drop(std::string_view name) {
-  auto const at = static_cast<std::ptrdiff_t>(index_of(name));
+  return drop(index_of(name));
+}
+template <buffer_policy Policy>
+basic_table<Policy>& basic_table<Policy>::drop(std::size_t index) {
+  check_index(index);
+  auto const at = static_cast<std::ptrdiff_t>(index);
   columns_.erase(columns_.begin() + at);
   fields_.erase(fields_.begin() + at);
   return *this;

@@ -297,6 +297,24 @@ class RoundTrip(peer.PeerTest):
             gc.collect()
         print(f"\n{cases} differential column cases over {batch.num_columns} columns", flush=True)
 
+    def test_a_batch_whose_columns_repeat_a_name_keeps_each_in_its_place(self):
+        # A query engine's `SELECT a, b, a` gives such a batch; Arrow allows it, and so does a devcol table.
+        i = np.arange(ROWS)
+        batch = pa.RecordBatch.from_arrays(
+            [pa.array(i, pa.int64(), mask=mask()), pa.array(i.astype(str)), pa.array(i * 0.5)],
+            schema=pa.schema([pa.field("a", pa.int64()), pa.field("b", pa.string()),
+                              pa.field("a", pa.float64(), nullable=False)])).slice(FIRST, LAST - FIRST)
+        for op in ("none", "gather"):
+            with self.subTest(op=op):
+                got = self.round_trip(batch, op)
+                got.validate(full=True)
+                want = expected(batch, op)
+                self.assertTrue(got.schema.equals(want.schema, check_metadata=True), f"{got.schema}\n!=\n{want.schema}")
+                for k in range(3):
+                    self.assertTrue(got.column(k).equals(want.column(k)), f"{op}, column {k}")
+                del got
+                gc.collect()
+
     def test_types_devcol_does_not_import_are_refused_naming_what_it_does(self):
         # Every Arrow format is imported now: what is refused is a format string that is no Arrow type
         # ("+x", "x"), written into the exported schema; the producer's structs must still be released.

@@ -2,7 +2,7 @@
  * @file record_batch.hpp
  * @brief Tables through Arrow as struct arrays (record batches): the schema and array of a table,
  * each column of any kind exported as its kind exports it, and the import of a struct array as a
- * table (no null rows, unique names, each child of any kind devcol imports).
+ * table (no null rows, each child of any kind devcol imports).
  *
  * Its functions without template parameters of their own are `template <int = 0>`, for the reason
  * import_guard.hpp gives.
@@ -30,8 +30,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
-#include <set>
 #include <utility>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -83,8 +81,8 @@ void export_table_array(basic_table<Policy> const& tbl, ArrowDeviceArray* array,
 
 // ---- import ----------------------------------------------------------------------------------
 
-/// Checks a struct array that import reads as a table: no null rows, children long enough,
-/// unique names, each child a column of any kind devcol reads (checked as check_any does).
+/// Checks a struct array that import reads as a table: no null rows, children long enough (names
+/// may repeat, as a table's may), each child a column of any kind devcol reads (checked as check_any does).
 template <int = 0>
 void check_struct(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   DEVCOL_ARROW_EXPECTS(field.format == "+s", path, ".format '", field.format,
@@ -95,13 +93,10 @@ void check_struct(ArrowArray const& array, arrow_field const& field, std::string
                        " without a validity buffer");
   DEVCOL_ARROW_EXPECTS(array.null_count <= 0, path, ".null_count is ", array.null_count,
                        ": a table has no null rows");
-  std::set<std::string_view> names;
   for (std::size_t i = 0; i < field.children.size(); ++i) {
     ArrowArray const& child = *array.children[i];
     arrow_field const& child_field = field.children[i];
     std::string const child_path = path + ".children[" + std::to_string(i) + "]";
-    DEVCOL_ARROW_EXPECTS(names.insert(child_field.name).second, child_path, ".name '", child_field.name,
-                         "' is taken by an earlier column");
     DEVCOL_ARROW_EXPECTS(child.length >= array.offset + array.length, child_path, ".length ", child.length,
                          " is short of the struct's offset ", array.offset, " + length ", array.length);
     check_any<0>(child, child_field, child_path);
