@@ -263,6 +263,13 @@ TEST_CASE("nested factories refuse bad input, naming the value", "[nested][error
   auto const st = devcol::make_struct_column({{"a", child}});
   CHECK_THROWS_WITH(st.child("zz"), Catch::Contains("no field named 'zz'"));
   CHECK_THROWS_WITH(st.child(3), Catch::Contains("field index 3 is out of range for 1 fields"));
+  auto const repeated = devcol::make_struct_column({{"a", child}, {"b", child}, {"a", devcol::sequence<std::int64_t>(4, 10)}});
+  CHECK_THROWS_WITH(repeated.child("a"), Catch::Contains("2 fields are named 'a': name one by its index"));
+  CHECK_THROWS_WITH(repeated.field("a"), Catch::Contains("2 fields are named 'a': name one by its index"));
+  CHECK(repeated.name(2) == "a");
+  CHECK(devcol::to_host(devcol::get<devcol::column<std::int64_t>>(repeated.child(2))) ==
+        std::vector<std::optional<std::int64_t>>{10, 11, 12, 13});
+  CHECK(devcol::size(repeated.child("b")) == 4);
 }
 
 TEST_CASE("a table holds every column kind, get<kind> by name names both types when wrong", "[nested][table]") {

@@ -229,7 +229,7 @@ template <buffer_policy Policy = default_policy>
  * @tparam Policy the buffer policy of the result and of the adopted children: its `resource` gives
  *         the memory the offsets and mask are copied into
  * @param fields the children with their names, in order; names need not be unique (a lookup
- *        by name finds the first)
+ *        by a repeated name throws; the index reaches each)
  * @param valid one flag per row, false for a null row; empty for no mask
  * @param stream the stream the mask copy is ordered on and that is synchronised before returning
  * @throws devcol::logic_error naming the field whose size differs, or when `valid` has another

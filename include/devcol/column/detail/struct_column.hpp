@@ -36,7 +36,7 @@ DEVCOL_NAMESPACE_BEGIN
 /**
  * @brief `size()` rows of named fields: one child column (`any_column`) per field, an optional
  * validity bitmask, the offset of the first row (in the mask and in every child) and the null
- * count, which is always known. Field names may repeat, as Arrow allows; child(name) finds the first.
+ * count, which is always known. Field names may repeat, as Arrow allows; a lookup by a repeated name throws, as pyarrow's does.
  *
  * Sharing follows the policy as for `devcol::column`: copies and slices share every buffer in
  * O(1) per child (rules 1 and 8), reads never copy (rule 2), and write access through a handle
@@ -100,9 +100,9 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     check_field(i);
     return children_[i];
   }
-  /// @brief The first field named `name`'s column, whole.
-  /// @param name the field's name; a linear scan finds the first
-  /// @throws devcol::logic_error naming it if there is none
+  /// @brief The column of the field named `name`, whole.
+  /// @param name the field's name; looked up by a linear scan
+  /// @throws devcol::logic_error naming it if no field or several have it
   [[nodiscard]] child_type const& child(std::string_view name) const { return children_[index_of(name)]; }
   /**
    * @brief Field `i`'s rows of this struct, [offset(), offset() + size()) of its column: a slice
@@ -116,9 +116,9 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
     return devcol::slice(children_[i], offset_, offset_ + size_, stream);
   }
   /// @brief Field `name`'s rows of this struct (see field(i)).
-  /// @param name the field's name; a linear scan finds the first
+  /// @param name the field's name; looked up by a linear scan
   /// @param stream the stream the null count of the slice is ordered on
-  /// @throws devcol::logic_error naming it if there is none
+  /// @throws devcol::logic_error naming it if no field or several have it
   [[nodiscard]] child_type field(std::string_view name, stream_ref stream = {}) const {
     return field(index_of(name), stream);
   }
@@ -242,6 +242,8 @@ class struct_column : public detail::column_rows<struct_column<Policy>, Policy> 
   [[nodiscard]] std::size_t index_of(std::string_view name) const {
     auto const at = std::find(names_.begin(), names_.end(), name);
     DEVCOL_EXPECTS(at != names_.end(), "struct_column: no field named '", name, "'");
+    auto const named = static_cast<std::size_t>(std::count(at, names_.end(), name));
+    DEVCOL_EXPECTS(named == 1, "struct_column: ", named, " fields are named '", name, "': name one by its index");
     return static_cast<std::size_t>(at - names_.begin());
   }
 
