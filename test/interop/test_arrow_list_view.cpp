@@ -131,6 +131,20 @@ TEMPLATE_TEST_CASE("arrow list view: devcol -> Arrow -> devcol at an odd offset,
     CHECK_THAT(arrow_error_of([&] { (void)devcol::any_from_arrow(&e.schema, &e.array); }),
                Catch::Contains("array: row 1 (offset 1, size 5) is not within the child's 2 rows"));
   }
+  {  // a null row past the child too: Arrow requires every row within it, and its validation reads them
+    auto const bad = devcol::make_list_view_column<TestType>({0, 1, 0}, {1, 1, 2},
+                                                             devcol::any_column<>(devcol::make_column<std::int8_t>({1, 2})),
+                                                             {true, false, true});
+    exported e;
+    devcol::to_arrow(bad.slice(1, 3), &e.schema, &e.array);
+    const_cast<TestType*>(static_cast<TestType const*>(e.array.array.buffers[1]))[1] = 100000;
+    CHECK_THAT(arrow_error_of([&] { (void)devcol::any_from_arrow(&e.schema, &e.array); }),
+               Catch::Contains("array: row 1 (offset 100000, size 1) is not within the child's 2 rows"));
+    CHECK_THROWS_WITH(devcol::make_list_view_column<TestType>({0, 100000}, {1, 1},
+                                                              devcol::any_column<>(devcol::make_column<std::int8_t>({1, 2})),
+                                                              {true, false}),
+                      Catch::Contains("row 1 (offset 100000, size 1) is not within the child's 2 rows"));
+  }
   {
     exported e;
     devcol::to_arrow(col, &e.schema, &e.array);

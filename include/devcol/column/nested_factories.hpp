@@ -129,8 +129,9 @@ template <buffer_policy Policy = default_policy>
  * @param child the elements the rows name, of any kind; shared, not copied
  * @param valid one flag per row, false for a null row; empty for no mask
  * @param stream the stream the copies are ordered on and that is synchronised before returning
- * @throws devcol::logic_error naming the row and values when the counts differ or a valid row's
- * offset or size is negative or past the child's rows; what allocation and copying throw
+ * @throws devcol::logic_error naming the row and values when the counts differ or a row's offset
+ * or size is negative or past the child's rows (a null row's too: Arrow requires it of every row);
+ * what allocation and copying throw
  */
 template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
 [[nodiscard]] basic_list_view_column<O, Policy> make_list_view_column(std::vector<O> const& offsets,
@@ -145,7 +146,6 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
   DEVCOL_EXPECTS(valid.empty() || valid.size() == rows, "make_list_view_column: ", valid.size(),
                  " validity flags for ", rows, " rows");
   for (std::size_t i = 0; i < rows; ++i) {
-    if (!valid.empty() && !valid[i]) { continue; }
     DEVCOL_EXPECTS(offsets[i] >= 0 && sizes[i] >= 0 &&
                        static_cast<std::size_t>(offsets[i]) + static_cast<std::size_t>(sizes[i]) <= child_rows,
                    "make_list_view_column: row ", i, " (offset ", offsets[i], ", size ", sizes[i],

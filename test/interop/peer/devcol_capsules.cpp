@@ -71,7 +71,7 @@ devcol::table lone_columns() {
                    .as_map()
                    .slice(1, 6));
   t.add("list_view", devcol::make_list_view_column<std::int32_t>(
-                         {9, 4, 0, 1, 3, 2, 5}, {1, 2, 3, 0, 2, 1, 9},
+                         {9, 4, 0, 1, 3, 2, 5}, {1, 2, 3, 0, 2, 1, 5},
                          devcol::any_column<>(devcol::make_column<std::int16_t>({0, 1, 2, std::nullopt, 4, 5, 6, 7, 8, 9})),
                          {true, true, true, false, true, true, false})
                          .slice(1, 6));

@@ -59,8 +59,8 @@ void check_view_buffer(std::string_view kind, std::string_view what, Buffer cons
  * Sharing follows the policy as for the list column: copies and slices share every buffer, the
  * child's included, in O(1) (a slice moves the offset), reads never copy, and write access through
  * a handle whose buffers are shared (or borrowed) first gives it its own copy (rules 3 and 4). The
- * offsets and sizes are trusted as given (within the child for every valid row); the Arrow importer
- * checks a producer's before adopting them.
+ * offsets and sizes are trusted as given (within the child for every row, null rows too, as Arrow
+ * requires); the Arrow importer checks a producer's before adopting them.
  *
  * @tparam O `std::int32_t` (Arrow list view) or `std::int64_t` (large list view)
  * @tparam Policy a buffer policy (`devcol::default_policy` unless named)

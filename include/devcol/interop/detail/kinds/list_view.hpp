@@ -2,9 +2,9 @@
  * @file list_view.hpp
  * @brief Arrow for list view columns (list view "+vl", large list view "+vL"): the schema and
  * zero-copy array nodes (offsets and sizes at the column's offset, the child exported whole), the
- * structure checks and the import (every valid row's offset and size checked against the child in
- * one pass, then the producer's buffers borrowed), each recursing into the child through the
- * dispatch over every kind.
+ * structure checks and the import (every row's offset and size, null rows' too, as Arrow requires,
+ * checked against the child in one pass, then the producer's buffers borrowed), each recursing
+ * into the child through the dispatch over every kind.
  *
  * Its functions without template parameters of their own are `template <int = 0>`, for the reason
  * import_guard.hpp gives.
@@ -92,16 +92,15 @@ void check_list_view(ArrowArray const& array, arrow_field const& field, std::str
 
 // ---- import ----------------------------------------------------------------------------------
 
-/// Whether row `i` of a list view is valid and names rows outside [0, child_rows).
+/// Whether row `i` of a list view names rows outside [0, child_rows). Null rows are asked too:
+/// Arrow requires every row's offset and size within the child, and consumers (Arrow C++'s
+/// validation among them) read them.
 template <arrow_offset O>
 struct view_row_outside {
   O const* offsets;
   O const* sizes;
-  bitmask_word const* mask;
-  std::size_t first;
   std::uint64_t child_rows;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
-    if (mask != nullptr && !bit_is_set(mask, first + i)) { return false; }
     O const o = offsets[i];
     O const s = sizes[i];
     return o < 0 || s < 0 || static_cast<std::uint64_t>(o) + static_cast<std::uint64_t>(s) > child_rows;
@@ -120,8 +119,8 @@ buffer<Policy> import_view_values(void const* values, std::size_t count, std::sh
 }
 
 /// A checked list view array as a column over the producer's offsets and sizes (copied only when
-/// misaligned) and its child imported whole, after one pass that finds the first valid row whose
-/// offset and size are negative or name rows past the child (its values read back: synchronises).
+/// misaligned) and its child imported whole, after one pass that finds the first row, null or not,
+/// whose offset and size are negative or name rows past the child (its values read back: synchronises).
 /// @throws devcol::arrow_error naming that row, its offset and size, and the child's rows
 template <arrow_offset O, buffer_policy Policy>
 basic_list_view_column<O, Policy> import_list_view(ArrowArray const& array, arrow_field const& field,
@@ -140,8 +139,7 @@ basic_list_view_column<O, Policy> import_list_view(ArrowArray const& array, arro
   if (rows != 0) {
     auto const* o = static_cast<O const*>(offsets.data(access::read)) + first;
     auto const* s = static_cast<O const*>(sizes.data(access::read)) + first;
-    view_row_outside<O> const outside{o, s, static_cast<bitmask_word const*>(mask.data(access::read)), first,
-                                      static_cast<std::uint64_t>(devcol::size(child))};
+    view_row_outside<O> const outside{o, s, static_cast<std::uint64_t>(devcol::size(child))};
     executor exec(stream);
     std::size_t const row = find_first_n(exec, rows, outside);
     if (row != rows) {
