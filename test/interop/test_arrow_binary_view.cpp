@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 #include <sstream>
+#include <numeric>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -296,4 +297,47 @@ TEST_CASE("arrow string view: malformed views and buffers are refused naming the
     CHECK_THAT(arrow_error_of([&] { (void)devcol::any_from_arrow(&h.schema, &h.array); }),
                Catch::Contains("array.buffers[3] (the sizes of 1 data buffers) is NULL"));
   }
+}
+
+TEST_CASE("arrow string view: a null row's view may hold anything, as Arrow leaves it unspecified",
+          "[binary_view][arrow]") {
+  devcol_test::leak_check leaks;
+  std::vector<std::string> good;
+  for (int r = 0; r < 70; ++r) { good.push_back(r % 2 == 0 ? "s" + std::to_string(r) : "a row of more than twelve bytes #" + std::to_string(r)); }
+  for (std::int64_t const offset : {0, 1, 65}) {
+    INFO("offset " << offset);
+    handmade h(good);
+    // Null rows 3, 8 (inline) and 66; their views name a missing buffer, run past the data, and are negative.
+    std::vector<devcol::bitmask_word> valid(2, ~devcol::bitmask_word{0});
+    for (std::size_t const r : {3, 8, 66}) { valid[r / 64] &= ~(devcol::bitmask_word{1} << (r % 64)); }
+    h.views[3] = {1000, {'a', 'b', 'c', 'd'}, 9, 0};
+    h.views[8] = {20, {'x', 'y', 'z', 'w'}, 0, 1 << 30};
+    h.views[66] = {-5, {}, 0, 0};
+    h.publish();
+    h.buffers[0] = valid.data();
+    h.array.array.offset = offset;
+    h.array.array.length = static_cast<std::int64_t>(good.size()) - offset;
+    h.array.array.null_count = offset == 0 ? 3 : -1;
+    auto const any = devcol::any_from_arrow(&h.schema, &h.array);
+    REQUIRE(devcol::holds_alternative<svc>(any));
+    auto const& col = devcol::get<svc>(any);
+    rows_t expect(good.begin() + offset, good.end());
+    for (std::size_t const r : {3, 8, 66}) {
+      if (r >= static_cast<std::size_t>(offset)) { expect[r - static_cast<std::size_t>(offset)] = std::nullopt; }
+    }
+    CHECK(col.null_count() == static_cast<std::size_t>(std::count(expect.begin(), expect.end(), std::nullopt)));
+    CHECK(devcol::to_host(col) == expect);
+    // Every op may read every row's view: gather, compare and length over all rows.
+    std::vector<std::int32_t> everything(expect.size());
+    std::iota(everything.rbegin(), everything.rend(), 0);
+    CHECK(devcol::to_host(devcol::gather(col, devcol::make_column<std::int32_t>(everything))) == rows_t(expect.rbegin(), expect.rend()));
+    CHECK(devcol::to_host(devcol::length(col)).size() == expect.size());
+    exported e;  // and its export holds views within its buffers
+    devcol::to_arrow(col, &e.schema, &e.array);
+    auto const back = devcol::any_from_arrow(&e.schema, &e.array);
+    CHECK(devcol::to_host(devcol::get<svc>(back)) == expect);
+  }
+  handmade bad(good);  // a valid row's bad view is still refused
+  bad.views[9] = {1000, {'a', 'b', 'c', 'd'}, 9, 0};
+  CHECK_THAT(bad.error(), Catch::Contains("array.buffers[1][9] (the view of row 9) names data buffer 9 of 1"));
 }

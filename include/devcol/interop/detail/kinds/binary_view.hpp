@@ -174,15 +174,37 @@ struct bad_view {
   }
 };
 
+/// Whether row `i` is valid and its view bad: what an import refuses (a null row's view is
+/// unspecified in Arrow, and Arrow C++'s validation skips it).
+struct valid_bad_view {
+  bad_view bad;
+  bitmask_word const* mask;  // null: every row valid
+  std::size_t first;         // the rows' first bit in `mask`
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
+    return (mask == nullptr || bit_is_set(mask, first + i)) && bad(i);
+  }
+};
+
+/// Row `i`'s view, or the empty string's where bad_view rejects it (only null rows, by then), so
+/// that no kernel ever follows a null row's view outside the data buffers.
+struct cleared_view {
+  bad_view bad;
+  DEVCOL_HOST_DEVICE binary_view_row operator()(std::size_t i) const noexcept {
+    return bad(i) ? binary_view_row{} : bad.views[i];
+  }
+};
+
 /**
  * @brief Rows [offset, offset + length) of a checked view array as a column over its memory: the
  * views and data buffers borrowed (kept alive by `keep`), the validity as import_bits takes it.
  * The sizes buffer is read to the host (one copy; synchronises `stream`): every size not negative,
  * a data buffer NULL only when empty. Then every row's view is checked (one search over the rows,
- * synchronising `stream`, over a device copy of the sizes; null rows too): length not negative,
- * and an out-of-line view naming one of the data buffers and bytes within it. Views misaligned for
- * their 4-byte fields are first copied (only the rows'; the validity bits are then shifted to
- * match). `null_count` -1 is counted (one pass; synchronises).
+ * synchronising `stream`, over a device copy of the sizes): length not negative, and an
+ * out-of-line view naming one of the data buffers and bytes within it. A null row's view is
+ * unspecified in Arrow, so where only null rows' views fail (a second search tells), the rows'
+ * views are copied with those made the empty string's, which every kernel may then read. Views
+ * misaligned for their 4-byte fields are first copied too (only the rows'; the validity bits are
+ * then shifted to match). `null_count` -1 is counted (one pass; synchronises).
  * @throws devcol::arrow_error naming the field and value, what allocation throws
  */
 template <buffer_policy Policy, encoding E>
@@ -218,7 +240,7 @@ basic_binary_view_column<Policy, E> import_binary_view(ArrowArray const& array, 
     auto const* views = static_cast<binary_view_row const*>(array.buffers[1]);
     // Realigned before anything reads them, as the strings importer does with its offsets: the
     // check's kernel must not read an int32 at a misaligned address (a fault on a GPU).
-    bool const shift = reinterpret_cast<std::uintptr_t>(views) % alignof(binary_view_row) != 0;
+    bool shift = reinterpret_cast<std::uintptr_t>(views) % alignof(binary_view_row) != 0;
     buffer_type views_buffer;
     if (shift) {
       views_buffer = buffer_type(rows * sizeof(binary_view_row), stream);
@@ -237,7 +259,21 @@ basic_binary_view_column<Policy, E> import_binary_view(ArrowArray const& array, 
     executor exec(stream);
     bad_view const bad{row_views, static_cast<std::int64_t const*>(device_sizes.data(access::read)),
                        static_cast<std::int64_t>(n)};
-    std::size_t const bad_row = find_first_n(exec, rows, bad);  // `rows` when every view is good
+    auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
+    std::size_t bad_row = find_first_n(exec, rows, bad);  // `rows` when every view is good
+    if (bad_row != rows && mask.data(access::read) != nullptr) {  // a null row's view may be anything
+      bad_row = find_first_n(exec, rows, valid_bad_view{bad, static_cast<bitmask_word const*>(mask.data(access::read)),
+                                                        shift ? 0 : first});
+      if (bad_row == rows) {
+        buffer_type cleared(rows * sizeof(binary_view_row), stream);
+        tabulate(exec, rows, static_cast<binary_view_row*>(cleared.data(access::write, stream)), cleared_view{bad});
+        if (!shift) {
+          mask = import_validity<Policy>(array, first, rows, static_cast<std::int64_t>(nulls), true, keep, stream).first;
+          shift = true;
+        }
+        views_buffer = std::move(cleared);
+      }
+    }
     if (bad_row != rows) {
       binary_view_row v{};
       copy_bytes(&v, row_views + bad_row, sizeof(v), stream);
@@ -251,7 +287,6 @@ basic_binary_view_column<Policy, E> import_binary_view(ArrowArray const& array, 
                            static_cast<std::int64_t>(v.offset) + v.size, ") of data buffer ", v.buffer_index,
                            ", which has ", sizes[static_cast<std::size_t>(v.buffer_index)]);
     }
-    auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, shift, keep, stream);
     return basic_binary_view_column<Policy, E>(std::move(views_buffer), std::move(data), std::move(mask), rows, nulls,
                                                shift ? 0 : first);
   }
