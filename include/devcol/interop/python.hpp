@@ -484,9 +484,10 @@ template <fixed_width T, buffer_policy Policy = default_policy>
 
 /**
  * @brief Imports the column a producer's `__arrow_c_device_array__` (or, CPU memory,
- * `__arrow_c_array__`) returned, as any_from_arrow imports it, zero-copy where it can. The array is
- * moved out of its capsule (whose destructor then releases nothing); the schema stays the
- * capsule's, copied as the import needs it.
+ * `__arrow_c_array__`) returned, as any_from_arrow imports it, zero-copy where it can. The array and
+ * the schema are both moved out of their capsules (whose destructors then release nothing), as the
+ * capsule protocol lets a consumer do: capsules import once, and a second import from them throws
+ * devcol::arrow_error (their structs are released).
  * @tparam Policy the buffer policy of the result
  * @param schema an "arrow_schema" capsule
  * @param array an "arrow_device_array" or "arrow_array" capsule
