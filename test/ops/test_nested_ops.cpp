@@ -200,6 +200,34 @@ TEST_CASE("is_null and is_valid of every kind read the rows' validity at their o
   CHECK(devcol::to_host(devcol::is_valid(dict)) == std::vector<std::optional<bool>>{false, true});
 }
 
+TEST_CASE("is_null and is_valid of a dictionary are logical: a row naming a null value is null, as in Arrow",
+          "[nested][ops][null]") {
+  devcol_test::leak_check leaks;
+  // pyarrow: DictionaryArray.from_arrays([0, 1, None, 2, 1, ...], ["a", None, "c"]), is_null -> [F, T, T, F, T, ...]
+  std::vector<std::optional<std::uint8_t>> indices;
+  std::vector<std::optional<bool>> nulls;
+  for (std::size_t r = 0; r < 130; ++r) {
+    bool const null_index = r % 3 == 2;
+    auto const value = static_cast<std::uint8_t>(r % 5 == 4 ? 1 : (r % 2 == 0 ? 0 : 2));
+    indices.push_back(null_index ? std::nullopt : std::optional(value));
+    nulls.push_back(null_index || value == 1);
+  }
+  auto const dict = devcol::make_dictionary_column(devcol::make_column<std::uint8_t>(indices),
+                                                   devcol::make_strings_column({"a", std::nullopt, "c"}));
+  CHECK(devcol::to_host(devcol::is_null(dict)) == nulls);
+  CHECK(dict.null_count() == 43);  // the null indices alone, as Arrow's null_count
+  for (std::size_t const first : {1, 63, 65}) {
+    INFO("slice at " << first);
+    auto const sliced = devcol::get<devcol::dictionary_column<>>(devcol::slice(devcol::any_column<>(dict), first, 130));
+    std::vector<std::optional<bool>> valid;
+    for (std::size_t r = first; r < 130; ++r) { valid.push_back(!*nulls[r]); }
+    CHECK(devcol::to_host(devcol::is_valid(sliced)) == valid);
+  }
+  auto const no_null_values = devcol::make_dictionary_column(
+      devcol::make_column<std::int16_t>({std::optional<std::int16_t>{1}, std::nullopt}), devcol::make_column<double>({1.0, 2.0}));
+  CHECK(devcol::to_host(devcol::is_null(no_null_values)) == std::vector<std::optional<bool>>{false, true});
+}
+
 TEST_CASE("concatenating dictionaries moves indices without signed overflow in null slots (review 4)",
           "[nested][ops][concatenate][dictionary]") {
   devcol_test::leak_check leaks;

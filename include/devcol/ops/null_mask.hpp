@@ -2,8 +2,10 @@
  * @file null_mask.hpp
  * @brief Null-mask ops: `is_null` and `is_valid` of every column kind (one body, over the mask
  * bits: detail::mask_flags; run-end encoded columns read their values' flags through the runs,
- * ops/detail/null_mask/run_end_encoded.hpp; unions their selected children's, null_mask/union.hpp), `fill_null` of fixed-width, strings and decimal columns, and
- * `set_null_mask` and `drop_null_mask` of fixed-width columns.
+ * ops/detail/null_mask/run_end_encoded.hpp; unions their selected children's, null_mask/union.hpp;
+ * dictionaries their values' through the indices, null_mask/dictionary.hpp), `fill_null` of
+ * fixed-width, strings and decimal columns, and `set_null_mask` and `drop_null_mask` of fixed-width
+ * columns.
  *
  * Each kind's fill_null is in ops/detail/null_mask/<kind>.hpp. fill_null of a kind without one is a
  * compile error naming the op, not a run-time throw.
@@ -17,6 +19,7 @@
 #include <devcol/ops/detail/kinds.hpp>
 #include <devcol/ops/detail/masks.hpp>
 #include <devcol/ops/detail/null_mask/decimal.hpp>
+#include <devcol/ops/detail/null_mask/dictionary.hpp>
 #include <devcol/ops/detail/null_mask/fixed_width.hpp>
 #include <devcol/ops/detail/null_mask/run_end_encoded.hpp>
 #include <devcol/ops/detail/null_mask/strings.hpp>
@@ -29,8 +32,9 @@ DEVCOL_NAMESPACE_BEGIN
 /**
  * @brief A bool column, true where a row of `col` is null; no mask. One pass over the mask bits, in
  * order on `stream`, no synchronisation; the result comes from `col`'s resource.
- * @tparam C any column kind (fixed width, strings, decimal, fixed-size binary, list, struct, dictionary,
- * run-end encoded: there one pass over the values' flags, then one over the rows; union: one pass over
+ * @tparam C any column kind (fixed width, strings, decimal, fixed-size binary, list, struct;
+ * dictionary and run-end encoded: there one pass over the values' flags, then one over the rows, so
+ * a row whose value is null counts as null, as Arrow compute's is_null says; union: one pass over
  * each child's flags, then one over the rows, each reading its selected child's)
  * @param col the column whose rows are tested
  * @param stream the stream the work is ordered on
@@ -45,8 +49,9 @@ template <class C>
 /**
  * @brief A bool column, true where a row of `col` is valid; no mask. One pass over the mask bits,
  * in order on `stream`, no synchronisation; the result comes from `col`'s resource.
- * @tparam C any column kind (fixed width, strings, decimal, fixed-size binary, list, struct, dictionary,
- * run-end encoded: there one pass over the values' flags, then one over the rows; union: one pass over
+ * @tparam C any column kind (fixed width, strings, decimal, fixed-size binary, list, struct;
+ * dictionary and run-end encoded: there one pass over the values' flags, then one over the rows, so
+ * a row whose value is null counts as null, as Arrow compute's is_null says; union: one pass over
  * each child's flags, then one over the rows, each reading its selected child's)
  * @param col the column whose rows are tested
  * @param stream the stream the work is ordered on

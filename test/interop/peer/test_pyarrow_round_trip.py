@@ -6,7 +6,7 @@ fixed-size lists, string and binary views, maps (keys sorted or not), list views
 dense unions, half floats,
 month_day_nano intervals, timestamps with time zones, a non-nullable field, field and schema metadata, a list with
 a named non-nullable child, a struct with metadata on a child, an ordered dictionary, dictionaries over every
-integer index type, the arrow.uuid extension and an unregistered one), sliced at an odd offset, with nulls, goes through
+integer index type and one with a null value, the arrow.uuid extension and an unregistered one), sliced at an odd offset, with nulls, goes through
 devcol_peer_round_trip: devcol imports it as a table (`table_from_arrow`), runs an op on every
 column (none, gather, filter, concatenate, is_null; sort and compare on dates, times, binary and
 decimal256), and exports the result. pyarrow imports that, validates it (`validate(full=True)`),
@@ -123,6 +123,9 @@ def fields():
         values = pa.array(words, pa.large_string() if index == pa.uint32() else pa.string())  # polars: large
         yield pa.field(f"dictionary_{index}", pa.dictionary(index, values.type)), pa.DictionaryArray.from_arrays(
             pa.array([None if null_at(k) else (k * 3) % 4 for k in range(ROWS)], index), values)
+    # a null value among the dictionary's: pyarrow's is_null counts the rows naming it as null
+    yield pa.field("dictionary_null_value", pa.dictionary(pa.int16(), pa.string())), pa.DictionaryArray.from_arrays(
+        pa.array([None if null_at(k) else k % 3 for k in range(ROWS)], pa.int16()), pa.array(["red", None, "blue"]))
     uuids = [None if null_at(k) else bytes((k * 7 + b) % 256 for b in range(16)) for k in range(ROWS)]
     yield pa.field("uuid", pa.uuid()), pa.array(uuids, pa.uuid())
     yield pa.field("unregistered_extension", pa.binary(16), metadata={

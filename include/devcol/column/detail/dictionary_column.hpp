@@ -50,7 +50,8 @@ using dictionary_indices =
 
 /**
  * @brief `size()` rows, each an index into a values column (row `i` is `values()[indices()[i]]`),
- * null where the index is null. The indices are of any `dictionary_index` type (int32 unless made
+ * null where the index is null (and, to `is_null` and `is_valid`, where the value it names is, as
+ * Arrow compute counts logical nulls). The indices are of any `dictionary_index` type (int32 unless made
  * otherwise), held as a `dictionary_indices` variant: `index_type_name()` names it,
  * `visit_indices(f)` calls `f` with the typed column. The rows' offset, mask and null count are the indices': slicing
  * slices the indices in O(1) (a count of nulls when some are null) and keeps every value. The
