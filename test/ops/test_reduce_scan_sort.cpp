@@ -183,6 +183,25 @@ T negative_nan() {
 }
 }  // namespace devcol_test::ops
 
+TEST_CASE("min, max and minmax of bool columns: false below true, nulls skipped (Arrow's min and max of boolean)",
+          "[ops][reduce]") {
+  devcol_test::leak_check leaks;
+  auto const mixed = devcol::make_column<bool>({std::nullopt, true, std::nullopt, false, true});
+  CHECK(devcol::min(mixed) == std::optional<bool>(false));
+  CHECK(devcol::max(mixed) == std::optional<bool>(true));
+  CHECK(devcol::minmax(mixed) == std::optional<std::pair<bool, bool>>({false, true}));
+  // Slices at odd offsets, with and without nulls: every row true but one false past a word.
+  model<bool> rows(200, true);
+  rows[3] = std::nullopt;
+  rows[130] = false;
+  auto const whole = devcol::make_column<bool>(rows);
+  CHECK(devcol::min(whole.slice(1, 131)) == std::optional<bool>(false));
+  CHECK(devcol::min(whole.slice(1, 130)) == std::optional<bool>(true));
+  CHECK(devcol::minmax(whole.slice(65, 199)) == std::optional<std::pair<bool, bool>>({false, true}));
+  CHECK(devcol::max(devcol::make_column<bool>({false, false})) == std::optional<bool>(false));
+  CHECK_FALSE(devcol::minmax(devcol::make_column<bool>({std::nullopt})).has_value());
+}
+
 TEMPLATE_TEST_CASE("min, max and minmax of floats skip NaN, and give NaN only when every valid row is NaN",
                    "[ops][reduce][float]", float, double) {
   devcol_test::leak_check leaks;

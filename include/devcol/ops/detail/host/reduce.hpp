@@ -24,10 +24,11 @@
 #include <devcol/ops/detail/host/dispatch.hpp>
 #include <devcol/ops/detail/host/mask_words.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstddef>
-#include <vector>
+#include <memory>
 
 #if DEVCOL_HOST_FAST_PATHS
 DEVCOL_NAMESPACE_BEGIN
@@ -207,6 +208,20 @@ template <class Acc, class T, class Step>
   }
 }
 
+/// One result per chunk, each a `T` of its own that a thread writes through data(): not a
+/// `std::vector`, whose `bool` specialisation packs its elements into bits and has no data() (min,
+/// max and minmax of a bool column fold as `bool`).
+template <class T>
+class chunk_results {
+ public:
+  chunk_results(std::size_t chunks, T value) : values_(new T[chunks]) { std::fill_n(values_.get(), chunks, value); }
+  [[nodiscard]] T* data() noexcept { return values_.get(); }
+  [[nodiscard]] T operator[](std::size_t chunk) const noexcept { return values_[chunk]; }
+
+ private:
+  std::unique_ptr<T[]> values_;
+};
+
 /// The kernel of fold(): one partial result per chunk.
 template <class Acc, class T, class Step>
 struct fold_kernel {
@@ -236,11 +251,11 @@ template <class Acc, class T, class Step>
 [[nodiscard]] Acc fold(T const* values, std::size_t rows, bitmask_word const* mask, std::size_t offset, Acc identity,
                        Step step) {
   std::size_t const chunks = chunk_count(rows);
-  std::vector<Acc> partials(chunks, identity);
+  chunk_results<Acc> partials(chunks, identity);
   fold_kernel<Acc, T, Step> kernel{values, mask, offset, identity, step, partials.data()};
   run_chunks(kernel, rows, chunks);
   Acc total = identity;
-  for (auto const p : partials) { total = step(total, p); }
+  for (std::size_t c = 0; c < chunks; ++c) { total = step(total, partials[c]); }
   return total;
 }
 
@@ -312,8 +327,8 @@ template <class T>
 void fold_minmax(T const* values, std::size_t rows, bitmask_word const* mask, std::size_t offset, T highest, T lowest,
                  T& lo, T& hi) {
   std::size_t const chunks = chunk_count(rows);
-  std::vector<T> los(chunks, highest);
-  std::vector<T> his(chunks, lowest);
+  chunk_results<T> los(chunks, highest);
+  chunk_results<T> his(chunks, lowest);
   minmax_kernel<T> kernel{values, mask, offset, highest, lowest, los.data(), his.data()};
   run_chunks(kernel, rows, chunks);
   lo = highest;
