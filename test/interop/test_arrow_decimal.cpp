@@ -258,7 +258,6 @@ TEST_CASE("arrow: decimal imports accept every width, negative scales and a null
 TEST_CASE("arrow: fixed-size binary formats are untrusted text: malformed ones are arrow_errors and release the input",
           "[arrow][fixed_size_binary][validation]") {
   leak_check leaks;
-  SECTION("w:0") { spoiled_binary().rejects("w:0", "byte width 0 is not within [1, 2147483647]"); }
   SECTION("negative") { spoiled_binary().rejects("w:-4", "byte width -4"); }
   SECTION("too wide") { spoiled_binary().rejects("w:4294967296", "byte width 4294967296"); }
   SECTION("empty") { spoiled_binary().rejects("w:", "the byte width '' is not a decimal integer"); }
@@ -268,6 +267,28 @@ TEST_CASE("arrow: fixed-size binary formats are untrusted text: malformed ones a
     spoiled_binary s;
     s.array.array.n_buffers = 3;
     s.rejects("w:4", "n_buffers is 3");
+  }
+}
+
+TEST_CASE("arrow: a fixed-size binary of width 0, as Arrow allows, imports with or without a values buffer",
+          "[arrow][fixed_size_binary]") {
+  leak_check leaks;
+  using rows_t = std::vector<std::optional<std::string>>;
+  auto const col = devcol::make_fixed_size_binary_column(rows_t{"", std::nullopt, "", "", std::nullopt}, 0);
+  CHECK(col.width() == 0);
+  for (bool const null_values : {false, true}) {
+    INFO("values buffer NULL: " << null_values);
+    exported e;
+    devcol::to_arrow(col.slice(1, 5), &e.schema, &e.array);
+    CHECK(std::string(e.schema.format) == "w:0");
+    if (null_values) { e.array.array.buffers[1] = nullptr; }  // what a producer may pass for no bytes
+    auto const back = devcol::from_arrow<devcol::fixed_size_binary_column<>>(&e.schema, &e.array);
+    CHECK(back.width() == 0);
+    CHECK(back.null_count() == 2);
+    CHECK(devcol::to_host(back) == rows_t{std::nullopt, "", "", std::nullopt});
+    auto const picked = devcol::gather(back, devcol::make_column<std::int32_t>({3, 1, 0}));
+    CHECK(devcol::to_host(picked) == rows_t{std::nullopt, "", std::nullopt});
+    CHECK(devcol::to_host(devcol::concatenate(std::vector{back, picked})).size() == 7);
   }
 }
 
@@ -281,7 +302,8 @@ TEST_CASE("arrow: an empty decimal or fixed-size binary column exports and impor
   CHECK(d.type_name() == "decimal64(18, 2)");
   exported b;
   devcol::to_arrow(devcol::fixed_size_binary_column<>(), &b.schema, &b.array);
-  CHECK(std::string(b.schema.format) == "w:0");  // width 0 exports as Arrow allows; import asks for >= 1
+  CHECK(std::string(b.schema.format) == "w:0");  // width 0, as Arrow allows
+  CHECK(devcol::from_arrow<devcol::fixed_size_binary_column<>>(&b.schema, &b.array).width() == 0);
   exported c;
   devcol::to_arrow(devcol::make_fixed_size_binary_column(std::vector<std::string>{}, 3), &c.schema, &c.array);
   auto const f = devcol::from_arrow<devcol::fixed_size_binary_column<>>(&c.schema, &c.array);

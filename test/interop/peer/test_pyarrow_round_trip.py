@@ -3,7 +3,7 @@
 
 A record batch built here (dates, times of day, binary and large binary, decimal256, null,
 fixed-size lists, string and binary views, maps (keys sorted or not), list views, run-end encoded, sparse and
-dense unions, half floats,
+dense unions, half floats, fixed-size binary of width 0,
 month_day_nano intervals, timestamps with time zones, a non-nullable field, field and schema metadata, a list with
 a named non-nullable child, a struct with metadata on a child, an ordered dictionary, dictionaries over every
 integer index type and one with a null value, the arrow.uuid extension and an unregistered one), sliced at an odd offset, with nulls, goes through
@@ -88,6 +88,9 @@ def fields():
     """(field, array of ROWS rows) for every column of the test batch."""
     yield from ordered_fields()
     yield pa.field("null", pa.null()), pa.nulls(ROWS)
+    # fixed-size binary of width 0: every row the empty string, as Arrow allows
+    yield pa.field("fixed_size_binary_0", pa.binary(0)), pa.array(
+        [None if null_at(k) else b"" for k in range(ROWS)], pa.binary(0))
     triples = pa.list_(pa.int16(), 3)
     yield pa.field("fixed_size_list", triples), pa.array(
         [None if null_at(k) else [k, None if k % 4 == 1 else -k, 7] for k in range(ROWS)], triples)

@@ -34,10 +34,11 @@ namespace detail {
 
 /// Checks what every layout of two buffers (validity, values) shares, for an array (structure
 /// already checked) of `type` with `value_bytes` bytes per row (0: bit-packed): no dictionary, no
-/// children, two buffers, a bitmap for nulls, values for rows, sizes that do not overflow.
+/// children, two buffers, a bitmap for nulls, values for rows (unless `bytes_per_row_zero`: rows of
+/// no bytes, as a fixed-size binary of width 0 has, need no buffer), sizes that do not overflow.
 template <int = 0>
 void check_values_layout(ArrowArray const& array, arrow_field const& field, std::string const& path,
-                                std::string_view type, std::size_t value_bytes) {
+                         std::string_view type, std::size_t value_bytes, bool bytes_per_row_zero = false) {
   DEVCOL_ARROW_EXPECTS(field.dictionary.empty(), path, ": dictionary-encoded ", type,
                        " is not supported (decode it first)");
   DEVCOL_ARROW_EXPECTS(field.children.empty(), path, ".n_children is ", field.children.size(), ", a ", type,
@@ -49,8 +50,8 @@ void check_values_layout(ArrowArray const& array, arrow_field const& field, std:
   std::uint64_t const rows = static_cast<std::uint64_t>(array.offset) + static_cast<std::uint64_t>(array.length);
   DEVCOL_ARROW_EXPECTS(value_bytes == 0 || rows <= SIZE_MAX / value_bytes, path, ": ", rows, " rows of ", value_bytes,
                        " bytes overflow");
-  DEVCOL_ARROW_EXPECTS(rows == 0 || array.buffers[1] != nullptr, path, ".buffers[1] (values) is NULL for ", rows,
-                       " rows");
+  DEVCOL_ARROW_EXPECTS(rows == 0 || bytes_per_row_zero || array.buffers[1] != nullptr, path,
+                       ".buffers[1] (values) is NULL for ", rows, " rows");
 }
 
 /// The checks every layout with a validity bitmap shares.

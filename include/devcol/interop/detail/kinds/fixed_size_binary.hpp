@@ -33,11 +33,12 @@
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
 
-/// Reads the size N of an untrusted format "w:N" (see parse_format_size).
+/// Reads the size N of an untrusted format "w:N" (see parse_format_size); 0 is a width Arrow allows
+/// (every row the empty string).
 /// @throws devcol::arrow_error naming `path` and the format when it is malformed or N out of range
 template <int = 0>
 [[nodiscard]] std::size_t parse_fixed_size_binary_format(std::string_view format, std::string const& path) {
-  return parse_format_size(format, "w:", "fixed-size binary ('w:N')", "byte width", 1, path);
+  return parse_format_size(format, "w:", "fixed-size binary ('w:N')", "byte width", 0, path);
 }
 
 /// The schema node of a fixed-size binary column: "w:N" and `name`, no children.
@@ -73,7 +74,7 @@ std::unique_ptr<array_node> export_node(fixed_size_binary_column<Policy> const& 
 template <int = 0>
 void check_fixed_size_binary(ArrowArray const& array, arrow_field const& field, std::string const& path) {
   std::size_t const width = parse_fixed_size_binary_format(field.format, path);
-  check_values_layout(array, field, path, "fixed_size_binary", width);
+  check_values_layout(array, field, path, "fixed_size_binary", width, width == 0);
 }
 
 /**
@@ -89,7 +90,7 @@ fixed_size_binary_column<Policy> import_fixed_size_binary(ArrowArray const& arra
   auto const first = static_cast<std::size_t>(array.offset);
   auto const rows = static_cast<std::size_t>(array.length);
   buffer_type data;
-  if (rows != 0) { data = buffer_type::borrow(array.buffers[1], (first + rows) * width, keep, stream); }
+  if (rows != 0 && width != 0) { data = buffer_type::borrow(array.buffers[1], (first + rows) * width, keep, stream); }
   auto [mask, nulls] = import_validity<Policy>(array, first, rows, array.null_count, false, keep, stream);
   return fixed_size_binary_column<Policy>(width, std::move(data), std::move(mask), rows, nulls, rows != 0 ? first : 0);
 }
