@@ -97,6 +97,19 @@ TEST_CASE("unions: rows, slices at odd offsets, deep copy, the kind in the regis
                     Catch::Contains("child 'i' has 2 rows, short of the union's offset 0 + size 3"));
 }
 
+TEST_CASE("unions: a dense union's offsets into a child may not decrease, as Arrow requires", "[union]") {
+  auto const ints = devcol::any_column<>(devcol::make_column<std::int64_t>({1, 2, 3, 4, 5}));
+  auto const strings = devcol::any_column<>(devcol::make_strings_column({"a", "b"}));
+  // Row 2 reads child 3's row 0 after row 0 read its row 4: Arrow C++'s ValidateFull refuses it.
+  CHECK_THROWS_WITH(devcol::make_union_column(devcol::union_mode::dense, {3, 7}, {{"i", ints}, {"s", strings}},
+                                              {3, 7, 3}, {4, 0, 0}),
+                    Catch::Contains("row 2 has type id 3 and offset 0, below offset 4"));
+  // Equal offsets (a child row read twice) and the other child's offsets interleaved are Arrow's.
+  auto const ok = devcol::make_union_column(devcol::union_mode::dense, {3, 7}, {{"i", ints}, {"s", strings}},
+                                            {3, 7, 3, 7, 3}, {1, 0, 1, 1, 4});
+  CHECK(host_text(ok) == std::vector<std::string>{"{3: 2}", "{7: \"a\"}", "{3: 2}", "{7: \"b\"}", "{3: 5}"});
+}
+
 TEST_CASE("unions: gather, filter, concatenate and is_null keep the union type", "[union][ops]") {
   devcol_test::leak_check leaks;
   for (auto const mode : {devcol::union_mode::sparse, devcol::union_mode::dense}) {

@@ -19,6 +19,7 @@
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -179,8 +180,10 @@ template <arrow_offset O = std::int32_t, buffer_policy Policy = default_policy>
  * @param type_ids one declared type code per row
  * @param offsets dense: one offset per row into its child; sparse: empty
  * @param stream the stream the copies and the check are ordered on, synchronised before returning
- * @throws devcol::logic_error naming the first row whose type id is not a declared code or whose
- * offset is outside its child, or the counts when codes, children, ids and offsets disagree
+ * @throws devcol::logic_error naming the first row whose type id is not a declared code, whose
+ * offset is outside its child, or (dense) whose offset is below an earlier row's into the same
+ * child (Arrow requires each child's offsets in increasing order), or the counts when codes,
+ * children, ids and offsets disagree
  */
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] union_column<Policy> make_union_column(
@@ -218,6 +221,18 @@ template <buffer_policy Policy = default_policy>
   DEVCOL_EXPECTS(bad.row == rows, "make_union_column: row ", bad.row, " has type id ", static_cast<int>(bad.id),
                  mode == union_mode::dense ? " and offset " + std::to_string(bad.offset) : std::string(),
                  ", not a declared type code", mode == union_mode::dense ? " or not within its child" : "");
+  if (mode == union_mode::dense) {
+    // Arrow requires each child's offsets in increasing order (equal ones allowed, as Arrow C++'s
+    // ValidateFull allows them); every id is a declared code (0..127) by now.
+    std::array<std::int32_t, detail::max_union_children> last{};
+    for (std::size_t i = 0; i < rows; ++i) {
+      auto const code = static_cast<std::size_t>(type_ids[i]);
+      DEVCOL_EXPECTS(offsets[i] >= last[code], "make_union_column: row ", i, " has type id ",
+                     static_cast<int>(type_ids[i]), " and offset ", offsets[i], ", below offset ", last[code],
+                     " of an earlier row of that child: a dense union's offsets into each child must not decrease");
+      last[code] = offsets[i];
+    }
+  }
   return out;
 }
 
