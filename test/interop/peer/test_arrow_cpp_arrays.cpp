@@ -11,7 +11,9 @@
 
 #include "arrow_peer_support.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -229,6 +231,29 @@ TEMPLATE_TEST_CASE("empty and all-null columns cross to Arrow C++ and back", "[p
   peer::exported out;
   peer::require_ok(arrow::ExportDeviceArray(*empty, nullptr, &out.array, &out.schema));
   CHECK(devcol::from_arrow<T>(&out.schema, &out.array).size() == 0);
+}
+
+TEMPLATE_TEST_CASE("an empty slice of a string or binary view column at an offset passes Arrow C++'s ValidateFull",
+                   "[peer][arrow]", devcol::string_view_column, devcol::binary_view_column) {
+  using C = TestType;
+  devcol_test::leak_check leaks;
+  std::vector<std::optional<std::string>> rows;
+  for (std::size_t i = 0; i < 70; ++i) {
+    if (i % 3 == 1) {
+      rows.emplace_back(std::nullopt);
+    } else {
+      rows.emplace_back(std::string(i % 20, 'a'));
+    }
+  }
+  auto const col = devcol::make_binary_view_column<devcol::default_policy, C::bytes_encoding>(rows);
+  for (std::size_t at : {std::size_t{1}, std::size_t{63}, std::size_t{65}, std::size_t{70}}) {
+    INFO("rows [" << at << ", " << at << ")");
+    peer::exported out;
+    devcol::to_arrow(col.slice(at, at), &out.schema, &out.array);
+    auto const arr = peer::require_ok(arrow::ImportDeviceArray(&out.array, &out.schema));
+    peer::require_ok(arr->ValidateFull());
+    CHECK(arr->length() == 0);
+  }
 }
 
 TEST_CASE("a sliced Arrow C++ struct array (the struct's offset selecting rows) is a devcol table", "[peer][arrow][table]") {

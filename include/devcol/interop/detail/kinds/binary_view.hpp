@@ -99,7 +99,9 @@ std::unique_ptr<array_node> export_node(basic_binary_view_column<Policy, E> cons
     std::unique_ptr<array_node> node;
     auto const& held = hold_in(node, 0, exported<column_type>{std::move(kept), std::move(sizes)});
     void const* const made = held.made.data(access::read);
-    describe_rows(*node, held.col, held.col.views_buffer().empty() ? 0 : held.col.offset(),
+    // No rows: offset 0, since Arrow C++'s importer sizes the views buffer of an empty array at 0
+    // bytes and its ValidateFull then refuses any offset (its own export of an empty slice too).
+    describe_rows(*node, held.col, held.col.views_buffer().empty() || held.col.size() == 0 ? 0 : held.col.offset(),
                   held.col.mask_buffer().data(access::read), static_cast<std::int64_t>(n + 3));
     node->variadic_buffers.reserve(n + 3);
     node->variadic_buffers.push_back(node->buffers[0]);
