@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <list>
 #include <optional>
@@ -146,6 +147,11 @@ TEST_CASE("make_column reads every kind of host range alike", "[column][factorie
   check_plain(devcol::make_column<i64>(plain | std::views::transform([](i64 v) { return v; })));
   std::vector<int> narrow(plain.begin(), plain.end());
   check_plain(devcol::make_column<i64>(narrow));  // convertible, not the value type: the generic body
+  // A single-pass range: counting its rows consumes it, so it must be read only once.
+  std::stringstream text;
+  for (i64 v : plain) { text << v << ' '; }
+  check_plain(devcol::make_column<i64>(
+      std::ranges::subrange{std::istream_iterator<i64>{text}, std::istream_iterator<i64>{}}));
 
   std::array<double, 3> const fixed{-0.0, 1.5, -2.5};
   auto from_array = devcol::make_column<double>(fixed);

@@ -35,6 +35,7 @@
 #include <span>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
@@ -108,6 +109,12 @@ template <fixed_width T, buffer_policy Policy = default_policy, detail::host_inp
                 (std::is_same_v<value, T> || detail::is_optional_of<value, T>)) {
     return detail::column_from_host<T, Policy, value>(
         std::span<value const>(std::ranges::data(values), std::ranges::size(values)), stream);
+  } else if constexpr (!std::forward_iterator<detail::host_range_iterator_t<Range const>>) {
+    // A single-pass range (a stream's values, say) is over once its length is counted: its rows
+    // are read into host memory first, in the one pass it allows, and made from there.
+    std::vector<value> read;
+    for (auto&& v : values) { read.emplace_back(std::forward<decltype(v)>(v)); }
+    return detail::column_from_host<T, Policy, value>(read, stream);
   } else {
     return detail::column_from_host<T, Policy, value>(values, stream);
   }
