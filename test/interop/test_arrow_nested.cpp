@@ -352,7 +352,7 @@ TEST_CASE("arrow nested: lists, list views, fixed-size lists, structs and unions
     CHECK(host_of(reimported(e)) == struct_rows);
   }
   auto const un = devcol::make_union_column(devcol::union_mode::dense, {3, 5}, {{"a", child}, {"b", devcol::any_column<>(child)}},
-                                            {3, 5, 5, 3}, {0, 7, 2, 1});
+                                            {3, 5, 5, 3}, {0, 2, 7, 1});
   std::vector<std::string> const union_rows = host_of(un);
   {
     auto offsets = un.offsets_buffer().deep_copy();
