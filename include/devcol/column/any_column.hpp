@@ -56,8 +56,8 @@ template <class C, class Policy = typename C::policy>
 concept column_kind = detail::is_alternative<C, any_column<Policy>>::value;
 
 /**
- * @brief The type of a fixed-width column as pyarrow prints it ("int64", "timestamp[ms]"). Reads
- * no memory.
+ * @brief The type of a fixed-width column as pyarrow prints it ("int64", "timestamp[ms]"), but for
+ * "float32" and "float64" and without a time zone (see type_name(any_column)). Reads no memory.
  * @tparam T the column's fixed-width value type, which alone decides the name
  * @tparam Policy the column's buffer policy (no effect on the name)
  * @throws std::bad_alloc if the string cannot be made

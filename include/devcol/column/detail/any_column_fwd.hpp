@@ -161,7 +161,11 @@ template <buffer_policy Policy>
 [[nodiscard]] std::size_t null_count(any_column<Policy> const& col) noexcept;
 /**
  * @brief The type as pyarrow prints it ("int64", "list<string>", "struct<a: int64>"…), as the
- * held kind's own type_name() gives it. Reads no device memory.
+ * held kind's own type_name() gives it, with two differences: float and double are named
+ * "float32" and "float64" (as NumPy and cuDF name them, where pyarrow prints "float" and
+ * "double"), and what an Arrow field adds to its type (a time zone, child names, nullability,
+ * `keys_sorted`, `ordered`) is left out, since a column does not hold its field (`field_info`
+ * does). Reads no device memory.
  * @tparam Policy the buffer policy shared by every kind in the variant
  * @param col the column
  * @throws std::bad_alloc if the string cannot be made
