@@ -209,6 +209,21 @@ TEST_CASE("arrow unions: malformed arrays are refused naming the value", "[union
                        e.array.array.children[0]->null_count = -1;  // unknown: counted over the 2 rows
                      }),
              Catch::Contains("array: row 13 (type id 3) has offset 8, not within the 2 rows of child 0"));
+  {  // a child's offsets that decrease: Arrow requires them in increasing order
+    auto const spoiled = union_of(devcol::union_mode::dense, 20).slice(13, 20);
+    exported e;
+    devcol::to_arrow(spoiled, &e.schema, &e.array);
+    auto const* ids = static_cast<std::int8_t const*>(e.array.array.buffers[0]);
+    auto* offsets = const_cast<std::int32_t*>(static_cast<std::int32_t const*>(e.array.array.buffers[1]));
+    std::size_t later = 14;  // the window's next row of row 13's child
+    while (ids[later] != ids[13]) { ++later; }
+    REQUIRE(offsets[13] > 0);
+    offsets[later] = 0;
+    CHECK_THAT(arrow_error_of([&] { (void)devcol::any_from_arrow(&e.schema, &e.array); }),
+               Catch::Contains("array: row " + std::to_string(later) + " (type id " + std::to_string(int{ids[13]}) +
+                               ") has offset 0, below offset " + std::to_string(offsets[13]) +
+                               " of an earlier row of that child"));
+  }
   CHECK_THAT(refused(sparse, [](exported& e) { e.schema.format = "+us:3"; }),
              Catch::Contains("n_children is 2, the union '+us:3' declares 1 type codes") ||
                  Catch::Contains("n_children is 2, the sparse union '+us:3' declares 1 type codes"));

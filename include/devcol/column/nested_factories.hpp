@@ -19,7 +19,6 @@
 #include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -221,17 +220,11 @@ template <buffer_policy Policy = default_policy>
   DEVCOL_EXPECTS(bad.row == rows, "make_union_column: row ", bad.row, " has type id ", static_cast<int>(bad.id),
                  mode == union_mode::dense ? " and offset " + std::to_string(bad.offset) : std::string(),
                  ", not a declared type code", mode == union_mode::dense ? " or not within its child" : "");
-  if (mode == union_mode::dense) {
-    // Arrow requires each child's offsets in increasing order (equal ones allowed, as Arrow C++'s
-    // ValidateFull allows them); every id is a declared code (0..127) by now.
-    std::array<std::int32_t, detail::max_union_children> last{};
-    for (std::size_t i = 0; i < rows; ++i) {
-      auto const code = static_cast<std::size_t>(type_ids[i]);
-      DEVCOL_EXPECTS(offsets[i] >= last[code], "make_union_column: row ", i, " has type id ",
-                     static_cast<int>(type_ids[i]), " and offset ", offsets[i], ", below offset ", last[code],
-                     " of an earlier row of that child: a dense union's offsets into each child must not decrease");
-      last[code] = offsets[i];
-    }
+  if (mode == union_mode::dense) {  // every id is a declared code by now
+    auto const down = detail::find_decreasing_union_offset(type_ids, offsets);
+    DEVCOL_EXPECTS(down.row == rows, "make_union_column: row ", down.row, " has type id ", static_cast<int>(down.id),
+                   " and offset ", down.offset, ", below offset ", down.earlier,
+                   " of an earlier row of that child: a dense union's offsets into each child must not decrease");
   }
   return out;
 }

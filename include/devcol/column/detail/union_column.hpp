@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -119,6 +120,33 @@ template <int = 0>
     stream.synchronize();
   }
   return out;
+}
+
+/// The first dense union row whose offset is below an earlier row's into the same child (none:
+/// `row == ids.size()`), its type id and offset, and that earlier offset.
+struct union_decreasing_row {
+  std::size_t row;
+  std::int8_t id;
+  std::int32_t offset;
+  std::int32_t earlier;
+};
+
+/**
+ * Finds the first row of a dense union, from host copies of its type ids and offsets (every id a
+ * declared code, 0..127), whose offset is below the last offset an earlier row gave its child:
+ * Arrow requires each child's offsets in increasing order (equal ones allowed, as Arrow C++'s
+ * validation allows them). One pass; a template for the reason find_bad_union_row is.
+ */
+template <int = 0>
+[[nodiscard]] union_decreasing_row find_decreasing_union_offset(std::span<std::int8_t const> ids,
+                                                                std::span<std::int32_t const> offsets) {
+  std::int32_t last[max_union_children] = {};
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    auto const code = static_cast<std::size_t>(static_cast<std::uint8_t>(ids[i])) % max_union_children;
+    if (offsets[i] < last[code]) { return {i, ids[i], offsets[i], last[code]}; }
+    last[code] = offsets[i];
+  }
+  return {ids.size(), 0, 0, 0};
 }
 
 /// Throws unless `codes` are `children` distinct type codes in 0..127 (names the bad one).

@@ -16,6 +16,7 @@
 #include <devcol/column/union_column.hpp>
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
+#include <devcol/core/copy.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/detail/device.hpp>
@@ -148,8 +149,11 @@ void check_union(ArrowArray const& array, arrow_field const& field, std::string 
 /// A checked union array as a column over the producer's type ids and offsets (copied only when the
 /// offsets are misaligned) and its children imported whole, its offset kept, after one pass that
 /// finds the first row whose type id is not a declared code or (dense) whose offset is negative or
-/// past its child (read back: synchronises `stream`).
-/// @throws devcol::arrow_error naming that row, its type id and offset, and the child's rows
+/// past its child (read back: synchronises `stream`), and for a dense union one more on the host,
+/// over a copy of the rows' type ids and offsets, for a child's offsets that decrease (Arrow
+/// requires them in increasing order).
+/// @throws devcol::arrow_error naming that row, its type id and offset, and the child's rows or the
+/// earlier offset
 template <buffer_policy Policy>
 union_column<Policy> import_union(ArrowArray const& array, arrow_field const& field,
                                   std::shared_ptr<void const> const& keep, stream_ref stream, std::string const& path) {
@@ -182,6 +186,17 @@ union_column<Policy> import_union(ArrowArray const& array, arrow_field const& fi
     DEVCOL_ARROW_EXPECTS(false, path, ": row ", first + bad.row, " (type id ", static_cast<int>(bad.id), ") has offset ",
                          bad.offset, ", not within the ", devcol::size(out.child(static_cast<std::size_t>(k))),
                          " rows of child ", k);
+  }
+  if (mode == union_mode::dense && rows != 0) {
+    std::vector<std::int8_t> host_ids(rows);
+    std::vector<std::int32_t> host_offsets(rows);
+    copy_bytes(host_ids.data(), out.type_ids(access::read), rows, stream);
+    copy_bytes(host_offsets.data(), out.offsets(access::read), rows * sizeof(std::int32_t), stream);
+    stream.synchronize();
+    auto const down = find_decreasing_union_offset<0>(host_ids, host_offsets);
+    DEVCOL_ARROW_EXPECTS(down.row == rows, path, ": row ", first + down.row, " (type id ", static_cast<int>(down.id),
+                         ") has offset ", down.offset, ", below offset ", down.earlier,
+                         " of an earlier row of that child: a dense union's offsets into each child must not decrease");
   }
   return out;
 }
