@@ -141,6 +141,36 @@ TEST_CASE("float16::from_float rounds to nearest, ties to even, as IEEE 754 conv
 #endif
 }
 
+TEST_CASE("float16::from_float of a double rounds once, not through a float", "[arrow][types][float16]") {
+  using devcol::float16;
+  // Just above the midpoint of 1.0 and the next half: 0x3C01. Through a float it would be the
+  // midpoint itself, which ties to even: 0x3C00.
+  CHECK(float16::from_float(1.0 + 0x1p-11 + 0x1p-40).bits == 0x3C01);
+  CHECK(float16::from_float(-(1.0 + 0x1p-11 + 0x1p-40)).bits == 0xBC01);
+  CHECK(float16::from_float(1.0 + 0x1p-11).bits == 0x3C00);  // the midpoint: ties to even
+  CHECK(float16::from_float(65504.0).bits == 0x7BFF);
+  CHECK(float16::from_float(65520.0).bits == 0x7C00);
+  CHECK(float16::from_float(0x1p-25 + 0x1p-60).bits == 0x0001);  // a float would drop 2^-60: zero
+  CHECK(float16::from_float(1e-300).bits == 0x0000);
+  CHECK(float16::from_float(-1e300).bits == 0xFC00);
+  float16 const nan = float16::from_float(-std::numeric_limits<double>::quiet_NaN());
+  CHECK((nan.bits & 0xFC00) == 0xFC00);
+  CHECK((nan.bits & 0x3FF) != 0);
+  CHECK(float16::from_float(1).bits == 0x3C00);  // an integer still takes the float overload
+  // Either side of every midpoint between two neighbours, closer than a float can tell apart.
+  int failures = 0;
+  for (std::uint32_t b = 0; b < 0x10000; ++b) {
+    if ((b & 0x7FFF) >= 0x7BFF) { continue; }  // NaN, infinity and the largest finite half have no next
+    double const x = devcol::to_float(float16(static_cast<std::uint16_t>(b)));
+    double const next = devcol::to_float(float16(static_cast<std::uint16_t>(b + 1)));
+    double const mid = x + (next - x) / 2;
+    double const nudge = (next - x) * 0x1p-30;  // 2^-40 of the value: below a float's precision
+    failures += float16::from_float(mid + nudge).bits != b + 1;
+    failures += float16::from_float(mid - nudge).bits != b;
+  }
+  CHECK(failures == 0);
+}
+
 TEMPLATE_TEST_CASE("dictionary indices of every integer type import zero-copy and ops keep their type",
                    "[arrow][types][dictionary]", std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
                    std::uint16_t, std::uint32_t, std::uint64_t) {

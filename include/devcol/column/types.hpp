@@ -113,6 +113,38 @@ struct float16 {
                                   "float16::from_float(x); float16(x) would store x's integer value as bits");
   }
 
+ private:
+  /**
+   * The half float nearest a float or double of sign `sign` (as binary16's sign bit), unbiased
+   * exponent `e` (its minimum less one for zero and subnormals, all far below binary16's), biased
+   * exponent field `exponent` and the `fraction_bits` bits of `fraction`.
+   */
+  template <class Bits>
+  [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr float16 from_parts(std::uint16_t sign, int e, Bits exponent,
+                                                                       Bits fraction, int fraction_bits) noexcept {
+    Bits const all_ones = (Bits{1} << (fraction_bits == 23 ? 8 : 11)) - 1U;
+    if (exponent == all_ones) {  // infinity, or NaN kept quiet with its fraction's top bits
+      std::uint32_t const top = static_cast<std::uint32_t>(fraction >> (fraction_bits - 10));
+      return float16(static_cast<std::uint16_t>(sign | 0x7C00U | (fraction != 0 ? 0x200U | top : 0U)));
+    }
+    // The value as an integer count of the result's last place (2^-24) before rounding: the
+    // significand with its implicit bit, shifted to where binary16's rounding bit falls.
+    if (e > 15) { return float16(static_cast<std::uint16_t>(sign | 0x7C00U)); }
+    if (e < -25) { return float16(sign); }  // below half the smallest subnormal: zero
+    Bits const significand = (exponent != 0 ? Bits{1} << fraction_bits : Bits{0}) | fraction;
+    // Normal halves keep 11 significant bits; subnormals fewer, down to 2^-24.
+    int const shift = (fraction_bits - 10) + (e >= -14 ? 0 : -14 - e);
+    Bits kept = significand >> shift;
+    Bits const rest = significand & ((Bits{1} << shift) - 1U);
+    Bits const half = Bits{1} << (shift - 1);
+    if (rest > half || (rest == half && (kept & 1U) != 0)) { ++kept; }  // to nearest, ties to even
+    // Normal: (e + 15) << 10 plus the fraction; a carry out of the fraction moves the exponent up,
+    // and out of the largest finite value into infinity, as the addition does by itself.
+    Bits const magnitude = e >= -14 ? (static_cast<Bits>(e + 14) << 10) + kept : kept;
+    return float16(static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(magnitude)));
+  }
+
+ public:
   /**
    * @brief The half float nearest `x`, ties to even, as IEEE 754 converts: past 65504 (and
    * rounding past it) infinity, below the smallest subnormal zero of its sign, NaN a quiet NaN
@@ -121,28 +153,24 @@ struct float16 {
    */
   [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr float16 from_float(float x) noexcept {
     std::uint32_t const f = ::cuda::std::bit_cast<std::uint32_t>(x);
-    auto const sign = static_cast<std::uint16_t>((f >> 16) & 0x8000U);
-    std::uint32_t const exponent = (f >> 23) & 0xFFU;
-    std::uint32_t const fraction = f & 0x7FFFFFU;
-    if (exponent == 0xFFU) {  // infinity, or NaN kept quiet with its fraction's top bits
-      return float16(static_cast<std::uint16_t>(sign | 0x7C00U | (fraction != 0 ? 0x200U | (fraction >> 13) : 0U)));
-    }
-    // The value as an integer count of the result's last place (2^-24) before rounding: the
-    // significand with its implicit bit, shifted to where binary16's rounding bit falls.
-    int const e = static_cast<int>(exponent) - 127;  // unbiased; -127 for zero and subnormals
-    if (e > 15) { return float16(static_cast<std::uint16_t>(sign | 0x7C00U)); }
-    if (e < -25) { return float16(sign); }  // below half the smallest subnormal: zero
-    std::uint32_t const significand = (exponent != 0 ? 0x800000U : 0U) | fraction;
-    // Normal halves keep 11 significant bits (shift 13); subnormals fewer, down to 2^-24.
-    int const shift = e >= -14 ? 13 : 13 + (-14 - e);
-    std::uint32_t kept = significand >> shift;
-    std::uint32_t const rest = significand & ((std::uint32_t{1} << shift) - 1U);
-    std::uint32_t const half = std::uint32_t{1} << (shift - 1);
-    if (rest > half || (rest == half && (kept & 1U) != 0)) { ++kept; }  // to nearest, ties to even
-    // Normal: (e + 15) << 10 plus the fraction; a carry out of the fraction moves the exponent up,
-    // and out of the largest finite value into infinity, as the addition does by itself.
-    std::uint32_t const magnitude = e >= -14 ? (static_cast<std::uint32_t>(e + 14) << 10) + kept : kept;
-    return float16(static_cast<std::uint16_t>(sign | magnitude));
+    return from_parts<std::uint32_t>(static_cast<std::uint16_t>((f >> 16) & 0x8000U),
+                                     static_cast<int>((f >> 23) & 0xFFU) - 127, (f >> 23) & 0xFFU, f & 0x7FFFFFU, 23);
+  }
+  /**
+   * @brief The half float nearest the double `x`, rounded once, as from_float(float) rounds a float.
+   * Without it a double would convert to float first and round twice: 1 + 2^-11 + 2^-40 lies just
+   * above the midpoint of 1.0 and its next half (so 0x3C01), but as a float it is that midpoint,
+   * which ties to even (0x3C00). A template, so that an integer argument still takes the float one.
+   * @tparam D `double`
+   * @param x the value
+   */
+  template <class D>
+    requires std::same_as<D, double>
+  [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr float16 from_float(D x) noexcept {
+    std::uint64_t const f = ::cuda::std::bit_cast<std::uint64_t>(x);
+    return from_parts<std::uint64_t>(static_cast<std::uint16_t>((f >> 48) & 0x8000U),
+                                     static_cast<int>((f >> 52) & 0x7FFU) - 1023, (f >> 52) & 0x7FFU,
+                                     f & 0xFFFFFFFFFFFFFULL, 52);
   }
 
   [[nodiscard]] friend constexpr bool operator==(float16 a, float16 b) noexcept { return a.bits == b.bits; }
