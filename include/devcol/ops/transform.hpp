@@ -24,8 +24,10 @@ DEVCOL_NAMESPACE_BEGIN
  * resource, null where `col` is null (its mask bits copied, no recount, no synchronisation).
  *
  * `f` runs on every row, null rows included (their values are unspecified), so it must accept any
- * value. On CUDA it must be callable on the device: a functor with a `DEVCOL_HOST_DEVICE` call
- * operator, or a lambda marked `DEVCOL_HOST_DEVICE` (nvcc's `--extended-lambda`).
+ * value, and it must not throw: it runs as a kernel, on CUDA in device code, on the host over the
+ * OpenMP threads, where an exception leaving a thread ends the program. On CUDA it must be callable
+ * on the device: a functor with a `DEVCOL_HOST_DEVICE` call operator, or a lambda marked
+ * `DEVCOL_HOST_DEVICE` (nvcc's `--extended-lambda`).
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam F the functor type
@@ -63,7 +65,7 @@ template <fixed_width T, class Policy, class F>
  * @tparam F the functor type
  * @param a the left operand
  * @param b the right operand, of `a`'s size
- * @param f the functor, device-callable on CUDA
+ * @param f the functor, device-callable on CUDA, which must not throw (see transform(col, f))
  * @param stream the stream the work is ordered on
  * @throws devcol::logic_error naming both sizes if they differ
  */
