@@ -223,6 +223,16 @@ TEST_CASE("is_null and is_valid of a dictionary are logical: a row naming a null
     for (std::size_t r = first; r < 130; ++r) { valid.push_back(!*nulls[r]); }
     CHECK(devcol::to_host(devcol::is_valid(sliced)) == valid);
   }
+  // As a union's child or a run-end encoded column's values, its flags are read the same way.
+  auto const small = devcol::make_dictionary_column(devcol::make_column<std::uint8_t>({0, 1, 2, std::nullopt}),
+                                                    devcol::make_strings_column({"a", std::nullopt, "c"}));
+  auto const sparse = devcol::make_union_column(devcol::union_mode::sparse, {0, 1},
+                                                {{"d", devcol::any_column<>(small)}, {"i", devcol::any_column<>(devcol::sequence<std::int64_t>(4))}},
+                                                {0, 0, 1, 0});
+  CHECK(devcol::to_host(devcol::is_null(sparse)) == std::vector<std::optional<bool>>{false, true, false, true});
+  auto const runs = devcol::make_run_end_encoded_column(devcol::run_ends_column<>(devcol::make_column<std::int32_t>({2, 3, 5, 6})),
+                                                        devcol::any_column<>(small));
+  CHECK(devcol::to_host(devcol::is_valid(runs)) == std::vector<std::optional<bool>>{true, true, false, true, true, false});
   auto const no_null_values = devcol::make_dictionary_column(
       devcol::make_column<std::int16_t>({std::optional<std::int16_t>{1}, std::nullopt}), devcol::make_column<double>({1.0, 2.0}));
   CHECK(devcol::to_host(devcol::is_null(no_null_values)) == std::vector<std::optional<bool>>{false, true});

@@ -10,6 +10,7 @@
 #include <devcol/column/bitmask.hpp>
 #include <devcol/column/column.hpp>
 #include <devcol/column/detail/execution.hpp>
+#include <devcol/column/fwd.hpp>
 #include <devcol/column/kind.hpp>
 #include <devcol/column/validity_view.hpp>
 #include <devcol/core/config.hpp>
@@ -127,6 +128,17 @@ column<bool, typename C::policy> mask_flags(C const& col, bool null, stream_ref 
   }
   return out;
 }
+
+// The kinds whose flags are other columns' flags read through them (logical nulls, as Arrow
+// compute's is_null gives), each defined in ops/detail/null_mask/<kind>.hpp. Declared here, before
+// any of them is defined, so that each finds the others among its values or children: a union of
+// dictionaries, a run-end encoded column of unions, a dictionary of run-end encoded values.
+template <class Policy>
+column<bool, Policy> mask_flags(dictionary_column<Policy> const& col, bool null, stream_ref stream);
+template <class Policy>
+column<bool, Policy> mask_flags(run_end_encoded_column<Policy> const& col, bool null, stream_ref stream);
+template <class Policy>
+column<bool, Policy> mask_flags(union_column<Policy> const& col, bool null, stream_ref stream);
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END

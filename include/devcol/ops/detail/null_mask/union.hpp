@@ -13,7 +13,6 @@
 #include <devcol/core/config.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/ops/detail/masks.hpp>
-#include <devcol/ops/detail/null_mask/run_end_encoded.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
 
