@@ -115,25 +115,29 @@ struct float16 {
 
  private:
   /**
-   * The half float nearest a float or double of sign `sign` (as binary16's sign bit), unbiased
-   * exponent `e` (its minimum less one for zero and subnormals, all far below binary16's), biased
-   * exponent field `exponent` and the `fraction_bits` bits of `fraction`.
+   * The half float nearest the IEEE 754 binary value of bits `f` (a float's or a double's), whose
+   * fraction has `FractionBits` bits: one rounding of that value's own bits.
    */
-  template <class Bits>
-  [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr float16 from_parts(std::uint16_t sign, int e, Bits exponent,
-                                                                       Bits fraction, int fraction_bits) noexcept {
-    Bits const all_ones = (Bits{1} << (fraction_bits == 23 ? 8 : 11)) - 1U;
-    if (exponent == all_ones) {  // infinity, or NaN kept quiet with its fraction's top bits
-      std::uint32_t const top = static_cast<std::uint32_t>(fraction >> (fraction_bits - 10));
+  template <class Bits, int FractionBits>
+  [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr float16 from_bits(Bits f) noexcept {
+    constexpr int total_bits = static_cast<int>(sizeof(Bits)) * 8;
+    constexpr Bits exponent_ones = (Bits{1} << (total_bits - 1 - FractionBits)) - 1U;
+    auto const sign = static_cast<std::uint16_t>((f >> (total_bits - 16)) & 0x8000U);
+    Bits const exponent = (f >> FractionBits) & exponent_ones;
+    Bits const fraction = f & ((Bits{1} << FractionBits) - 1U);
+    if (exponent == exponent_ones) {  // infinity, or NaN kept quiet with its fraction's top bits
+      auto const top = static_cast<std::uint32_t>(fraction >> (FractionBits - 10));
       return float16(static_cast<std::uint16_t>(sign | 0x7C00U | (fraction != 0 ? 0x200U | top : 0U)));
     }
+    // Unbiased; the minimum less one for zero and subnormals, far below binary16's either way.
+    int const e = static_cast<int>(exponent) - static_cast<int>(exponent_ones >> 1);
     // The value as an integer count of the result's last place (2^-24) before rounding: the
     // significand with its implicit bit, shifted to where binary16's rounding bit falls.
     if (e > 15) { return float16(static_cast<std::uint16_t>(sign | 0x7C00U)); }
     if (e < -25) { return float16(sign); }  // below half the smallest subnormal: zero
-    Bits const significand = (exponent != 0 ? Bits{1} << fraction_bits : Bits{0}) | fraction;
+    Bits const significand = (exponent != 0 ? Bits{1} << FractionBits : Bits{0}) | fraction;
     // Normal halves keep 11 significant bits; subnormals fewer, down to 2^-24.
-    int const shift = (fraction_bits - 10) + (e >= -14 ? 0 : -14 - e);
+    int const shift = (FractionBits - 10) + (e >= -14 ? 0 : -14 - e);
     Bits kept = significand >> shift;
     Bits const rest = significand & ((Bits{1} << shift) - 1U);
     Bits const half = Bits{1} << (shift - 1);
@@ -152,9 +156,7 @@ struct float16 {
    * @param x the value
    */
   [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr float16 from_float(float x) noexcept {
-    std::uint32_t const f = ::cuda::std::bit_cast<std::uint32_t>(x);
-    return from_parts<std::uint32_t>(static_cast<std::uint16_t>((f >> 16) & 0x8000U),
-                                     static_cast<int>((f >> 23) & 0xFFU) - 127, (f >> 23) & 0xFFU, f & 0x7FFFFFU, 23);
+    return from_bits<std::uint32_t, 23>(::cuda::std::bit_cast<std::uint32_t>(x));
   }
   /**
    * @brief The half float nearest the double `x`, rounded once, as from_float(float) rounds a float.
@@ -167,10 +169,7 @@ struct float16 {
   template <class D>
     requires std::same_as<D, double>
   [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr float16 from_float(D x) noexcept {
-    std::uint64_t const f = ::cuda::std::bit_cast<std::uint64_t>(x);
-    return from_parts<std::uint64_t>(static_cast<std::uint16_t>((f >> 48) & 0x8000U),
-                                     static_cast<int>((f >> 52) & 0x7FFU) - 1023, (f >> 52) & 0x7FFU,
-                                     f & 0xFFFFFFFFFFFFFULL, 52);
+    return from_bits<std::uint64_t, 52>(::cuda::std::bit_cast<std::uint64_t>(x));
   }
 
   [[nodiscard]] friend constexpr bool operator==(float16 a, float16 b) noexcept { return a.bits == b.bits; }
