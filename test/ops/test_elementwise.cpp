@@ -1,6 +1,7 @@
 // Element-wise ops against host references: transform, compare, cast, fill, copy, null-mask ops.
 #include "ops_support.hpp"
 
+#include <bit>
 #include <cmath>
 
 namespace devcol_test::ops {
@@ -110,6 +111,79 @@ TEST_CASE("cast: widening, wrapping, saturating floats, time units", "[ops][cast
   check_equal(devcol::cast<devcol::duration_s>(ms), model<devcol::duration_s>{devcol::duration_s{1}, devcol::duration_s{-1}});
   auto ts = devcol::make_column<devcol::timestamp_s>({devcol::timestamp_s{devcol::duration_s{2}}});
   check_equal(devcol::cast<devcol::timestamp_ms>(ts), model<devcol::timestamp_ms>{devcol::timestamp_ms{devcol::duration_ms{2000}}});
+}
+
+TEST_CASE("cast: float16 to and from numbers, each half's exact value and one rounding back", "[ops][cast][float16]") {
+  using devcol::float16;
+  devcol_test::leak_check leaks;
+  // Every half's bits, after a null row, sliced at an odd offset.
+  std::vector<std::optional<float16>> halves{std::nullopt, float16(std::uint16_t{0x3C00})};
+  for (std::uint32_t b = 0; b < 0x10000; ++b) { halves.emplace_back(float16(static_cast<std::uint16_t>(b))); }
+  auto const all = devcol::make_column<float16>(halves).slice(1, halves.size());
+  auto const as_float = devcol::to_host(devcol::cast<float>(all));
+  auto const as_double = devcol::to_host(devcol::cast<double>(all));
+  auto const back = devcol::to_host(devcol::cast<float16>(devcol::cast<float>(all)));
+  auto const back_from_double = devcol::to_host(devcol::cast<float16>(devcol::cast<double>(all)));
+  REQUIRE(as_float.size() == 0x10001);
+  int differ = 0;
+  for (std::size_t i = 0; i < as_float.size(); ++i) {
+    float16 const h = *halves[i + 1];
+    float const exact = devcol::to_float(h);
+    differ += std::bit_cast<std::uint32_t>(*as_float[i]) != std::bit_cast<std::uint32_t>(exact);
+    differ += std::bit_cast<std::uint64_t>(*as_double[i]) != std::bit_cast<std::uint64_t>(static_cast<double>(exact));
+    bool const nan = std::isnan(exact);
+    // A number comes back to its own bits; NaN to a quiet NaN of its sign.
+    differ += nan ? ((back[i]->bits & 0xFE00U) != (h.bits & 0x8000U) + 0x7E00U) : back[i]->bits != h.bits;
+    differ += back_from_double[i]->bits != back[i]->bits;
+#if defined(__FLT16_MANT_DIG__) && !defined(__CUDACC__)
+    // The compiler's own conversion (GCC's _Float16) as the peer.
+    float const theirs = static_cast<float>(std::bit_cast<_Float16>(h.bits));
+    differ += nan ? !std::isnan(theirs) : std::bit_cast<std::uint32_t>(theirs) != std::bit_cast<std::uint32_t>(exact);
+#endif
+  }
+  CHECK(differ == 0);
+  CHECK(devcol::cast<float>(all.slice(0, 0)).size() == 0);
+  // The null row stays null, its hidden bits never rounded into a value.
+  auto const with_null = devcol::make_column<float16>({float16(std::uint16_t{0x3C00}), std::nullopt});
+  check_equal(devcol::cast<double>(with_null), model<double>{1.0, std::nullopt});
+  // To integers as a float casts: toward zero, saturating, NaN 0.
+  auto const edges = devcol::make_column<float16>({float16(std::uint16_t{0x3E00}), float16(std::uint16_t{0xC100}),
+                                                   float16(std::uint16_t{0x7E00}), float16(std::uint16_t{0x7BFF}),
+                                                   float16(std::uint16_t{0xFC00}), std::nullopt});
+  check_equal(devcol::cast<std::int32_t>(edges), model<std::int32_t>{1, -2, 0, 65504, INT32_MIN, std::nullopt});
+  check_equal(devcol::cast<std::int8_t>(edges), model<std::int8_t>{1, -2, 0, 127, -128, std::nullopt});
+  check_equal(devcol::cast<bool>(edges), model<bool>{true, true, true, true, true, std::nullopt});
+  // From integers: one rounding to nearest, ties to even; past 65504, infinity of the sign.
+  auto const from_ints = devcol::to_host(devcol::cast<float16>(devcol::make_column<std::int64_t>(
+      {2049, 2051, 65519, 65520, -3, 0, INT64_MAX, INT64_MIN, (std::int64_t{1} << 53) + 1, std::nullopt})));
+  std::vector<std::optional<std::uint16_t>> bits;
+  for (auto const& h : from_ints) { bits.push_back(h ? std::optional<std::uint16_t>(h->bits) : std::nullopt); }
+  CHECK(bits == std::vector<std::optional<std::uint16_t>>{0x6800, 0x6802, 0x7BFF, 0x7C00, 0xC200, 0x0000, 0x7C00, 0xFC00,
+                                                          0x7C00, std::nullopt});
+  CHECK(devcol::to_host(devcol::cast<float16>(devcol::make_column<std::uint64_t>({UINT64_MAX})))[0]->bits == 0x7C00);
+  CHECK(devcol::to_host(devcol::cast<float16>(devcol::make_column<bool>({true})))[0]->bits == 0x3C00);
+  // From floats and doubles, each rounded once, against the compiler's conversion where it has one.
+  std::vector<std::optional<float>> floats;
+  std::vector<std::optional<double>> doubles;
+  for (std::uint64_t b = 0; b <= 0xFFFFFFFFU; b += 65521) {
+    float const x = std::bit_cast<float>(static_cast<std::uint32_t>(b));
+    floats.emplace_back(x);
+    doubles.emplace_back(static_cast<double>(x) * (1.0 + 0x1p-40));
+  }
+  auto const from_floats = devcol::to_host(devcol::cast<float16>(devcol::make_column<float>(floats)));
+  auto const from_doubles = devcol::to_host(devcol::cast<float16>(devcol::make_column<double>(doubles)));
+  int wrong = 0;
+  for (std::size_t i = 0; i < floats.size(); ++i) {
+    wrong += from_floats[i]->bits != float16::from_float(*floats[i]).bits;
+    wrong += from_doubles[i]->bits != float16::from_float(*doubles[i]).bits;
+#if defined(__FLT16_MANT_DIG__) && !defined(__CUDACC__)
+    if (!std::isnan(*floats[i])) {
+      wrong += from_floats[i]->bits != std::bit_cast<std::uint16_t>(static_cast<_Float16>(*floats[i]));
+      wrong += from_doubles[i]->bits != std::bit_cast<std::uint16_t>(static_cast<_Float16>(*doubles[i]));
+    }
+#endif
+  }
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("cast between time units refuses a valid row the target cannot hold and names it, and never reads a null row",

@@ -497,6 +497,15 @@ struct type_traits<int256_t> : detail::decimal_storage_traits {
 template <class T>
 concept fixed_width = type_traits<std::remove_cv_t<T>>::supported && std::is_trivially_copyable_v<T>;
 
+/// @brief Satisfied by the fixed-width types whose rows have an order (`<`), which sort, argsort,
+/// is_sorted, compare, min, max and minmax need: every one but the storage-only `float16` and
+/// intervals (Arrow compute has no order for them either).
+/// @tparam T the type tested; cv-qualifiers are ignored
+template <class T>
+concept ordered_fixed_width = fixed_width<T> && requires(T const& a) {
+  { a < a } -> std::convertible_to<bool>;
+};
+
 /// @brief Satisfied by the fixed-width types that are an Arrow primitive type of their own (every
 /// fixed-width type but `int128_t`): what `to_arrow`/`from_arrow` of a `column<T>` and a table take.
 /// @tparam T the type tested; cv-qualifiers are ignored

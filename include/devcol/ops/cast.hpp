@@ -108,6 +108,13 @@ struct convert_to {
       return static_cast<To>(v);
     } else if constexpr ((is_duration_v<From> && is_duration_v<To>) || (is_timestamp_v<From> && is_timestamp_v<To>)) {
       return unit_change<From, To>::convert(v);
+    } else if constexpr (std::is_same_v<From, float16>) {
+      return convert_to<To>{}(to_float(v));  // exact, then the float's policy
+    } else if constexpr (std::is_same_v<To, float16> && std::is_same_v<From, float>) {
+      return float16::from_float(v);
+    } else if constexpr (std::is_same_v<To, float16>) {
+      // One rounding: every integer a half float can hold finitely is a double exactly.
+      return float16::from_float(static_cast<double>(v));
     } else {
       return static_cast<To>(v);
     }
@@ -141,6 +148,8 @@ inline constexpr bool same_clock_v = requires { requires std::is_same_v<typename
 
 template <class From, class To>
 inline constexpr bool castable_v = (std::is_arithmetic_v<From> && std::is_arithmetic_v<To>) ||
+                                   (std::is_same_v<From, float16> && std::is_arithmetic_v<To>) ||
+                                   (std::is_arithmetic_v<From> && std::is_same_v<To, float16>) ||
                                    (is_duration_v<From> && is_duration_v<To>) ||
                                    (is_timestamp_v<From> && is_timestamp_v<To> && same_clock_v<From, To>);
 
@@ -151,7 +160,9 @@ inline constexpr bool castable_v = (std::is_arithmetic_v<From> && std::is_arithm
  *
  * Overflow policy: integer to integer wraps modulo 2^N (two's complement, as `static_cast` since
  * C++20); floating point to integer saturates at the target's limits and NaN becomes 0 (defined,
- * where C++ leaves it undefined); to `bool`, non-zero is true. Between time units (timestamps,
+ * where C++ leaves it undefined); to `bool`, non-zero is true. `float16` (storage only otherwise)
+ * casts to and from every arithmetic type: to one as its exact float value would, from one by a
+ * single rounding to nearest, ties to even (past 65504 infinity, as Arrow's cast gives). Between time units (timestamps,
  * durations, dates and times of day, each only among its own kind): truncation toward zero, as
  * `duration_cast`; a valid row whose result the target's representation cannot hold
  * (`duration_s{INT64_MAX / 2}` in nanoseconds) is refused, as Arrow's safe cast refuses it. Where

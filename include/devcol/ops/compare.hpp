@@ -32,4 +32,15 @@ void compare(C const&, Args const&...) {
   static_assert(detail::kind_has_no<C>, "devcol::compare: this column kind has no compare (fixed-width, strings and decimal columns have one)");
 }
 
+/**
+ * @brief Stands for compare() of a column of a storage-only type (`float16`, the intervals), whose
+ * rows have no order: a compile error.
+ * @tparam T the element type, one without `<`
+ * @tparam Policy the column's buffer policy
+ */
+template <fixed_width T, class Policy, class... Args> requires(!ordered_fixed_width<T>)
+void compare(column<T, Policy> const&, Args const&...) {
+  static_assert(detail::kind_has_no<T>, "devcol::compare: float16 and the intervals have no order (cast a float16 column to float first)");
+}
+
 DEVCOL_NAMESPACE_END

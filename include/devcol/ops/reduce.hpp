@@ -259,7 +259,7 @@ template <fixed_width T, class Policy>
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
 /// @param stream the stream the work is ordered on
-template <fixed_width T, class Policy>
+template <ordered_fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> min(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::extreme(col, detail::highest<T>(), detail::min_op{}, stream);
@@ -271,7 +271,7 @@ template <fixed_width T, class Policy>
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
 /// @param stream the stream the work is ordered on
-template <fixed_width T, class Policy>
+template <ordered_fixed_width T, class Policy>
 [[nodiscard]] std::optional<T> max(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::extreme(col, detail::lowest<T>(), detail::max_op{}, stream);
@@ -285,7 +285,7 @@ template <fixed_width T, class Policy>
  * @param col the input column
  * @param stream the stream the work is ordered on
  */
-template <fixed_width T, class Policy>
+template <ordered_fixed_width T, class Policy>
 [[nodiscard]] std::optional<std::pair<T, T>> minmax(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   if (col.size() == col.null_count()) { return std::nullopt; }
@@ -313,6 +313,27 @@ template <fixed_width T, class Policy>
     }
   }
   return std::pair<T, T>{found.lo, found.hi};
+}
+
+/**
+ * @brief Stand for min(), max() and minmax() of a column of a storage-only type (`float16`, the
+ * intervals), whose rows have no order: each is a compile error naming the op.
+ * @tparam T the element type, one without `<`
+ * @tparam Policy the column's buffer policy
+ */
+template <fixed_width T, class Policy, class... Args> requires(!ordered_fixed_width<T>)
+void min(column<T, Policy> const&, Args const&...) {
+  static_assert(sizeof(T) == 0, "devcol::min: float16 and the intervals have no order (cast a float16 column to float first)");
+}
+/// @brief See min() of a storage-only type. @tparam T the element type @tparam Policy the buffer policy
+template <fixed_width T, class Policy, class... Args> requires(!ordered_fixed_width<T>)
+void max(column<T, Policy> const&, Args const&...) {
+  static_assert(sizeof(T) == 0, "devcol::max: float16 and the intervals have no order (cast a float16 column to float first)");
+}
+/// @brief See min() of a storage-only type. @tparam T the element type @tparam Policy the buffer policy
+template <fixed_width T, class Policy, class... Args> requires(!ordered_fixed_width<T>)
+void minmax(column<T, Policy> const&, Args const&...) {
+  static_assert(sizeof(T) == 0, "devcol::minmax: float16 and the intervals have no order (cast a float16 column to float first)");
 }
 
 /// @brief The mean of the valid rows, in double; floating point propagates NaN. Synchronises `stream`.

@@ -13,8 +13,8 @@
  * first); decimals by their unscaled values (one scale per column).
  *
  * Each kind's bodies are in ops/detail/sort/<kind>.hpp. An op of this header on a kind without it
- * (fixed-size binary, list, struct, dictionary) is a compile error naming the op, not a run-time
- * throw.
+ * (fixed-size binary, list, struct, dictionary), or on a column of `float16` or an interval type
+ * (storage only, without an order), is a compile error naming the op, not a run-time throw.
  */
 #pragma once
 
@@ -43,6 +43,27 @@ void argsort(C const&, Args const&...) {
 template <class C, class... Args> requires detail::lacks_value_order<C>
 void is_sorted(C const&, Args const&...) {
   static_assert(detail::kind_has_no<C>, "devcol::is_sorted: this column kind has no is_sorted (fixed-width, strings and decimal columns have one)");
+}
+
+/**
+ * @brief Stand for sort(), argsort() and is_sorted() of a column of a storage-only type (`float16`,
+ * the intervals), whose rows have no order: each is a compile error naming the op.
+ * @tparam T the element type, one without `<`
+ * @tparam Policy the column's buffer policy
+ */
+template <fixed_width T, class Policy, class... Args> requires(!ordered_fixed_width<T>)
+void sort(column<T, Policy> const&, Args const&...) {
+  static_assert(detail::kind_has_no<T>, "devcol::sort: float16 and the intervals have no order (cast a float16 column to float first)");
+}
+/// @brief See sort() of a storage-only type. @tparam T the element type @tparam Policy the buffer policy
+template <fixed_width T, class Policy, class... Args> requires(!ordered_fixed_width<T>)
+void argsort(column<T, Policy> const&, Args const&...) {
+  static_assert(detail::kind_has_no<T>, "devcol::argsort: float16 and the intervals have no order (cast a float16 column to float first)");
+}
+/// @brief See sort() of a storage-only type. @tparam T the element type @tparam Policy the buffer policy
+template <fixed_width T, class Policy, class... Args> requires(!ordered_fixed_width<T>)
+void is_sorted(column<T, Policy> const&, Args const&...) {
+  static_assert(detail::kind_has_no<T>, "devcol::is_sorted: float16 and the intervals have no order (cast a float16 column to float first)");
 }
 
 DEVCOL_NAMESPACE_END

@@ -1023,6 +1023,29 @@ DEVCOL_PEER_API int devcol_peer_round_trip(char const* op, ArrowSchema* schema, 
   });
 }
 
+// --- casts between float16 and numbers, for test_pyarrow_float16_casts.py -------------------------
+
+/// Exports devcol::cast of the array between float16 and the number type named `other` (devcol's
+/// name: with_number_type's types): from float16 to it when `to_other` is non-zero, else from it to
+/// float16.
+DEVCOL_PEER_API int devcol_peer_cast_float16(int to_other, char const* other, ArrowSchema* schema,
+                                             ArrowDeviceArray* array, ArrowSchema* result_schema,
+                                             ArrowDeviceArray* result_array, char* out, std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    release_unless_taken const input{schema, array};
+    with_number_type(text(other), [&]<class T>(std::type_identity<T>) {
+      if (to_other != 0) {
+        devcol::to_arrow(devcol::cast<T>(devcol::from_arrow<devcol::float16>(schema, array)), result_schema,
+                         result_array, {}, "cast");
+      } else {
+        devcol::to_arrow(devcol::cast<devcol::float16>(devcol::from_arrow<T>(schema, array)), result_schema,
+                         result_array, {}, "cast");
+      }
+    });
+    return std::string("{}");
+  });
+}
+
 // --- casts between time units, for test_pyarrow_time_casts.py ---------------------------------------
 
 namespace {

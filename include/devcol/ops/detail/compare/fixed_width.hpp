@@ -84,7 +84,7 @@ decltype(auto) with_comparison(cmp op, F&& f) {
  * @param value the value
  * @param stream the stream the work is ordered on
  */
-template <fixed_width T, class Policy>
+template <ordered_fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> compare(column<T, Policy> const& col, cmp op, T value, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::with_comparison(op, [&]<cmp Op>(detail::compare_as<Op>) {
@@ -103,7 +103,7 @@ template <fixed_width T, class Policy>
  * @param stream the stream the work is ordered on
  * @throws devcol::logic_error naming both sizes if they differ
  */
-template <fixed_width T, class Policy>
+template <ordered_fixed_width T, class Policy>
 [[nodiscard]] column<bool, Policy> compare(column<T, Policy> const& a, cmp op, column<T, Policy> const& b,
                                            stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};

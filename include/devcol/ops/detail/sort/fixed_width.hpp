@@ -427,7 +427,7 @@ template <class T, class Policy>
  * @param stream the stream the work is ordered on
  * @param nulls whether null rows go first or last
  */
-template <fixed_width T, class Policy>
+template <ordered_fixed_width T, class Policy>
 [[nodiscard]] column<std::int64_t, Policy> argsort(column<T, Policy> const& col, order direction = order::ascending,
                                                    stream_ref stream = {}, null_order nulls = null_order::last) {
   detail::expect_sort_order(direction, nulls, "argsort");
@@ -493,7 +493,7 @@ template <class T, class Policy>
  * @param stream the stream the work is ordered on
  * @param nulls whether null rows go first or last
  */
-template <fixed_width T, class Policy>
+template <ordered_fixed_width T, class Policy>
 [[nodiscard]] column<T, Policy> sort(column<T, Policy> const& col, order direction = order::ascending,
                                      stream_ref stream = {}, null_order nulls = null_order::last) {
   detail::expect_sort_order(direction, nulls, "sort");
@@ -522,7 +522,7 @@ template <fixed_width T, class Policy>
 /// @param direction ascending or descending
 /// @param stream the stream the work is ordered on
 /// @param nulls whether null rows go first or last
-template <fixed_width T, class Policy>
+template <ordered_fixed_width T, class Policy>
 [[nodiscard]] bool is_sorted(column<T, Policy> const& col, order direction = order::ascending, stream_ref stream = {},
                              null_order nulls = null_order::last) {
   detail::expect_sort_order(direction, nulls, "is_sorted");
