@@ -82,6 +82,16 @@ TEST_CASE("a table may repeat a name, as an Arrow schema may: lookups by it thro
   CHECK_FALSE(t.field("a").nullable);
 }
 
+TEST_CASE("select keeps the schema's metadata, even when it keeps no column", "[table]") {
+  // pyarrow's Table.select([]) keeps it too: the metadata is the schema's, not any column's.
+  devcol_test::leak_check leaks;
+  devcol::table t;
+  t.add("a", devcol::sequence<std::int32_t>(3)).set_metadata({{"pandas", "{}"}, {"", ""}});
+  CHECK(t.select({"a"}).metadata() == t.metadata());
+  CHECK(t.select(std::vector<std::size_t>{}).metadata() == t.metadata());
+  CHECK(t.select(std::initializer_list<std::string_view>{}).metadata() == t.metadata());
+}
+
 TEST_CASE("a table refuses bad input with messages naming it", "[table][errors]") {
   devcol_test::leak_check leaks;
   devcol::table t;

@@ -178,7 +178,7 @@ class basic_table {
   [[nodiscard]] std::string type_name(std::string_view name) const;
 
   /// @brief A table of the named columns, in that order (shallow copies: O(1) per column, exposed
-  /// buffers excepted, which a shallow copy copies).
+  /// buffers excepted, which a shallow copy copies), with each one's field and the schema's metadata.
   /// @param names the columns kept, each found by a linear scan; a repeated name is kept twice
   /// @throws devcol::logic_error naming one that no column or several have
   [[nodiscard]] basic_table select(std::initializer_list<std::string_view> names) const;
@@ -286,7 +286,7 @@ class basic_table {
   std::vector<field_info> fields_;              // one per column, in the same order
   std::vector<field_info::entry> metadata_;     // the schema's
 
-  // Appends other's column `index` with its field (select() keeps the schema's metadata too).
+  // Appends other's column `index` with its field.
   void push_from(basic_table const& other, std::size_t index);
 };
 
@@ -354,12 +354,14 @@ std::string basic_table<Policy>::type_name(std::string_view name) const {
 template <buffer_policy Policy>
 basic_table<Policy> basic_table<Policy>::select(std::initializer_list<std::string_view> names) const {
   basic_table out;
+  out.metadata_ = metadata_;  // the schema's, whatever is kept (none of its columns included)
   for (auto name : names) { out.push_from(*this, index_of(name)); }
   return out;
 }
 template <buffer_policy Policy>
 basic_table<Policy> basic_table<Policy>::select(std::vector<std::size_t> const& indices) const {
   basic_table out;
+  out.metadata_ = metadata_;
   for (std::size_t index : indices) {
     check_index(index);
     out.push_from(*this, index);
@@ -380,7 +382,6 @@ std::string basic_table<Policy>::type_of(column_type const& c) {
 }
 template <buffer_policy Policy>
 void basic_table<Policy>::push_from(basic_table const& other, std::size_t index) {
-  metadata_ = other.metadata_;
   fields_.reserve(columns_.size() + 1);
   columns_.push_back(other.columns_[index]);
   fields_.push_back(other.fields_[index]);
