@@ -518,17 +518,22 @@ template <buffer_policy Policy = default_policy>
 /**
  * @brief Reads every table of the stream a producer's `__arrow_c_device_stream__` (or
  * `__arrow_c_stream__`: a CPU stream, read as CPU memory) returned, as tables_from_arrow reads
- * them. The stream is moved out of its capsule.
+ * them. The stream is moved out of its capsule, so a capsule is read once: a second read throws.
  * @tparam Policy the buffer policy of the tables
  * @param capsule an "arrow_device_array_stream" or "arrow_array_stream" capsule
  * @param stream the stream the imports run on
- * @throws devcol::arrow_error naming a capsule of another kind, and as tables_from_arrow
+ * @throws devcol::arrow_error naming a capsule of another kind or one read already, and as
+ * tables_from_arrow
  */
 template <buffer_policy Policy = default_policy>
 [[nodiscard]] std::vector<basic_table<Policy>> tables_from_capsule(PyObject* capsule, stream_ref stream = {}) {
   ArrowDeviceArrayStream device{};
   if (capsule != nullptr && PyCapsule_IsValid(capsule, stream_capsule_name) != 0) {
     auto* cpu = detail::capsule_pointer<ArrowArrayStream>(capsule, stream_capsule_name);
+    // Checked here, not by the reader: the adapter's own `release` would hide a stream that was
+    // consumed already, and the reader would then call into what its producer has freed.
+    DEVCOL_ARROW_EXPECTS(cpu->release != nullptr, "devcol::python: the '", stream_capsule_name,
+                         "' capsule's ArrowArrayStream is released (release is NULL): a stream capsule is read once");
     auto state = std::make_unique<detail::device_stream_over_cpu>();
     state->inner = *cpu;
     cpu->release = nullptr;  // moved out

@@ -232,6 +232,20 @@ class Capsules(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "expected a 'arrow_device_array_stream' capsule, got int"):
             dc.roundtrip_stream(3)
 
+    def test_a_capsule_read_once_is_refused_the_second_time(self):
+        # The capsule keeps its struct, marked released, after devcol moved the stream or array out:
+        # a second read must refuse it, never call the callbacks of what its producer has freed.
+        table = pa.table({"i": pa.array([1, None, 3], pa.int64())})
+        for capsule in (table.__arrow_c_stream__(), dc.device_stream()):
+            dc.roundtrip_stream(capsule)
+            with self.assertRaisesRegex(ValueError, r"released \(release is NULL\)"):
+                dc.roundtrip_stream(capsule)
+        column = table.column("i").combine_chunks()
+        for capsules in (column.__arrow_c_array__(), column.__arrow_c_device_array__()):
+            dc.roundtrip_array(*capsules)
+            with self.assertRaisesRegex(ValueError, r"released \(release is NULL\)"):
+                dc.roundtrip_array(*capsules)
+
     def test_numpy_takes_dlpack_capsules_versioned_and_not(self):
         tensor = Tensor()
         values = np.from_dlpack(tensor)
