@@ -530,10 +530,13 @@ template <buffer_policy Policy = default_policy>
   ArrowDeviceArrayStream device{};
   if (capsule != nullptr && PyCapsule_IsValid(capsule, stream_capsule_name) != 0) {
     auto* cpu = detail::capsule_pointer<ArrowArrayStream>(capsule, stream_capsule_name);
-    // Checked here, not by the reader: the adapter's own `release` would hide a stream that was
-    // consumed already, and the reader would then call into what its producer has freed.
+    // Checked here, not by the reader: the adapter's own callbacks would hide a stream that was
+    // consumed already or lacks one, and the reader would then call into what is freed or NULL.
+    // On failure the capsule keeps the stream (and releases it when destroyed).
     DEVCOL_ARROW_EXPECTS(cpu->release != nullptr, "devcol::python: the '", stream_capsule_name,
                          "' capsule's ArrowArrayStream is released (release is NULL): a stream capsule is read once");
+    DEVCOL_ARROW_EXPECTS(cpu->get_schema != nullptr && cpu->get_next != nullptr, "devcol::python: the '",
+                         stream_capsule_name, "' capsule's ArrowArrayStream has a NULL get_schema or get_next");
     auto state = std::make_unique<detail::device_stream_over_cpu>();
     state->inner = *cpu;
     cpu->release = nullptr;  // moved out

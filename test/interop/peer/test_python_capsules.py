@@ -246,6 +246,31 @@ class Capsules(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, r"released \(release is NULL\)"):
                 dc.roundtrip_array(*capsules)
 
+    def test_a_cpu_stream_without_callbacks_is_refused(self):
+        # A producer's ArrowArrayStream with a NULL get_schema is refused before it is called, as the
+        # device stream's reader refuses one; the capsule keeps it.
+        class ArrowArrayStream(ctypes.Structure):
+            pass
+        release_type = ctypes.CFUNCTYPE(None, ctypes.POINTER(ArrowArrayStream))
+        ArrowArrayStream._fields_ = [("get_schema", ctypes.c_void_p), ("get_next", ctypes.c_void_p),
+                                     ("get_last_error", ctypes.c_void_p), ("release", release_type),
+                                     ("private_data", ctypes.c_void_p)]
+        released = []
+
+        def release(s):
+            released.append(True)
+            s.contents.release = release_type()
+        callback = release_type(release)
+        stream = ArrowArrayStream(None, None, None, callback, None)
+        make_capsule = ctypes.pythonapi.PyCapsule_New
+        make_capsule.restype = ctypes.py_object
+        make_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        capsule = make_capsule(ctypes.addressof(stream), b"arrow_array_stream", None)
+        with self.assertRaisesRegex(ValueError, "has a NULL get_schema or get_next"):
+            dc.roundtrip_stream(capsule)
+        self.assertEqual(released, [])  # still the capsule's
+        self.assertTrue(bool(stream.release))
+
     def test_numpy_takes_dlpack_capsules_versioned_and_not(self):
         tensor = Tensor()
         values = np.from_dlpack(tensor)
