@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <cerrno>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -91,6 +92,35 @@ TEST_CASE("arrow stream: the exported stream's callbacks follow the specificatio
   CHECK(array.array.release == nullptr);  // the end
   stream.release(&stream);
   CHECK(stream.release == nullptr);
+}
+
+TEST_CASE("arrow stream: after the end, get_next gives released arrays without asking the source again",
+          "[arrow][stream]") {
+  leak_check leaks;
+  // A source that would start over after its end, as a careless generator might.
+  int calls = 0;
+  auto const held = std::make_shared<int>(0);
+  devcol::table_source<> source = [&calls, held]() -> std::optional<devcol::table> {
+    ++calls;
+    if (calls % 3 == 0) { return std::nullopt; }
+    return batch(2, static_cast<std::size_t>(calls));
+  };
+  ArrowDeviceArrayStream stream;
+  devcol::to_arrow_stream(batch(0, 0), std::move(source), &stream);
+  CHECK(held.use_count() == 2);
+  std::size_t arrays = 0;
+  for (int i = 0; i < 6; ++i) {
+    ArrowDeviceArray array;
+    REQUIRE(stream.get_next(&stream, &array) == 0);
+    if (array.array.release != nullptr) {
+      ++arrays;
+      array.array.release(&array.array);
+    }
+  }
+  CHECK(arrays == 2);
+  CHECK(calls == 3);
+  CHECK(held.use_count() == 1);  // the source is gone at the end, before the stream is released
+  stream.release(&stream);
 }
 
 TEST_CASE("arrow stream: a batch of another schema fails get_next with EINVAL and a message", "[arrow][stream]") {

@@ -50,6 +50,7 @@ struct stream_state {
   device_id stream_device;  // current at to_arrow_stream: `stream`'s device (the default stream is each device's own)
   ArrowDeviceType device_type;
   std::size_t produced = 0;
+  bool ended = false;  // `next` returned nothing: it is not called again, whatever it would return
   std::string last_error;
 
   /// Runs `f`, turning an exception into an errno and a message (callbacks must not throw).
@@ -99,6 +100,10 @@ struct stream_state {
   static int get_next(ArrowDeviceArrayStream* self, ArrowDeviceArray* out) noexcept {
     auto& state = of(self);
     return state.guarded([&] {
+      if (state.ended) {
+        *out = ArrowDeviceArray{};
+        return;
+      }
       // Rule 21, as to_arrow(table): the consumer may call from any thread, with any device
       // current (a new thread's is 0), and the export's event and copies belong to the batch's
       // device. Made current once the batch is known, until after the spill lock has ordered the
@@ -108,7 +113,9 @@ struct stream_state {
       operation_spill_lock<Policy> const spill_scope{live_stream(state.stream), state.stream_device};  // the user's `next` runs under it too
       std::optional<basic_table<Policy>> batch = state.next();
       if (!batch) {
-        *out = ArrowDeviceArray{};  // the end: a released array
+        *out = ArrowDeviceArray{};  // the end: a released array, and from now on only that
+        state.ended = true;
+        state.next = nullptr;  // what the source holds goes now, not when the consumer releases the stream
         return;
       }
       state.expect_schema(*batch);
@@ -139,11 +146,12 @@ struct stream_state {
 /**
  * @brief Exports a stream of tables: each `get_next` calls `next` and exports the table it returns
  * as to_arrow(table) does (zero-copy, its own `release` and `sync_event`), or ends the stream (a
- * released array) when it returns nothing. Every batch must have `schema`'s column names and types
+ * released array) when it returns nothing; `next` is then destroyed and never called again, and
+ * every later `get_next` gives a released array. Every batch must have `schema`'s column names and types
  * (its rows do not matter) and live on the stream's device type: one that does not makes
  * `get_next` return EINVAL, with the reason from `get_last_error`; errors inside `next` do the same
  * (ENOMEM for allocation). The caller owns `out`
- * and releases it, early or at the end; `next` is destroyed then. Device type: where `schema`'s
+ * and releases it, early or at the end; `next` is destroyed then, if the end has not come first. Device type: where `schema`'s
  * memory is (CPU on the host backend; CUDA with an empty schema).
  * Exporting costs what to_arrow(table) costs for each batch, when the consumer asks for it.
  * @tparam Policy the tables' buffer policy
@@ -170,7 +178,7 @@ void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, Arro
                                    ? detail::device_of(static_cast<void const*>(nullptr)).type
                                    : detail::device_of(schema[0]).type;
   using state_type = detail::stream_state<Policy>;
-  auto state = std::make_unique<state_type>(state_type{std::move(schema), std::move(next), stream, current_device(), type, 0, {}});
+  auto state = std::make_unique<state_type>(state_type{std::move(schema), std::move(next), stream, current_device(), type, 0, false, {}});
   *out = ArrowDeviceArrayStream{};
   out->device_type = type;
   out->get_schema = &state_type::get_schema;
