@@ -35,7 +35,9 @@ DEVCOL_NAMESPACE_BEGIN
  * @tparam C any column kind (fixed width, strings, decimal, fixed-size binary, list, struct;
  * dictionary and run-end encoded: there one pass over the values' flags, then one over the rows, so
  * a row whose value is null counts as null, as Arrow compute's is_null says; union: one pass over
- * each child's flags, then one over the rows, each reading its selected child's)
+ * each child's flags, then one over the rows, each reading its selected child's; the values' and
+ * children's flags are logical at every depth, where Arrow C++ 26 reads a dictionary's indices alone
+ * under a union or a run-end encoding)
  * @param col the column whose rows are tested
  * @param stream the stream the work is ordered on
  */
@@ -52,7 +54,9 @@ template <class C>
  * @tparam C any column kind (fixed width, strings, decimal, fixed-size binary, list, struct;
  * dictionary and run-end encoded: there one pass over the values' flags, then one over the rows, so
  * a row whose value is null counts as null, as Arrow compute's is_null says; union: one pass over
- * each child's flags, then one over the rows, each reading its selected child's)
+ * each child's flags, then one over the rows, each reading its selected child's; the values' and
+ * children's flags are logical at every depth, where Arrow C++ 26 reads a dictionary's indices alone
+ * under a union or a run-end encoding)
  * @param col the column whose rows are tested
  * @param stream the stream the work is ordered on
  */

@@ -2,7 +2,9 @@
  * @file union.hpp
  * @brief is_null and is_valid of union columns: logical nulls, each row's flag read from its
  * selected child's row (a union has no validity of its own), as Arrow compute's is_null gives for
- * unions. Users include devcol/ops/null_mask.hpp.
+ * unions. A child's flag is its own logical one at any depth (a dictionary child's row is null where
+ * the value it names is), where Arrow C++ 26 reads a nested dictionary's indices alone. Users include
+ * devcol/ops/null_mask.hpp.
  */
 #pragma once
 
