@@ -300,8 +300,13 @@ TEMPLATE_TEST_CASE("an integer scan past the type's range wraps (as Arrow's cumu
       if (rows[i]) { acc = wrapped(acc, *rows[i]); }
       if (rows[i]) { inclusive[i] = acc; }
     }
-    CHECK(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::sum)) == inclusive);
-    CHECK(devcol::to_host(devcol::exclusive_scan(col, devcol::scan_op::sum)) == exclusive);
+    // The first row that differs (n when none does): a short message where a whole column would not be.
+    auto const first_difference = [&](model<T> const& got, model<T> const& expected) {
+      REQUIRE(got.size() == n);
+      return static_cast<std::size_t>(std::mismatch(got.begin(), got.end(), expected.begin()).first - got.begin());
+    };
+    CHECK(first_difference(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::sum)), inclusive) == n);
+    CHECK(first_difference(devcol::to_host(devcol::exclusive_scan(col, devcol::scan_op::sum)), exclusive) == n);
   }
 }
 
@@ -335,6 +340,49 @@ TEMPLATE_TEST_CASE("scans of floats: a running sum propagates NaN, a running min
   // Without nulls, a leading number: the running min skips a NaN in the middle.
   auto const plain = devcol::make_column<T>({T{2}, nan_v<T>, T{1}});
   CHECK(devcol::to_host(devcol::inclusive_scan(plain, devcol::scan_op::min)) == model<T>{T{2}, T{2}, T{1}});
+}
+
+TEMPLATE_TEST_CASE("a running sum of floats is infinite or NaN exactly where the sum in row order is",
+                   "[ops][scan][float]", float, double) {
+  devcol_test::leak_check leaks;
+  using T = TestType;
+  // -big, big, big, -big: in row order the sums are -big, 0, big, 0 (pyarrow's cumulative_sum), but
+  // a prefix of the last three taken first overflows (big + big = inf). Then big, big, -big after a
+  // sum of 0: inf from there on, in row order, where a prefix of the last two is finite. Placed
+  // across a 64-row block and at 2^15, 2^16 and 2^17 rows (tile boundaries, over threads), with
+  // nulls between, as the host backend splits the rows.
+  T const big = std::numeric_limits<T>::max() / 4 * 3;
+  std::size_t const n = 200'003;
+  model<T> rows(n, T{0});
+  for (std::size_t i = 5; i < n; i += 7) { rows[i] = std::nullopt; }
+  for (std::size_t at : {std::size_t{64}, std::size_t{1} << 15, std::size_t{1} << 16}) {
+    rows[at - 1] = -big;
+    rows[at] = big;
+    rows[at + 1] = big;
+    rows[at + 2] = -big;
+  }
+  std::size_t const last = std::size_t{1} << 17;
+  rows[last - 1] = big;
+  rows[last] = big;
+  rows[last + 1] = -big;
+  for (std::size_t offset : {0, 1}) {
+    INFO("offset " << offset);
+    model<T> all = rows;
+    all.insert(all.begin(), offset, T{1});
+    auto const col = devcol::make_column<T>(all).slice(offset, offset + n);
+    model<T> inclusive(n);
+    model<T> exclusive(n);
+    T acc{0};
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!rows[i]) { continue; }
+      exclusive[i] = acc;
+      acc += *rows[i];
+      inclusive[i] = acc;
+    }
+    REQUIRE(std::isinf(*inclusive[last]));
+    CHECK(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::sum)) == inclusive);
+    CHECK(devcol::to_host(devcol::exclusive_scan(col, devcol::scan_op::sum)) == exclusive);
+  }
 }
 
 TEMPLATE_TEST_CASE("argsort and sort of floats put NaN beside the nulls, for every order and null placement",

@@ -124,6 +124,42 @@ template <scan_kind Kind, bool Inclusive, bool Masked, class A, class T>
 /// block is scanned into the stack and streamed out (write_blocks()): one core, 2^27 rows
 /// (bench_ops, two alternated runs), int64 92 -> 60 ms, int32 33 -> 26 ms; at 2^24 rows as fast
 /// or faster (int64 8.3 -> 7.8 ms, double 10.0 -> 6.9 ms).
+/// Whether a scan of `Kind` over `T` rows reassociates into a wrong result where a partial sum
+/// leaves the finite range: floating-point sums. A prefix made in another order than the rows'
+/// (inside a block's vector registers, or a tile's before its carry) can overflow to an infinity,
+/// or meet one of the other sign and give NaN, where the running sum in row order stays finite
+/// (-3e38, then 3e38, 3e38, -3e38: the sequential sums are 0, 3e38, 0; a prefix of the last three
+/// first is inf). Such a block or tile is scanned again in row order, so a non-finite result is
+/// always the one Arrow's sequential cumulative_sum gives; a finite one stays within the bound of
+/// reordered rounding.
+template <scan_kind Kind, class T>
+inline constexpr bool rescans_non_finite = Kind == scan_kind::sum && std::is_floating_point_v<T>;
+
+/// Whether `x` is infinite or NaN (false for integers).
+template <class A>
+[[nodiscard, gnu::always_inline]] inline bool non_finite(A x) noexcept {
+  if constexpr (std::is_floating_point_v<A>) {
+    return !(x - x == x - x);  // inf - inf and NaN - NaN are NaN; a finite x - x is 0
+  } else {
+    (void)x;
+    return false;
+  }
+}
+
+/// Scans rows [begin, end) of `values` in row order from `acc`, writing them at `out` (row begin at
+/// out[0]); returns the running value after them.
+template <scan_kind Kind, bool Inclusive, class A, class T>
+[[nodiscard]] A scan_in_order(T const* values, bitmask_word const* mask, std::size_t offset, std::size_t begin,
+                              std::size_t end, A identity, A acc, T* out) noexcept {
+  for (std::size_t row = begin; row < end; ++row) {
+    A const x = mask == nullptr || bit_is_set(mask, offset + row) ? scan_value<Kind>(values[row], identity) : identity;
+    if constexpr (!Inclusive) { out[row - begin] = static_cast<T>(acc); }
+    acc = scan_step<Kind>{}(acc, x);
+    if constexpr (Inclusive) { out[row - begin] = static_cast<T>(acc); }
+  }
+  return acc;
+}
+
 template <scan_kind Kind, bool Inclusive, class T>
 struct scan_kernel {
   using acc_type = scan_acc_t<Kind, T>;
@@ -138,19 +174,21 @@ struct scan_kernel {
     acc_type acc = identity;
     std::size_t row = write_blocks(out, begin, end, stream, [&](std::size_t at, T* to) __attribute__((always_inline)) {
       bitmask_word const word = rows_word(mask, offset, at, block_rows);
+      acc_type const before = acc;
       if (word == ~bitmask_word{0}) {
         scan_block<Kind, Inclusive, false>(values + at, word, identity, to, acc);
       } else {
         scan_block<Kind, Inclusive, true>(values + at, word, identity, to, acc);
       }
+      if constexpr (rescans_non_finite<Kind, T>) {
+        bool again = non_finite(acc);
+        for (std::size_t k = 0; k < block_rows; ++k) { again = again || non_finite(to[k]); }
+        if (again && !is_nan(before)) {  // from NaN, every order gives NaN
+          acc = scan_in_order<Kind, Inclusive>(values, mask, offset, at, at + block_rows, identity, before, to);
+        }
+      }
     });
-    for (; row < end; ++row) {
-      acc_type const x = mask == nullptr || bit_is_set(mask, offset + row) ? scan_value<Kind>(values[row], identity)
-                                                                          : identity;
-      if constexpr (!Inclusive) { out[row] = static_cast<T>(acc); }
-      acc = scan_step<Kind>{}(acc, x);
-      if constexpr (Inclusive) { out[row] = static_cast<T>(acc); }
-    }
+    acc = scan_in_order<Kind, Inclusive>(values, mask, offset, row, end, identity, acc, out + row);
     if (totals != nullptr) { totals[chunk] = acc; }
   }
 };
@@ -203,15 +241,41 @@ void scan_tiles(T const* values, std::size_t rows, bitmask_word const* mask, std
     std::size_t const begin = t * tile;
     std::size_t const end = std::min(rows, begin + tile);
     run_build(level, local, begin, end, t);
+    // The least and greatest of the tile's own results: the carry added to them bounds its sums.
+    A low = identity;
+    A high = identity;
+    if constexpr (rescans_non_finite<Kind, T>) {
+      for (std::size_t i = begin; i < end; ++i) {
+        low = std::min<A>(low, out[i]);
+        high = std::max<A>(high, out[i]);
+      }
+    }
+    bool carried = t > 0;
     if (t == 0) {
       through[0] = totals[0];
     } else {
       published[t - 1].wait(false, std::memory_order_acquire);
-      through[t] = scan_step<Kind>{}(through[t - 1], totals[t]);
+      A const carry_in = through[t - 1];
+      // A NaN carry makes every sum NaN in any order, and an infinite one every finite sum that
+      // infinity: only a tile whose own sums leave the finite range, or a finite carry that takes
+      // them out of it, is scanned again.
+      bool again = false;
+      if constexpr (rescans_non_finite<Kind, T>) {
+        again = !is_nan(carry_in) &&
+                (non_finite(totals[t]) || (!non_finite(carry_in) && (non_finite(carry_in + low) ||
+                                                                     non_finite(carry_in + high) ||
+                                                                     non_finite(carry_in + totals[t]))));
+      }
+      if (again) {  // the tile again, in row order from the carry
+        through[t] = scan_in_order<Kind, Inclusive>(values, mask, offset, begin, end, identity, carry_in, out + begin);
+        carried = false;
+      } else {
+        through[t] = scan_step<Kind>{}(carry_in, totals[t]);
+      }
     }
     published[t].store(true, std::memory_order_release);
     published[t].notify_all();
-    if (t > 0) { run_build(level, carry, begin, end, t); }
+    if (carried) { run_build(level, carry, begin, end, t); }
   });
 }
 
