@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -320,6 +321,15 @@ runtime& sim() {
   return *instance;
 }
 
+// Whether the runtime is shutting down (set_unloading): every call then fails as CUDA's do once
+// the process has begun to exit, before the objects of static storage duration made earlier are
+// destroyed.
+std::atomic<bool> unloading{false};
+#define DEVCOL_SIM_FAIL_IF_UNLOADING()                                                           \
+  do {                                                                                           \
+    if (unloading.load()) { return sim().fail(cudaErrorCudartUnloading); }                       \
+  } while (0)
+
 cudaError_t stream_ordered_allocate(void** ptr, std::size_t size, cudaStream_t stream, char const* call) {
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
@@ -374,6 +384,8 @@ cudaError_t synchronous_free(void* ptr, bool host, char const* call) {
 
 namespace devcol_sim {
 
+void set_unloading(bool on) { unloading.store(on); }
+
 std::vector<std::string> take_reports() {
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
@@ -406,6 +418,7 @@ std::size_t live_allocations() {
 // --- the hooks devcol's executor calls under DEVCOL_SIMULATED_CUDA (column/detail/execution.hpp) ---
 
 extern "C" cudaError_t devcol_simulated_cuda_launch(cudaStream_t stream) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_stream* s = r.stream_for(stream, "a kernel launch");
@@ -437,6 +450,7 @@ char const* cudaGetErrorName(cudaError_t error) {
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
     case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorCudartUnloading: return "cudaErrorCudartUnloading";
     default: return "cudaErrorUnknown";
   }
 }
@@ -445,19 +459,23 @@ char const* cudaGetErrorString(cudaError_t error) {
 }
 
 cudaError_t cudaGetDeviceCount(int* count) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   *count = devcol_sim::device_count;
   return cudaSuccess;
 }
 cudaError_t cudaGetDevice(int* device) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   *device = runtime::current_device;
   return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int device) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   if (device < 0 || device >= devcol_sim::device_count) { return sim().fail(cudaErrorInvalidDevice); }
   runtime::current_device = device;
   return cudaSuccess;
 }
 cudaError_t cudaDeviceSynchronize(void) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   r.synchronize_device(runtime::current_device);
@@ -465,12 +483,14 @@ cudaError_t cudaDeviceSynchronize(void) {
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   *stream = reinterpret_cast<cudaStream_t>(r.create_stream());
   return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) {
@@ -483,6 +503,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_stream* s = r.stream_any_device(stream, "cudaStreamSynchronize");
@@ -491,6 +512,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_stream* s = r.stream_any_device(stream, "cudaStreamQuery");
@@ -499,6 +521,7 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_stream* s = r.stream_for(stream, "cudaStreamWaitEvent");
@@ -510,12 +533,14 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   *event = reinterpret_cast<cudaEvent_t>(r.create_event());
   return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_event* e = r.event_for(event, "cudaEventDestroy");
@@ -524,6 +549,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_stream* s = r.stream_for(stream, "cudaEventRecord");
@@ -538,6 +564,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   return cudaSuccess;
 }
 cudaError_t cudaEventQuery(cudaEvent_t event) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_event* e = r.event_for(event, "cudaEventQuery");
@@ -546,6 +573,7 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
   return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_event* e = r.event_for(event, "cudaEventSynchronize");
@@ -555,6 +583,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
 }
 
 cudaError_t cudaMalloc(void** ptr, size_t size) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   if (size == 0) {
@@ -564,14 +593,28 @@ cudaError_t cudaMalloc(void** ptr, size_t size) {
   *ptr = r.allocate(size, memory_kind::device);
   return *ptr == nullptr ? r.fail(cudaErrorMemoryAllocation) : cudaSuccess;
 }
-cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int) { return host_allocate(ptr, size, memory_kind::managed); }
-cudaError_t cudaMallocHost(void** ptr, size_t size) { return host_allocate(ptr, size, memory_kind::pinned_host); }
-cudaError_t cudaFree(void* ptr) { return synchronous_free(ptr, false, "cudaFree"); }
-cudaError_t cudaFreeHost(void* ptr) { return synchronous_free(ptr, true, "cudaFreeHost"); }
+cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
+  return host_allocate(ptr, size, memory_kind::managed);
+}
+cudaError_t cudaMallocHost(void** ptr, size_t size) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
+  return host_allocate(ptr, size, memory_kind::pinned_host);
+}
+cudaError_t cudaFree(void* ptr) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
+  return synchronous_free(ptr, false, "cudaFree");
+}
+cudaError_t cudaFreeHost(void* ptr) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
+  return synchronous_free(ptr, true, "cudaFreeHost");
+}
 cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   return stream_ordered_allocate(ptr, size, stream, "cudaMallocAsync");
 }
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_stream* s = r.stream_for(stream, "cudaFreeAsync");
@@ -588,6 +631,7 @@ cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, void const* src, size_t count, cudaMemcpyKind, cudaStream_t stream) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_stream* s = r.stream_for(stream, "cudaMemcpyAsync");
@@ -600,6 +644,7 @@ cudaError_t cudaMemcpyAsync(void* dst, void const* src, size_t count, cudaMemcpy
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t stream) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   sim_stream* s = r.stream_for(stream, "cudaMemsetAsync");
@@ -611,6 +656,7 @@ cudaError_t cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t str
 }
 
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, void const* ptr) {
+  DEVCOL_SIM_FAIL_IF_UNLOADING();
   auto& r = sim();
   std::lock_guard const lock(r.mutex);
   *attributes = cudaPointerAttributes{};

@@ -34,6 +34,11 @@ void host_read(void const* ptr, std::size_t bytes);
 /// The host writes `bytes` at `ptr`: a report unless every stream's access is ordered before.
 void host_write(void const* ptr, std::size_t bytes);
 
+/// While `on`, every runtime call fails with cudaErrorCudartUnloading, as CUDA's do once the runtime
+/// has begun to shut down at process exit: what objects of static storage duration made before the
+/// runtime's first use meet when they are destroyed.
+void set_unloading(bool on);
+
 /// Whether `ptr` is memory the double allocated and has not freed.
 bool is_live_allocation(void const* ptr);
 /// The number of allocations made by the double and not yet freed (all devices, all kinds).

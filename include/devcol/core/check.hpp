@@ -315,6 +315,10 @@ DEVCOL_NAMESPACE_END
 /**
  * @brief For `noexcept` paths (destructors, deallocation, release callbacks): never throws.
  * In debug builds a failure is printed and aborts; in release builds it is cleared and ignored.
+ * `cudaErrorCudartUnloading` is cleared and ignored in both: the runtime is shutting down at
+ * process exit, after which objects of static storage duration made before its first use (a
+ * stream, a column, a resource) are destroyed, with nothing left to free or wait for (RMM treats
+ * it so too, rapidsai/rmm#2203).
  * @param call the CUDA runtime call, evaluated once in both builds
  */
 #  ifdef NDEBUG
@@ -325,7 +329,9 @@ DEVCOL_NAMESPACE_END
 #  else
 #    define DEVCOL_ASSERT_CUDA_SUCCESS(call)                                                              \
       do {                                                                                                \
-        if (cudaError_t const devcol_status_ = (call); devcol_status_ != cudaSuccess) {                  \
+        if (cudaError_t const devcol_status_ = (call); devcol_status_ == cudaErrorCudartUnloading) {     \
+          (void)cudaGetLastError();                                                                       \
+        } else if (devcol_status_ != cudaSuccess) {                                                       \
           std::fprintf(stderr, "devcol: %s failed with %s at %s:%d\n", #call,                            \
                        cudaGetErrorName(devcol_status_), ::devcol::detail::file_name(__FILE__), __LINE__); \
           std::abort();                                                                                   \
