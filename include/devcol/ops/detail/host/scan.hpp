@@ -203,12 +203,17 @@ template <scan_kind Kind, bool Inclusive, class A, class T>
   return acc;
 }
 
+/// What scan_kernel keeps of a chunk's results' greatest magnitude: the bits for a floating-point
+/// sum, nothing (a byte never written) for the other scans.
+template <scan_kind Kind, class T>
+using magnitude_bits_t = std::conditional_t<rescans_non_finite<Kind, T>, float_bits_t<T>, unsigned char>;
+
 /// The kernel of scan(): scans rows [begin, end) from `identity` into `out`, and leaves the running
-/// value after the last row in `totals[chunk]` where `totals` is not null, and, for a floating-point
-/// sum, the bits of its results' greatest magnitude in `magnitudes[chunk]` where that is not null. With `stream`, each
-/// block is scanned into the stack and streamed out (write_blocks()): one core, 2^27 rows
-/// (bench_ops, two alternated runs), int64 92 -> 60 ms, int32 33 -> 26 ms; at 2^24 rows as fast
-/// or faster (int64 8.3 -> 7.8 ms, double 10.0 -> 6.9 ms).
+/// value after the last row in `totals[chunk]` where `totals` is not null, and, for a
+/// floating-point sum, the bits of its results' greatest magnitude in `magnitudes[chunk]` where
+/// that is not null. With `stream`, each block is scanned into the stack and streamed out
+/// (write_blocks()): one core, 2^27 rows (bench_ops, two alternated runs), int64 92 -> 60 ms,
+/// int32 33 -> 26 ms; at 2^24 rows as fast or faster (int64 8.3 -> 7.8 ms, double 10.0 -> 6.9 ms).
 template <scan_kind Kind, bool Inclusive, class T>
 struct scan_kernel {
   using acc_type = scan_acc_t<Kind, T>;
@@ -219,10 +224,10 @@ struct scan_kernel {
   acc_type* totals;
   T* out;
   stream_mode stream;
-  std::conditional_t<rescans_non_finite<Kind, T>, float_bits_t<T>, unsigned char>* magnitudes = nullptr;
+  magnitude_bits_t<Kind, T>* magnitudes = nullptr;
   [[gnu::always_inline]] void operator()(std::size_t begin, std::size_t end, std::size_t chunk) const noexcept {
     acc_type acc = identity;
-    [[maybe_unused]] std::conditional_t<rescans_non_finite<Kind, T>, float_bits_t<T>, unsigned char> most = 0;
+    [[maybe_unused]] magnitude_bits_t<Kind, T> most = 0;
     std::size_t row = write_blocks(out, begin, end, stream, [&](std::size_t at, T* to) __attribute__((always_inline)) {
       bitmask_word const word = rows_word(mask, offset, at, block_rows);
       acc_type const before = acc;
@@ -297,7 +302,7 @@ void scan_tiles(T const* values, std::size_t rows, bitmask_word const* mask, std
   // Plain stores: the carry below rereads each tile's results from the cache.
   scan_kernel<Kind, Inclusive, T> local{values, mask, offset, identity, totals.data(), out, stream_mode{}};
   // Floating-point sums: each tile's greatest result magnitude, which bounds what its carry makes.
-  std::vector<std::conditional_t<rescans_non_finite<Kind, T>, float_bits_t<T>, unsigned char>> magnitudes;
+  std::vector<magnitude_bits_t<Kind, T>> magnitudes;
   if constexpr (rescans_non_finite<Kind, T>) {
     magnitudes.assign(tiles, 0);
     local.magnitudes = magnitudes.data();
