@@ -2,6 +2,7 @@
 #include "ops_support.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -381,6 +382,48 @@ TEMPLATE_TEST_CASE("a running sum of floats is infinite or NaN exactly where the
     }
     REQUIRE(std::isinf(*inclusive[last]));
     // The first row that differs (n when none does): a short message where a whole column would not be.
+    auto const first_difference = [&](model<T> const& got, model<T> const& expected) {
+      REQUIRE(got.size() == n);
+      return static_cast<std::size_t>(std::mismatch(got.begin(), got.end(), expected.begin()).first - got.begin());
+    };
+    CHECK(first_difference(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::sum)), inclusive) == n);
+    CHECK(first_difference(devcol::to_host(devcol::exclusive_scan(col, devcol::scan_op::sum)), exclusive) == n);
+  }
+}
+
+TEMPLATE_TEST_CASE("a running sum of floats that overflows in row order stays infinite where another order is finite",
+                   "[ops][scan][float]", float, double) {
+  devcol_test::leak_check leaks;
+  using T = TestType;
+  // max - 2 ulp, then half an ulp (a tie, rounded up to even: max - ulp), then 1.5 ulp: infinite
+  // in row order, and so every sum after it (pyarrow's cumulative_sum). Taken the other way,
+  // (half + 1.5) ulp first, the sum is max, and a following -2 ulp brings it back to max - 2 ulp.
+  // In one 64-row block, and across the blocks and tiles the host backend splits the rows into.
+  T const base = std::nextafter(std::nextafter(std::numeric_limits<T>::max(), T{0}), T{0});
+  int const ulp_exponent = std::numeric_limits<T>::max_exponent - std::numeric_limits<T>::digits;
+  T const half_ulp = std::ldexp(T{1}, ulp_exponent - 1);
+  T const one_and_half = std::ldexp(T{1}, ulp_exponent) + half_ulp;
+  std::size_t const n = 200'003;
+  for (std::size_t at : {std::size_t{1}, std::size_t{64}, std::size_t{100}, std::size_t{1} << 15,
+                         std::size_t{1} << 16, std::size_t{1} << 17}) {
+    INFO("at " << at);
+    model<T> rows(n, T{0});
+    rows[at - 1] = base;
+    rows[at] = half_ulp;
+    rows[at + 1] = one_and_half;
+    rows[at + 2] = -(half_ulp + one_and_half);
+    rows[at + 3] = std::nullopt;
+    auto const col = devcol::make_column<T>(rows);
+    model<T> inclusive(n);
+    model<T> exclusive(n);
+    T acc{0};
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!rows[i]) { continue; }
+      exclusive[i] = acc;
+      acc += *rows[i];
+      inclusive[i] = acc;
+    }
+    REQUIRE(std::isinf(*inclusive[at + 1]));
     auto const first_difference = [&](model<T> const& got, model<T> const& expected) {
       REQUIRE(got.size() == n);
       return static_cast<std::size_t>(std::mismatch(got.begin(), got.end(), expected.begin()).first - got.begin());

@@ -125,11 +125,14 @@ template <scan_kind Kind, bool Inclusive, bool Masked, class A, class T>
 /// (inside a block's vector registers, or a tile's before its carry) can overflow to an infinity,
 /// or meet one of the other sign and give NaN, where the running sum in row order stays finite
 /// (-3e38, then 3e38, 3e38, -3e38: the sequential sums are 0, 3e38, 0; a prefix of the last three
-/// first is inf). Such a block or tile is scanned again in row order, so a non-finite result is
-/// always the one Arrow's sequential cumulative_sum gives; a finite one stays within the bound of
-/// reordered rounding. A block is tested by its results' exponent bits (any_non_finite()); a tile,
-/// before its carry is added, by its results' greatest magnitude (largest_magnitude_bits(), which
-/// the block lambda finds only where a tile asks for it). bench_ops on one thread, 2^24 rows: float
+/// first is inf). The other way round, reordered rounding can stay finite where the row order
+/// overflows, and a later row of the other sign then gives a finite sum where Arrow's is infinite
+/// (max - 2 ulp, 2^103, 3 * 2^103, -max in float: inf, inf in row order, max, 0 reordered). Such a
+/// block or tile is scanned again in row order, so a result is non-finite exactly where Arrow's
+/// sequential cumulative_sum is, and a finite one stays within the bound of reordered rounding. A
+/// block is tested by its results' exponent bits (any_near_overflow()); a tile, before its carry
+/// is added, by its results' greatest magnitude (largest_magnitude_bits(), which the block lambda
+/// finds only where a tile asks for it). bench_ops on one thread, 2^24 rows: float
 /// and double sums unchanged within the run-to-run spread (7.0-7.5 ms, 17-18 ms); on two threads
 /// 5-15% slower (float 4.8-5.7 ms -> 5.6-6.1 ms), the price of the magnitudes.
 template <scan_kind Kind, class T>
@@ -175,16 +178,39 @@ template <class T>
   return most >= exponent_bits<T>;
 }
 
-/// Whether any of a block's results is infinite or NaN: a bitwise reduction, cheaper than
-/// largest_magnitude_bits() where only that is asked (one thread: 3% on float sums, not 15%).
+/// The bits of 2^max_exponent, the least magnitude of `T`'s largest binade. Reordering a block's or
+/// a tile's additions moves a sum by far less than that binade's width, so a sum in row order can
+/// overflow only where a sum in another order reaches this binade or overflows itself.
 template <class T>
-[[nodiscard, gnu::always_inline]] inline bool any_non_finite(T const* __restrict block) noexcept {
+inline constexpr float_bits_t<T> top_binade_bits =
+    static_cast<float_bits_t<T>>(sizeof(T) == 4 ? 0x7F000000ULL : 0x7FE0000000000000ULL);
+
+/// Whether magnitude bits from largest_magnitude_bits() are in the largest binade, infinite or NaN.
+template <class T>
+[[nodiscard, gnu::always_inline]] inline bool near_overflow_bits(float_bits_t<T> most) noexcept {
+  return most >= top_binade_bits<T>;
+}
+
+/// Whether `x` is in the largest binade, infinite or NaN.
+template <class T>
+[[nodiscard, gnu::always_inline]] inline bool near_overflow(T x) noexcept {
+  using bits = float_bits_t<T>;
+  bits b;
+  std::memcpy(&b, &x, sizeof b);
+  return near_overflow_bits<T>(static_cast<bits>(b & (~bits{0} >> 1)));
+}
+
+/// Whether any of a block's results is in the largest binade, infinite or NaN: a bitwise
+/// reduction, cheaper than largest_magnitude_bits() where only that is asked (one thread: 3% on
+/// float sums, not 15%).
+template <class T>
+[[nodiscard, gnu::always_inline]] inline bool any_near_overflow(T const* __restrict block) noexcept {
   using bits = float_bits_t<T>;
   bits all_ones = 0;
   for (std::size_t k = 0; k < block_rows; ++k) {
     bits b;
     std::memcpy(&b, block + k, sizeof b);
-    all_ones |= static_cast<bits>((b & exponent_bits<T>) == exponent_bits<T>);
+    all_ones |= static_cast<bits>((b & top_binade_bits<T>) == top_binade_bits<T>);
   }
   return all_ones != 0;
 }
@@ -238,12 +264,12 @@ struct scan_kernel {
       }
       if constexpr (rescans_non_finite<Kind, T>) {
         if (magnitudes == nullptr) {
-          if ((non_finite(acc) || any_non_finite(to)) && !is_nan(before)) {  // from NaN, any order gives NaN
+          if ((near_overflow(acc) || any_near_overflow(to)) && !is_nan(before)) {  // from NaN, any order gives NaN
             acc = scan_in_order<Kind, Inclusive>(values, mask, offset, at, at + block_rows, identity, before, to);
           }
         } else {
           auto block_most = largest_magnitude_bits(to, block_rows);
-          if ((non_finite(acc) || non_finite_bits<T>(block_most)) && !is_nan(before)) {
+          if ((near_overflow(acc) || near_overflow_bits<T>(block_most)) && !is_nan(before)) {
             acc = scan_in_order<Kind, Inclusive>(values, mask, offset, at, at + block_rows, identity, before, to);
             block_most = largest_magnitude_bits(to, block_rows);
           }
@@ -322,8 +348,9 @@ void scan_tiles(T const* values, std::size_t rows, bitmask_word const* mask, std
       // A NaN carry makes every sum NaN in any order, and an infinite one every sum that infinity
       // where the tile's own sums are finite (so none of its rows is infinite). Else the tile is
       // scanned again where its own sums are not finite (made from the identity, not from this
-      // carry), or where a finite carry could take them out of the finite range: |carry| plus
-      // their greatest magnitude bounds each sum, and rounding is monotonic.
+      // carry), or where a finite carry could take them near the end of the finite range, into
+      // its largest binade (near_overflow()): |carry| plus their greatest magnitude bounds each
+      // sum, up to a rounding far smaller than that binade.
       bool again = false;
       if constexpr (rescans_non_finite<Kind, T>) {
         T largest;
@@ -331,7 +358,7 @@ void scan_tiles(T const* values, std::size_t rows, bitmask_word const* mask, std
         bool const own_finite = !non_finite_bits<T>(magnitudes[t]) && !non_finite(totals[t]);
         A const bound = (carry_in < A{0} ? -carry_in : carry_in) + static_cast<A>(largest);
         again = !is_nan(carry_in) &&
-                (!own_finite || (!non_finite(carry_in) && (non_finite(bound) || non_finite(carry_in + totals[t]))));
+                (!own_finite || (!non_finite(carry_in) && (near_overflow(bound) || near_overflow(carry_in + totals[t]))));
       }
       if (again) {  // the tile again, in row order from the carry
         through[t] = scan_in_order<Kind, Inclusive>(values, mask, offset, begin, end, identity, carry_in, out + begin);
