@@ -9,10 +9,13 @@
  * also as Arrow does). A NaN row is not null: its result is the running value.
  * -0.0 and 0.0 are equal (either may be kept). Sums accumulate in `T` and their rounding depends on
  * the order in which the backend combines rows, which differs from Arrow's sequential one. On the
- * host backend an infinity or NaN appears exactly where the sum in row order has one: a block or
- * a thread's tile whose reordered sums could leave the finite range is summed again in row order.
- * CUDA's and the host's Thrust path (fast paths off) do not: there a partial sum taken in another
- * order can overflow where the row-order sum does not (values near the type's largest).
+ * host backend a block or a thread's tile whose sums come near the end of the finite range (the
+ * type's largest binade) is summed again in row order, so its infinities and NaN fall where the
+ * row-order sum's do from the running value it starts with; that value may still differ from
+ * Arrow's by the reordered rounding of earlier rows, which decides a sum within those few units
+ * of the overflow threshold. CUDA's and the host's Thrust path (fast paths off) do not rescan:
+ * there a partial sum taken in another order can overflow where the row-order sum does not, or
+ * not where it does (values near the type's largest).
  */
 #pragma once
 

@@ -128,13 +128,15 @@ template <scan_kind Kind, bool Inclusive, bool Masked, class A, class T>
 /// first is inf). The other way round, reordered rounding can stay finite where the row order
 /// overflows, and a later row of the other sign then gives a finite sum where Arrow's is infinite
 /// (max - 2 ulp, 2^103, 3 * 2^103, -max in float: inf, inf in row order, max, 0 reordered). Such a
-/// block or tile is scanned again in row order, so a result is non-finite exactly where Arrow's
-/// sequential cumulative_sum is, and a finite one stays within the bound of reordered rounding. A
-/// block is tested by its results' exponent bits (any_near_overflow()); a tile, before its carry
-/// is added, by its results' greatest magnitude (largest_magnitude_bits(), which the block lambda
-/// finds only where a tile asks for it). bench_ops on one thread, 2^24 rows: float
-/// and double sums unchanged within the run-to-run spread (7.0-7.5 ms, 17-18 ms); on two threads
-/// 5-15% slower (float 4.8-5.7 ms -> 5.6-6.1 ms), the price of the magnitudes.
+/// block or tile is scanned again in row order, so a result is non-finite where Arrow's sequential
+/// cumulative_sum is, given the same running value before the block or tile, and a finite one stays
+/// within the bound of reordered rounding. (Earlier blocks' reordered rounding can still move that
+/// running value by a few units in the last place, which decides a sum lying within them of the
+/// overflow threshold.) A block is tested by its results' exponent bits (any_near_overflow()); a
+/// tile, before its carry is added, by its results' greatest magnitude (largest_magnitude_bits(),
+/// which the block lambda finds only where a tile asks for it). bench_ops on one thread, 2^24
+/// rows: float and double sums unchanged within the run-to-run spread (7.0-7.5 ms, 17-18 ms); on
+/// two threads 5-15% slower (float 4.8-5.7 ms -> 5.6-6.1 ms), the price of the magnitudes.
 template <scan_kind Kind, class T>
 inline constexpr bool rescans_non_finite = Kind == scan_kind::sum && std::is_floating_point_v<T>;
 
