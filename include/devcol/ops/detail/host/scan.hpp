@@ -134,9 +134,9 @@ template <scan_kind Kind, bool Inclusive, bool Masked, class A, class T>
 /// running value by a few units in the last place, which decides a sum lying within them of the
 /// overflow threshold.) A block is tested by its results' exponent bits (any_near_overflow()); a
 /// tile, before its carry is added, by its results' greatest magnitude (largest_magnitude_bits(),
-/// which the block lambda finds only where a tile asks for it). bench_ops on one thread, 2^24
-/// rows: float and double sums unchanged within the run-to-run spread (7.0-7.5 ms, 17-18 ms); on
-/// two threads 5-15% slower (float 4.8-5.7 ms -> 5.6-6.1 ms), the price of the magnitudes.
+/// which the block lambda finds only where a tile asks for it). bench_ops, 2^24 rows, quiet: the
+/// float sum about 10% slower on one thread and on two (5.4-6.9 ms -> 5.8-7.3 ms; 4.35 -> 4.8 ms),
+/// the double sum unchanged within the run-to-run spread (bench/RESULTS.md).
 template <scan_kind Kind, class T>
 inline constexpr bool rescans_non_finite = Kind == scan_kind::sum && std::is_floating_point_v<T>;
 
@@ -203,8 +203,7 @@ template <class T>
 }
 
 /// Whether any of a block's results is in the largest binade, infinite or NaN: a bitwise
-/// reduction, cheaper than largest_magnitude_bits() where only that is asked (one thread: 3% on
-/// float sums, not 15%).
+/// reduction, cheaper than largest_magnitude_bits() where only that is asked.
 template <class T>
 [[nodiscard, gnu::always_inline]] inline bool any_near_overflow(T const* __restrict block) noexcept {
   using bits = float_bits_t<T>;
