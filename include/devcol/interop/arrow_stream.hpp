@@ -147,12 +147,12 @@ struct stream_state {
  * @brief Exports a stream of tables: each `get_next` calls `next` and exports the table it returns
  * as to_arrow(table) does (zero-copy, its own `release` and `sync_event`), or ends the stream (a
  * released array) when it returns nothing; `next` is then destroyed and never called again, and
- * every later `get_next` gives a released array. Every batch must have `schema`'s column names and types
- * (its rows do not matter) and live on the stream's device type: one that does not makes
+ * every later `get_next` gives a released array. Every batch must have `schema`'s column names and
+ * types (its rows do not matter) and live on the stream's device type: one that does not makes
  * `get_next` return EINVAL, with the reason from `get_last_error`; errors inside `next` do the same
- * (ENOMEM for allocation). The caller owns `out`
- * and releases it, early or at the end; `next` is destroyed then, if the end has not come first. Device type: where `schema`'s
- * memory is (CPU on the host backend; CUDA with an empty schema).
+ * (ENOMEM for allocation). The caller owns `out` and releases it, early or at the end; `next` is
+ * destroyed then, if the end has not come first. Device type: where `schema`'s memory is (CPU on
+ * the host backend; CUDA with an empty schema).
  * Exporting costs what to_arrow(table) costs for each batch, when the consumer asks for it.
  * @tparam Policy the tables' buffer policy
  * @param schema a table with the stream's column names and types (its rows are not exported)

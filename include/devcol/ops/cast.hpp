@@ -162,11 +162,12 @@ inline constexpr bool castable_v = (std::is_arithmetic_v<From> && std::is_arithm
  * C++20); floating point to integer saturates at the target's limits and NaN becomes 0 (defined,
  * where C++ leaves it undefined); to `bool`, non-zero is true. `float16` (storage only otherwise)
  * casts to and from every arithmetic type: to one as its exact float value would, from one by a
- * single rounding to nearest, ties to even (past 65504 infinity, as Arrow's cast gives). Between time units (timestamps,
- * durations, dates and times of day, each only among its own kind): truncation toward zero, as
- * `duration_cast`; a valid row whose result the target's representation cannot hold
- * (`duration_s{INT64_MAX / 2}` in nanoseconds) is refused, as Arrow's safe cast refuses it. Where
- * such a row can exist, the rows are checked first: one more pass, which synchronises `stream`.
+ * single rounding to nearest, ties to even (past 65504 infinity, as Arrow's cast gives). Between
+ * time units (timestamps, durations, dates and times of day, each only among its own kind):
+ * truncation toward zero, as `duration_cast`; a valid row whose result the target's
+ * representation cannot hold (`duration_s{INT64_MAX / 2}` in nanoseconds) is refused, as Arrow's
+ * safe cast refuses it. Where such a row can exist, the rows are checked first: one more pass,
+ * which synchronises `stream`.
  * @tparam To the element type of the result
  * @tparam From the element type of `col`
  * @tparam Policy the buffer policy of the input and of the result
