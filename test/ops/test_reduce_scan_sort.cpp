@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <utility>
 #include <vector>
 
 using namespace devcol_test::ops;  // NOLINT: test brevity
@@ -276,6 +277,39 @@ TEST_CASE("integer sum and product past 64 bits wrap (two's complement, as Arrow
   CHECK(devcol::sum(devcol::make_column<std::int64_t>(std::span<std::int64_t const>(big))) == expected);
 }
 
+namespace {
+/// The first row where `got` and `expected` differ (their size when none does): a short message on
+/// failure, where comparing whole columns of 200,000 rows would print them.
+template <class T>
+std::size_t first_differing_row(model<T> const& got, model<T> const& expected) {
+  REQUIRE(got.size() == expected.size());
+  return static_cast<std::size_t>(std::mismatch(got.begin(), got.end(), expected.begin()).first - got.begin());
+}
+
+/// Checks `col`'s inclusive and exclusive sum scans row for row against the models.
+template <class T>
+void check_sum_scans(devcol::column<T> const& col, model<T> const& inclusive, model<T> const& exclusive) {
+  CHECK(first_differing_row(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::sum)), inclusive) == inclusive.size());
+  CHECK(first_differing_row(devcol::to_host(devcol::exclusive_scan(col, devcol::scan_op::sum)), exclusive) == exclusive.size());
+}
+
+/// The inclusive and exclusive running sums of `rows` in row order, nulls skipped and left null:
+/// what pyarrow's cumulative_sum gives, rounding and overflow included.
+template <class T>
+std::pair<model<T>, model<T>> row_order_sums(model<T> const& rows) {
+  model<T> inclusive(rows.size());
+  model<T> exclusive(rows.size());
+  T acc{0};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!rows[i]) { continue; }
+    exclusive[i] = acc;
+    acc += *rows[i];
+    inclusive[i] = acc;
+  }
+  return {inclusive, exclusive};
+}
+}  // namespace
+
 TEMPLATE_TEST_CASE("an integer scan past the type's range wraps (as Arrow's cumulative_sum), never undefined",
                    "[ops][scan]", std::int8_t, std::int32_t, std::int64_t, std::uint16_t) {
   devcol_test::leak_check leaks;
@@ -301,13 +335,7 @@ TEMPLATE_TEST_CASE("an integer scan past the type's range wraps (as Arrow's cumu
       if (rows[i]) { acc = wrapped(acc, *rows[i]); }
       if (rows[i]) { inclusive[i] = acc; }
     }
-    // The first row that differs (n when none does): a short message where a whole column would not be.
-    auto const first_difference = [&](model<T> const& got, model<T> const& expected) {
-      REQUIRE(got.size() == n);
-      return static_cast<std::size_t>(std::mismatch(got.begin(), got.end(), expected.begin()).first - got.begin());
-    };
-    CHECK(first_difference(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::sum)), inclusive) == n);
-    CHECK(first_difference(devcol::to_host(devcol::exclusive_scan(col, devcol::scan_op::sum)), exclusive) == n);
+    check_sum_scans(col, inclusive, exclusive);
   }
 }
 
@@ -371,23 +399,9 @@ TEMPLATE_TEST_CASE("a running sum of floats is infinite or NaN exactly where the
     model<T> all = rows;
     all.insert(all.begin(), offset, T{1});
     auto const col = devcol::make_column<T>(all).slice(offset, offset + n);
-    model<T> inclusive(n);
-    model<T> exclusive(n);
-    T acc{0};
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!rows[i]) { continue; }
-      exclusive[i] = acc;
-      acc += *rows[i];
-      inclusive[i] = acc;
-    }
+    auto const [inclusive, exclusive] = row_order_sums(rows);
     REQUIRE(std::isinf(*inclusive[last]));
-    // The first row that differs (n when none does): a short message where a whole column would not be.
-    auto const first_difference = [&](model<T> const& got, model<T> const& expected) {
-      REQUIRE(got.size() == n);
-      return static_cast<std::size_t>(std::mismatch(got.begin(), got.end(), expected.begin()).first - got.begin());
-    };
-    CHECK(first_difference(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::sum)), inclusive) == n);
-    CHECK(first_difference(devcol::to_host(devcol::exclusive_scan(col, devcol::scan_op::sum)), exclusive) == n);
+    check_sum_scans(col, inclusive, exclusive);
   }
 }
 
@@ -414,22 +428,9 @@ TEMPLATE_TEST_CASE("a running sum of floats that overflows in row order stays in
     rows[at + 2] = -(half_ulp + one_and_half);
     rows[at + 3] = std::nullopt;
     auto const col = devcol::make_column<T>(rows);
-    model<T> inclusive(n);
-    model<T> exclusive(n);
-    T acc{0};
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!rows[i]) { continue; }
-      exclusive[i] = acc;
-      acc += *rows[i];
-      inclusive[i] = acc;
-    }
+    auto const [inclusive, exclusive] = row_order_sums(rows);
     REQUIRE(std::isinf(*inclusive[at + 1]));
-    auto const first_difference = [&](model<T> const& got, model<T> const& expected) {
-      REQUIRE(got.size() == n);
-      return static_cast<std::size_t>(std::mismatch(got.begin(), got.end(), expected.begin()).first - got.begin());
-    };
-    CHECK(first_difference(devcol::to_host(devcol::inclusive_scan(col, devcol::scan_op::sum)), inclusive) == n);
-    CHECK(first_difference(devcol::to_host(devcol::exclusive_scan(col, devcol::scan_op::sum)), exclusive) == n);
+    check_sum_scans(col, inclusive, exclusive);
   }
 }
 

@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -140,17 +141,6 @@ template <scan_kind Kind, bool Inclusive, bool Masked, class A, class T>
 template <scan_kind Kind, class T>
 inline constexpr bool rescans_non_finite = Kind == scan_kind::sum && std::is_floating_point_v<T>;
 
-/// Whether `x` is infinite or NaN (false for integers).
-template <class A>
-[[nodiscard, gnu::always_inline]] inline bool non_finite(A x) noexcept {
-  if constexpr (std::is_floating_point_v<A>) {
-    return !(x - x == x - x);  // inf - inf and NaN - NaN are NaN; a finite x - x is 0
-  } else {
-    (void)x;
-    return false;
-  }
-}
-
 /// The bits of the greatest magnitude among `n` results (the sign bit cleared), whose order as
 /// unsigned integers is the magnitudes' order, infinity above every finite value and NaN above
 /// infinity: an unsigned max reduction with no early exit, which vectorises (a test per row of
@@ -184,8 +174,7 @@ template <class T>
 /// a tile's additions moves a sum by far less than that binade's width, so a sum in row order can
 /// overflow only where a sum in another order reaches this binade or overflows itself.
 template <class T>
-inline constexpr float_bits_t<T> top_binade_bits =
-    static_cast<float_bits_t<T>>(sizeof(T) == 4 ? 0x7F000000ULL : 0x7FE0000000000000ULL);
+inline constexpr float_bits_t<T> top_binade_bits = exponent_bits<T> & static_cast<float_bits_t<T>>(exponent_bits<T> << 1);
 
 /// Whether magnitude bits from largest_magnitude_bits() are in the largest binade, infinite or NaN.
 template <class T>
@@ -196,10 +185,7 @@ template <class T>
 /// Whether `x` is in the largest binade, infinite or NaN.
 template <class T>
 [[nodiscard, gnu::always_inline]] inline bool near_overflow(T x) noexcept {
-  using bits = float_bits_t<T>;
-  bits b;
-  std::memcpy(&b, &x, sizeof b);
-  return near_overflow_bits<T>(static_cast<bits>(b & (~bits{0} >> 1)));
+  return near_overflow_bits<T>(largest_magnitude_bits(&x, 1));
 }
 
 /// Whether any of a block's results is in the largest binade, infinite or NaN: a bitwise
@@ -356,10 +342,10 @@ void scan_tiles(T const* values, std::size_t rows, bitmask_word const* mask, std
       if constexpr (rescans_non_finite<Kind, T>) {
         T largest;
         std::memcpy(&largest, &magnitudes[t], sizeof largest);
-        bool const own_finite = !non_finite_bits<T>(magnitudes[t]) && !non_finite(totals[t]);
+        bool const own_finite = !non_finite_bits<T>(magnitudes[t]) && std::isfinite(totals[t]);
         A const bound = (carry_in < A{0} ? -carry_in : carry_in) + static_cast<A>(largest);
         again = !is_nan(carry_in) &&
-                (!own_finite || (!non_finite(carry_in) && (near_overflow(bound) || near_overflow(carry_in + totals[t]))));
+                (!own_finite || (std::isfinite(carry_in) && (near_overflow(bound) || near_overflow(carry_in + totals[t]))));
       }
       if (again) {  // the tile again, in row order from the carry
         through[t] = scan_in_order<Kind, Inclusive>(values, mask, offset, begin, end, identity, carry_in, out + begin);
