@@ -2,8 +2,10 @@
 #include "interop_support.hpp"
 
 #include <devcol/column/factories.hpp>
+#include <devcol/column/nested_factories.hpp>
 #include <devcol/column/table.hpp>
 #include <devcol/column/to_host.hpp>
+#include <devcol/column/types.hpp>
 #include <devcol/interop/arrow_stream.hpp>
 
 #include <catch2/catch.hpp>
@@ -121,6 +123,50 @@ TEST_CASE("arrow stream: after the end, get_next gives released arrays without a
   CHECK(calls == 3);
   CHECK(held.use_count() == 1);  // the source is gone at the end, before the stream is released
   stream.release(&stream);
+}
+
+TEST_CASE("arrow stream: the reader's schema() is the stream's schema as a table of no rows, with no batch read",
+          "[arrow][stream]") {
+  leak_check leaks;
+  devcol::table schema;
+  devcol::field_info id;
+  id.nullable = false;
+  id.metadata = {{"unit", "count"}};
+  schema.add("id", devcol::make_column<i64>({1, 2}), id);
+  devcol::field_info zoned;
+  zoned.time_zone = "America/New_York";
+  schema.add("at", devcol::make_column<devcol::timestamp_us>({devcol::timestamp_us{}, devcol::timestamp_us{}}), zoned);
+  schema.add("name", devcol::make_strings_column(std::vector<std::string>{"a", "bc"}));
+  schema.add("items", devcol::make_list_column<std::int32_t>({0, 1, 2}, devcol::make_column<float>({1.0F, 2.0F})));
+  devcol::field_info ordered;
+  ordered.ordered = true;
+  schema.add("code", devcol::make_dictionary_column(devcol::make_column<std::uint8_t>({1, 0}),
+                                                    devcol::make_strings_column(std::vector<std::string>{"x", "y"})),
+             ordered);
+  schema.add("price", devcol::make_decimal_column<devcol::int128_t>(std::vector<devcol::int128_t>{12345, -5}, 20, 3));
+  schema.set_metadata({{"origin", "a query with no rows"}});
+
+  // What an import of a batch of this schema says of each field (children's and dictionaries' fields
+  // included, which a table made here leaves default).
+  ArrowSchema batch_schema;
+  ArrowDeviceArray batch_array;
+  devcol::to_arrow(schema, &batch_schema, &batch_array);
+  auto const imported = devcol::table_from_arrow(&batch_schema, &batch_array);
+
+  ArrowDeviceArrayStream stream;
+  devcol::to_arrow_stream(schema, devcol::table_source<>([] { return std::optional<devcol::table>{}; }), &stream);
+  devcol::arrow_stream_reader reader(&stream);
+  auto const got = reader.schema();
+  CHECK(got.num_rows() == 0);
+  REQUIRE(got.names() == schema.names());
+  for (std::size_t i = 0; i < schema.num_columns(); ++i) {
+    INFO("column " << i << " '" << schema.name(i) << "'");
+    CHECK(devcol::type_name(got[i]) == devcol::type_name(schema[i]));
+    CHECK(got.field(i) == imported.field(i));
+  }
+  CHECK(got.metadata() == schema.metadata());
+  CHECK_FALSE(reader.next().has_value());
+  CHECK(reader.schema().names() == schema.names());  // still there after the end
 }
 
 TEST_CASE("arrow stream: a batch of another schema fails get_next with EINVAL and a message", "[arrow][stream]") {

@@ -280,6 +280,14 @@ class arrow_stream_reader {
 
   /// @brief The stream's device type.
   [[nodiscard]] ArrowDeviceType device_type() const noexcept { return source_.value.device_type; }
+  /**
+   * @brief The stream's schema as a table of no rows: the columns' names and kinds, their
+   * `field_info` (time zones, nullability, metadata, extension names) and the schema's metadata,
+   * as each batch will have them. A stream with no batches says what it would have held, as Arrow
+   * C++'s `RecordBatchReader::schema()` does. Host work: reads and allocates no device memory.
+   * @throws std::bad_alloc
+   */
+  [[nodiscard]] basic_table<Policy> schema() const { return detail::empty_table<Policy>(field_, stream_); }
   /// @brief The column names the stream's schema gives.
   [[nodiscard]] std::vector<std::string> column_names() const {
     std::vector<std::string> names;

@@ -1023,6 +1023,19 @@ DEVCOL_PEER_API int devcol_peer_round_trip(char const* op, ArrowSchema* schema, 
   });
 }
 
+/// Opens a stream (taking it over) without reading a batch, and exports the reader's schema() (a
+/// table of no rows) as a schema.
+DEVCOL_PEER_API int devcol_peer_stream_schema(ArrowDeviceArrayStream* stream, ArrowSchema* out_schema, char* out,
+                                              std::size_t out_size) {
+  return guarded(out, out_size, [&] {
+    devcol::arrow_stream_reader<> reader(stream);
+    auto const empty = reader.schema();
+    DEVCOL_EXPECTS(empty.num_rows() == 0, "devcol_peer_stream_schema: the schema has ", empty.num_rows(), " rows");
+    devcol::to_arrow_schema(empty, out_schema);
+    return std::string("{}");
+  });
+}
+
 // --- casts between float16 and numbers, for test_pyarrow_float16_casts.py -------------------------
 
 /// Exports devcol::cast of the array between float16 and the number type named `other` (devcol's

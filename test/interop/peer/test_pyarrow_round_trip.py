@@ -30,6 +30,8 @@ lib = peer.lib
 lib.devcol_peer_round_trip.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                                        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
 lib.devcol_peer_round_trip.restype = ctypes.c_int
+lib.devcol_peer_stream_schema.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+lib.devcol_peer_stream_schema.restype = ctypes.c_int
 
 ROWS, FIRST, LAST = 100, 13, 70  # the batch is sliced to rows [13, 70): an offset off the byte boundary
 
@@ -302,6 +304,19 @@ class RoundTrip(peer.PeerTest):
             del got
             gc.collect()
         print(f"\n{cases} differential column cases over {batch.num_columns} columns", flush=True)
+
+    def test_a_stream_without_batches_gives_its_whole_schema(self):
+        # A query with no result rows: the reader's schema() is all a consumer learns of the columns.
+        schema = test_batch().schema
+        stream = peer.PyarrowDeviceStream(schema, [])
+        out_schema = peer.ArrowSchema()
+        code, text = peer.call(lib.devcol_peer_stream_schema, ctypes.addressof(stream.struct),
+                               ctypes.addressof(out_schema))
+        self.assertEqual(code, 0, text)
+        self.assertTrue(stream.released)
+        got = pa.Schema._import_from_c(ctypes.addressof(out_schema))
+        self.assertTrue(got.equals(schema, check_metadata=True), f"\n{got}\n!=\n{schema}")
+        print(f"\nstream schema of {len(schema)} fields equal", flush=True)
 
     def test_a_batch_whose_columns_repeat_a_name_keeps_each_in_its_place(self):
         # A query engine's `SELECT a, b, a` gives such a batch; Arrow allows it, and so does a devcol table.

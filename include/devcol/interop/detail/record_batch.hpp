@@ -30,7 +30,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 DEVCOL_NAMESPACE_BEGIN
 namespace detail {
@@ -150,6 +152,59 @@ basic_table<Policy> import_struct(arrow_field const& field, import_guard& guard,
                          " null rows: a table has none");
   }
   return import_table<Policy>(imported, field, taken, stream);
+}
+
+/// An array of no rows laid out as `field` says (a schema checked by check_schema_any), with its
+/// children and dictionary: each layout's buffers, all NULL, which the C Data Interface allows for
+/// a buffer of no bytes. Import reads a schema alone through it, as columns of no rows.
+struct empty_array {
+  ArrowArray array{};
+  std::vector<void const*> buffers;
+  std::vector<std::unique_ptr<empty_array>> children;
+  std::vector<ArrowArray*> child_arrays;
+  std::unique_ptr<empty_array> dictionary;
+};
+
+/// Builds the empty_array of `field`, recursively.
+template <int = 0>
+std::unique_ptr<empty_array> make_empty_array(arrow_field const& field) {
+  auto node = std::make_unique<empty_array>();
+  std::string_view const format = field.format;
+  std::size_t buffers = 2;  // validity and values (offsets, indices, type ids and offsets)
+  if (field.dictionary.empty()) {
+    if (format == "+s" || format.starts_with("+w:") || format.starts_with("+us:")) {
+      buffers = 1;
+    } else if (format == "+r" || format == "n") {
+      buffers = 0;
+    } else if (format == "u" || format == "U" || format == "z" || format == "Z" || format == "+vl" ||
+               format == "+vL" || format == "vu" || format == "vz") {
+      buffers = 3;  // a view's third is its (empty) buffer of variadic buffer sizes
+    }
+  }
+  node->buffers.assign(buffers, nullptr);
+  for (auto const& child : field.children) {
+    node->children.push_back(make_empty_array(child));
+    node->child_arrays.push_back(&node->children.back()->array);
+  }
+  if (!field.dictionary.empty()) { node->dictionary = make_empty_array(field.dictionary.front()); }
+  node->array.n_buffers = static_cast<std::int64_t>(buffers);
+  node->array.buffers = node->buffers.data();
+  node->array.n_children = static_cast<std::int64_t>(node->child_arrays.size());
+  node->array.children = node->child_arrays.data();
+  node->array.dictionary = node->dictionary ? &node->dictionary->array : nullptr;
+  return node;
+}
+
+/**
+ * @brief The table of no rows that a struct schema (checked by check_schema_any for each child)
+ * describes: each column of its kind with its field_info, and the schema's metadata. Host work; the
+ * columns hold the empty tree, as an import holds the producer's.
+ */
+template <buffer_policy Policy>
+basic_table<Policy> empty_table(arrow_field const& field, stream_ref stream) {
+  std::shared_ptr<empty_array const> const rows = make_empty_array(field);
+  check_struct(rows->array, field, "schema");
+  return import_table<Policy>(rows->array, field, rows, stream);
 }
 
 }  // namespace detail
