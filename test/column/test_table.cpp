@@ -46,6 +46,28 @@ TEST_CASE("a table holds named columns of mixed types, select by name and index,
   CHECK(devcol::holds_alternative<devcol::column<bool>>(t[1]));
 }
 
+TEST_CASE("a table's format and type name of a timestamp carry its field's time zone, as its export does",
+          "[table]") {
+  devcol_test::leak_check leaks;
+  devcol::table t;
+  devcol::field_info zoned;
+  zoned.time_zone = "America/New_York";
+  t.add("at", devcol::make_column<devcol::timestamp_ns>({devcol::timestamp_ns{}}), zoned)
+      .add("plain", devcol::make_column<devcol::timestamp_s>({devcol::timestamp_s{}}))
+      .add("day", devcol::make_column<devcol::date32>({devcol::date32{}}), zoned);  // a zone fits no date
+  CHECK(t.format("at") == "tsn:America/New_York");
+  CHECK(t.type_name("at") == "timestamp[ns, tz=America/New_York]");  // pyarrow's str(pa.timestamp("ns", tz=...))
+  CHECK(t.format("plain") == "tss:");
+  CHECK(t.type_name("plain") == "timestamp[s]");
+  CHECK(t.format("day") == "tdD");
+  CHECK(t.type_name("day") == "date32[day]");
+  ArrowSchema schema;
+  devcol::to_arrow_schema(t, &schema);
+  CHECK(std::string(schema.children[0]->format) == t.format("at"));
+  CHECK(std::string(schema.children[2]->format) == t.format("day"));
+  schema.release(&schema);
+}
+
 TEST_CASE("a table may repeat a name, as an Arrow schema may: lookups by it throw, indices reach each", "[table]") {
   devcol_test::leak_check leaks;
   devcol::table t;

@@ -167,12 +167,13 @@ class basic_table {
   /// @brief Whether a column (one or more) is named `name`.
   /// @param name the column's name; looked up by a linear scan over the columns
   [[nodiscard]] bool contains(std::string_view name) const noexcept { return find(name) != npos; }
-  /// @brief The Arrow format string of the column `name` (e.g. "l", "+l"). Reads no device memory.
+  /// @brief The Arrow format string of the column `name` (e.g. "l", "+l"), with the time zone its
+  /// field gives a timestamp ("tsu:UTC"), as its export says. Reads no device memory.
   /// @param name the column's name; looked up by a linear scan over the columns
   /// @throws devcol::logic_error if no column or several have it
   [[nodiscard]] std::string format(std::string_view name) const;
-  /// @brief The type of the column `name` as pyarrow prints it (e.g. "list<int64>"). Reads no
-  /// device memory.
+  /// @brief The type of the column `name` as pyarrow prints it (e.g. "list<int64>",
+  /// "timestamp[us, tz=UTC]" with the zone its field gives). Reads no device memory.
   /// @param name the column's name; looked up by a linear scan over the columns
   /// @throws devcol::logic_error if no column or several have it
   [[nodiscard]] std::string type_name(std::string_view name) const;
@@ -345,11 +346,20 @@ basic_table<Policy>& basic_table<Policy>::drop(std::size_t index) {
 }
 template <buffer_policy Policy>
 std::string basic_table<Policy>::format(std::string_view name) const {
-  return devcol::arrow_format((*this)[name]);
+  std::size_t const index = index_of(name);
+  std::string out = devcol::arrow_format(columns_[index].second);
+  // A timestamp's zone is its field's, which an export appends to the format ("tsu:" + zone).
+  if (out.starts_with("ts")) { out += fields_[index].time_zone; }
+  return out;
 }
 template <buffer_policy Policy>
 std::string basic_table<Policy>::type_name(std::string_view name) const {
-  return devcol::type_name((*this)[name]);
+  std::size_t const index = index_of(name);
+  std::string out = devcol::type_name(columns_[index].second);
+  if (std::string const& zone = fields_[index].time_zone; !zone.empty() && out.starts_with("timestamp[")) {
+    out.insert(out.size() - 1, ", tz=" + zone);  // as pyarrow prints a zoned timestamp
+  }
+  return out;
 }
 template <buffer_policy Policy>
 basic_table<Policy> basic_table<Policy>::select(std::initializer_list<std::string_view> names) const {

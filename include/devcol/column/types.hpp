@@ -78,8 +78,9 @@ struct time_of_day_clock {};
 /// @brief Arrow's `date32`: days since the Unix epoch, 32-bit.
 using date32 =
     ::cuda::std::chrono::time_point<date_clock, ::cuda::std::chrono::duration<std::int32_t, ::cuda::std::ratio<86400>>>;
-/// @brief Arrow's `date64`: milliseconds since the Unix epoch, 64-bit (whole days by Arrow's rule,
-/// which devcol does not check: pyarrow does not either).
+/// @brief Arrow's `date64`: milliseconds since the Unix epoch, 64-bit. Arrow's rule of whole days
+/// (and of a time of day within the day) is checked by pyarrow's `validate(full=True)` only, not by
+/// its import or casts, nor by devcol's.
 using date64 =
     ::cuda::std::chrono::time_point<date_clock, ::cuda::std::chrono::duration<std::int64_t, ::cuda::std::milli>>;
 /// @brief Arrow's `time32[s]` / `time32[ms]`: seconds or milliseconds since midnight, 32-bit.
