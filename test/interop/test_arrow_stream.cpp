@@ -154,7 +154,7 @@ TEST_CASE("arrow stream: the reader's schema() is the stream's schema as a table
   auto const imported = devcol::table_from_arrow(&batch_schema, &batch_array);
 
   ArrowDeviceArrayStream stream;
-  devcol::to_arrow_stream(schema, devcol::table_source<>([] { return std::optional<devcol::table>{}; }), &stream);
+  devcol::to_arrow_stream(schema, [] { return std::optional<devcol::table>{}; }, &stream);  // a lambda as the source
   devcol::arrow_stream_reader reader(&stream);
   auto const got = reader.schema();
   CHECK(got.num_rows() == 0);

@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -156,7 +157,8 @@ struct stream_state {
  * Exporting costs what to_arrow(table) costs for each batch, when the consumer asks for it.
  * @tparam Policy the tables' buffer policy
  * @param schema a table with the stream's column names and types (its rows are not exported)
- * @param next where batches come from; destroyed when `out` is released
+ * @param next where batches come from (a lambda or any callable returning
+ * `std::optional<basic_table<Policy>>`); destroyed when `out` is released
  * @param out where the stream is written (not null)
  * @param stream the stream each batch's export runs on (its `sync_event` is recorded there)
  * @throws devcol::logic_error (null output or source, a schema the consumer could not be given: its
@@ -164,8 +166,8 @@ struct stream_state {
  * on success
  */
 template <buffer_policy Policy>
-void to_arrow_stream(basic_table<Policy> schema, table_source<Policy> next, ArrowDeviceArrayStream* out,
-                     stream_ref stream = {}) {
+void to_arrow_stream(basic_table<Policy> schema, std::type_identity_t<table_source<Policy>> next,
+                     ArrowDeviceArrayStream* out, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   DEVCOL_EXPECTS(out != nullptr, "to_arrow_stream: the ArrowDeviceArrayStream to export into is null");
   DEVCOL_EXPECTS(next != nullptr, "to_arrow_stream: no table source");
