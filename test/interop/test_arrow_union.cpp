@@ -151,6 +151,73 @@ TEST_CASE("unions: gather, filter, concatenate and is_null keep the union type",
                         Catch::Contains("sparse_union<i: int64=3, s: string=7>"));
 }
 
+TEST_CASE("unions: is_null of a short slice of a long sparse union reads the slice's rows of each child",
+          "[union][ops]") {
+  devcol_test::leak_check leaks;
+  auto const stats = devcol::mr::make_resource_handle<devcol::mr::statistics<devcol_test::device_memory>>("stats");
+  devcol::mr::scoped_default const scope(stats);
+  auto const bytes_allocated = [&] { return stats.target<devcol::mr::statistics<devcol_test::device_memory>>()->report().bytes.total; };
+  std::size_t const n = 100003;
+  // Children of every way a row's flag is found: a plain nullable column, a dictionary whose value
+  // is null, a run-end encoded column, and a sparse union nested in the sparse union.
+  std::vector<std::optional<std::int64_t>> ints(n);
+  std::vector<std::optional<std::int8_t>> codes(n);
+  std::vector<std::int8_t> ids(n), inner_ids(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    ints[r] = r % 5 == 2 ? std::nullopt : std::optional<std::int64_t>(static_cast<std::int64_t>(r));
+    codes[r] = r % 7 == 3 ? std::nullopt : std::optional<std::int8_t>(static_cast<std::int8_t>(r % 3));
+    ids[r] = static_cast<std::int8_t>(r % 4);
+    inner_ids[r] = static_cast<std::int8_t>(r % 2);
+  }
+  devcol::any_column<> const plain(devcol::make_column<std::int64_t>(ints));
+  devcol::any_column<> const dictionary(devcol::make_dictionary_column(
+      devcol::make_column<std::int8_t>(codes), devcol::make_strings_column({std::optional<std::string>("a"), std::nullopt,
+                                                                            std::optional<std::string>("c")})));
+  std::vector<std::int32_t> ends;
+  std::vector<std::optional<double>> run_values;
+  for (std::size_t r = 10; r < n; r += 10) {
+    ends.push_back(static_cast<std::int32_t>(r));
+    run_values.push_back(r % 30 == 0 ? std::nullopt : std::optional<double>(0.5));
+  }
+  ends.push_back(static_cast<std::int32_t>(n));
+  run_values.push_back(1.0);
+  devcol::any_column<> const runs(devcol::make_run_end_encoded_column(
+      devcol::run_ends_column<>(devcol::make_column<std::int32_t>(ends)), devcol::any_column<>(devcol::make_column<double>(run_values))));
+  devcol::any_column<> const inner(devcol::make_union_column(devcol::union_mode::sparse, {0, 1}, {{"p", plain}, {"d", dictionary}},
+                                                             inner_ids, {}));
+  auto const whole = devcol::make_union_column(devcol::union_mode::sparse, {0, 1, 2, 3},
+                                               {{"p", plain}, {"d", dictionary}, {"r", runs}, {"u", inner}}, ids, {});
+  auto const row_is_null = [&](std::size_t r) {
+    bool const plain_null = r % 5 == 2;
+    bool const dictionary_null = r % 7 == 3 || r % 3 == 1;
+    switch (r % 4) {
+      case 0: return plain_null;
+      case 1: return dictionary_null;
+      case 2: return r < n / 10 * 10 && (r / 10 + 1) * 10 % 30 == 0;  // the run ending at a multiple of 30
+      default: return r % 2 == 0 ? plain_null : dictionary_null;
+    }
+  };
+  for (std::size_t const first : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{50001}, n - 5}) {
+    INFO("rows from " << first);
+    std::size_t const rows = std::min<std::size_t>(5, n - first);
+    auto const part = whole.slice(first, first + rows);
+    auto const before = bytes_allocated();
+    auto const flags = devcol::is_null(part);
+    auto const used = bytes_allocated() - before;
+    auto const nulls = devcol::to_host(flags);
+    auto const valid = devcol::to_host(devcol::is_valid(part));
+    REQUIRE(nulls.size() == rows);
+    for (std::size_t i = 0; i < rows; ++i) {
+      INFO("row " << first + i);
+      CHECK(*nulls[i] == row_is_null(first + i));
+      CHECK(*valid[i] == !row_is_null(first + i));
+    }
+    // Flags for the slice's rows of each child, not the children's 100003 rows (a dictionary's
+    // values and a run-end encoded column's runs are read whole: they are the column's own size).
+    CHECK(used < static_cast<std::int64_t>(n / 10 + 256));
+  }
+}
+
 TEST_CASE("arrow unions: devcol -> Arrow -> devcol at an odd offset, zero-copy, type codes kept", "[union][arrow]") {
   devcol_test::leak_check leaks;
   for (auto const mode : {devcol::union_mode::sparse, devcol::union_mode::dense}) {

@@ -110,21 +110,35 @@ validity_view validity_of(C const& col) {
   return {col.size(), col.has_nulls() ? col.null_mask(access::read) : nullptr, col.offset(), col.null_count()};
 }
 
+/// Row `i`'s flag of a window of rows starting at mask bit `offset` (mask_flag's, for rows whose
+/// null count is not known): `null` where the row is null, else its opposite.
+struct window_flag {
+  bitmask_word const* mask;  // null: every row valid
+  std::size_t offset;
+  bool null;
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
+    return (mask == nullptr || bit_is_set(mask, offset + i)) != null;
+  }
+};
+
 /**
- * @brief A bool column without a mask, true where a row of `col` is null (or, with `null` false,
- * valid), for any column kind with has_nulls(), null_mask(), offset(), size(), resource() and a
- * `policy`, or a null column (every row null: a fill): one pass over the mask bits (none without
- * nulls), in order on `stream`, no synchronisation. The result comes from `col`'s resource.
+ * @brief A bool column without a mask, true where a row of rows [first, first + rows) of `col` is
+ * null (or, with `null` false, valid), for any column kind with has_nulls(), null_mask(), offset(),
+ * size(), resource() and a `policy`, or a null column (every row null: a fill): one pass over those
+ * rows' mask bits (none without nulls), in order on `stream`, no synchronisation. The result comes
+ * from `col`'s resource. The window lets a sparse union read its children's rows, not the whole.
  */
 template <class C>
-column<bool, typename C::policy> mask_flags(C const& col, bool null, stream_ref stream) {
-  column<bool, typename C::policy> out(col.size(), stream, mask_state::unallocated, col.resource());
+column<bool, typename C::policy> mask_flags(C const& col, bool null, stream_ref stream, std::size_t first,
+                                            std::size_t rows) {
+  column<bool, typename C::policy> out(rows, stream, mask_state::unallocated, col.resource());
   executor exec(stream);
   bool* const flags = out.data(access::write, stream);
   if constexpr (kind_of<C> == kind::null) {  // every row null, without a mask to read
-    thrust::fill(exec.policy(), flags, flags + col.size(), null);
+    thrust::fill(exec.policy(), flags, flags + rows, null);
   } else {
-    detail::tabulate(exec, col.size(), flags, mask_flag{validity_of(col), null});
+    bitmask_word const* const mask = col.has_nulls() ? col.null_mask(access::read) : nullptr;
+    detail::tabulate(exec, rows, flags, window_flag{mask, col.offset() + first, null});
   }
   return out;
 }
@@ -134,11 +148,20 @@ column<bool, typename C::policy> mask_flags(C const& col, bool null, stream_ref 
 // any of them is defined, so that each finds the others among its values or children: a union of
 // dictionaries, a run-end encoded column of unions, a dictionary of run-end encoded values.
 template <class Policy>
-column<bool, Policy> mask_flags(dictionary_column<Policy> const& col, bool null, stream_ref stream);
+column<bool, Policy> mask_flags(dictionary_column<Policy> const& col, bool null, stream_ref stream, std::size_t first,
+                                std::size_t rows);
 template <class Policy>
-column<bool, Policy> mask_flags(run_end_encoded_column<Policy> const& col, bool null, stream_ref stream);
+column<bool, Policy> mask_flags(run_end_encoded_column<Policy> const& col, bool null, stream_ref stream,
+                                std::size_t first, std::size_t rows);
 template <class Policy>
-column<bool, Policy> mask_flags(union_column<Policy> const& col, bool null, stream_ref stream);
+column<bool, Policy> mask_flags(union_column<Policy> const& col, bool null, stream_ref stream, std::size_t first,
+                                std::size_t rows);
+
+/// The flags of all of `col`'s rows (see the overloads above, the window being every row).
+template <class C>
+column<bool, typename C::policy> mask_flags(C const& col, bool null, stream_ref stream) {
+  return mask_flags(col, null, stream, 0, col.size());
+}
 
 }  // namespace detail
 DEVCOL_NAMESPACE_END

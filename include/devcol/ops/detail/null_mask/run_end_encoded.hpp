@@ -35,21 +35,23 @@ struct run_flag {
 };
 
 /**
- * The flags of a run-end encoded column (true where a row is null, or with `null` false valid):
+ * The flags of rows [first, first + rows) of a run-end encoded column (true where a row is null,
+ * or with `null` false valid):
  * the values' flags (their kind's, one pass over the runs' values), then one pass over the rows,
  * each finding its run by a binary search. No synchronisation; scratch and result from `col`'s
  * resource. More specialised than the generic mask_flags, so is_null and is_valid pick it.
  */
 template <class Policy>
-column<bool, Policy> mask_flags(run_end_encoded_column<Policy> const& col, bool null, stream_ref stream) {
+column<bool, Policy> mask_flags(run_end_encoded_column<Policy> const& col, bool null, stream_ref stream,
+                                std::size_t first, std::size_t rows) {
   auto const value_flags =
       devcol::visit([&](auto const& v) { return detail::mask_flags(v, null, stream); }, col.values());
-  column<bool, Policy> out(col.size(), stream, mask_state::unallocated, col.resource());
-  if (col.size() == 0) { return out; }
+  column<bool, Policy> out(rows, stream, mask_state::unallocated, col.resource());
+  if (rows == 0) { return out; }
   col.visit_run_ends([&]<class E>(column<E, Policy> const& ends) {
     executor exec(stream);
-    detail::tabulate(exec, col.size(), out.data(access::write, stream),
-                     run_flag<E>{ends.data(access::read), ends.size(), col.offset(), value_flags.data(access::read)});
+    detail::tabulate(exec, rows, out.data(access::write, stream),
+                     run_flag<E>{ends.data(access::read), ends.size(), col.offset() + first, value_flags.data(access::read)});
   });
   return out;
 }
