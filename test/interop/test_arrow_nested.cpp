@@ -216,6 +216,24 @@ TEST_CASE("untrusted nested input is refused, naming the field and value, and re
   }
 }
 
+TEST_CASE("a dictionary index outside the values is named at its place in the producer's buffer, past the offset",
+          "[nested][arrow][errors]") {
+  devcol_test::leak_check leaks;
+  auto const dict = devcol::make_dictionary_column(devcol::make_column<std::int32_t>({0, 1, 0, 1, 1, 0}),
+                                                   devcol::make_column<double>({1.0, 2.0}));
+  exported e;
+  devcol::to_arrow(dict, &e.schema, &e.array);
+  std::vector<std::int32_t> bad{0, 1, 0, 1, 9, 0};  // index 9 at row 4 of the buffer: row 1 of the array
+  e.array.array.buffers[1] = bad.data();
+  e.array.array.offset = 3;
+  e.array.array.length = 3;
+  release_counter::watch(e.schema, e.array);
+  CHECK_THAT(arrow_error_of([&] { (void)devcol::any_from_arrow(&e.schema, &e.array); }),
+             Catch::Contains("array.buffers[1] (indices): index 9 at row 4 is outside the 2 dictionary values"));
+  CHECK(release_counter::schemas == 1);
+  CHECK(release_counter::arrays == 1);
+}
+
 TEST_CASE("a list without buffers at a non-zero offset exports offset 0 beside its {0} offsets (review 1)",
           "[nested][arrow]") {
   devcol_test::leak_check leaks;

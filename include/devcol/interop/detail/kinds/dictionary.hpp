@@ -118,8 +118,10 @@ dictionary_column<Policy> import_dictionary(ArrowArray const& array, arrow_field
     auto indices = import_column<I, Policy>(array, static_cast<std::size_t>(array.offset),
                                             static_cast<std::size_t>(array.length), array.null_count, keep, stream);
     if (auto const bad = first_index_outside(any_index_view(indices.view()), n, stream)) {
-      DEVCOL_ARROW_EXPECTS(false, path, ".buffers[1] (indices): index ", bad->second, " at row ", bad->first,
-                           " is outside the ", n, " dictionary values");
+      // Named at its place in the producer's buffer, as the other importers name rows: the offset on.
+      DEVCOL_ARROW_EXPECTS(false, path, ".buffers[1] (indices): index ", bad->second, " at row ",
+                           static_cast<std::size_t>(array.offset) + bad->first, " is outside the ", n,
+                           " dictionary values");
     }
     return dictionary_column<Policy>(std::move(indices), std::move(values));
   });
