@@ -234,6 +234,21 @@ TEST_CASE("a dictionary index outside the values is named at its place in the pr
   CHECK(release_counter::arrays == 1);
 }
 
+TEST_CASE("list offsets past the child are named against the child's rows, not a data buffer a list has not",
+          "[nested][arrow][errors]") {
+  devcol_test::leak_check leaks;
+  auto const list = devcol::make_list_column({0, 2, 3, 5}, devcol::sequence<std::int64_t>(5));
+  exported e;
+  devcol::to_arrow(list, &e.schema, &e.array);
+  std::vector<std::int32_t> bad{0, 2, 3, 9};
+  e.array.array.buffers[1] = bad.data();
+  release_counter::watch(e.schema, e.array);
+  CHECK_THAT(arrow_error_of([&] { (void)devcol::any_from_arrow(&e.schema, &e.array); }),
+             Catch::Contains("array.buffers[1] (offsets): the last offset 9 is past the 5 rows of array.children[0]"));
+  CHECK(release_counter::schemas == 1);
+  CHECK(release_counter::arrays == 1);
+}
+
 TEST_CASE("a list without buffers at a non-zero offset exports offset 0 beside its {0} offsets (review 1)",
           "[nested][arrow]") {
   devcol_test::leak_check leaks;

@@ -136,7 +136,8 @@ basic_list_column<O, Policy> import_list(ArrowArray const& array, arrow_field co
     copy_bytes(offsets.data(access::write, stream), array.buffers[1], bytes, stream);
   }
   (void)check_offsets(static_cast<O const*>(offsets.data(access::read)) + first, rows + 1, first,
-                      std::optional<std::size_t>(static_cast<std::size_t>(child_array.length)), path, stream);
+                      std::optional<std::size_t>(static_cast<std::size_t>(child_array.length)), path, stream,
+                      "rows of " + path + ".children[0]");
   auto [mask, nulls] = import_validity<Policy>(array, keep, stream);
   return basic_list_column<O, Policy>(std::move(offsets), std::move(child), std::move(mask), rows, nulls, first)
       .as_map(map);
