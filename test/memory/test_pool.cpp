@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <random>
 #include <thread>
 #include <vector>
@@ -30,6 +33,44 @@ class bump_upstream {
  private:
   mr::basic_allocation<mr::host_aligned> buffer_{capacity, 4096, {}, {}};
   std::size_t used_ = 0;
+};
+
+/// Holds every allocation until open() is called: a growth other threads run into while it is in
+/// flight. Copies share the gate.
+class gated_upstream {
+ public:
+  void* allocate(std::size_t bytes, std::size_t alignment = 64, devcol::stream_ref s = {}) {
+    {
+      std::unique_lock lock(gate_->mutex);
+      ++gate_->waiting;
+      gate_->changed.notify_all();
+      gate_->changed.wait(lock, [&] { return gate_->open; });
+    }
+    return gate_->inner.allocate(bytes, alignment, s);
+  }
+  void deallocate(void* p, std::size_t bytes, std::size_t alignment = 64, devcol::stream_ref s = {}) noexcept {
+    gate_->inner.deallocate(p, bytes, alignment, s);
+  }
+  void wait_for_a_caller() const {
+    std::unique_lock lock(gate_->mutex);
+    gate_->changed.wait(lock, [&] { return gate_->waiting != 0; });
+  }
+  void open() const {
+    std::lock_guard lock(gate_->mutex);
+    gate_->open = true;
+    gate_->changed.notify_all();
+  }
+  friend bool operator==(gated_upstream const& a, gated_upstream const& b) noexcept { return a.gate_ == b.gate_; }
+
+ private:
+  struct gate {
+    std::mutex mutex;
+    std::condition_variable changed;
+    int waiting = 0;
+    bool open = false;
+    mr::host_aligned inner;
+  };
+  std::shared_ptr<gate> gate_ = std::make_shared<gate>();
 };
 
 }  // namespace devcol_test::pool
@@ -102,6 +143,37 @@ TEST_CASE("pool honours its maximum and stays usable after refusing", "[memory][
   CHECK(pool.upstream_bytes() <= 1 << 20);
   pool.deallocate(a, 256 << 10);
   pool.deallocate(b, 512 << 10);
+}
+
+TEST_CASE("pool waits for another thread's growth in flight instead of refusing what its chunk can serve",
+          "[memory][pool][threads]") {
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  devcol_test::pool::gated_upstream gate;
+  devcol::mr::pool<devcol_test::pool::gated_upstream> pool{{.maximum_bytes = mib, .minimum_chunk_bytes = mib}, gate};
+  void* first = nullptr;
+  std::thread grower([&] { first = pool.allocate(256); });  // reserves the whole maximum, then waits upstream
+  gate.wait_for_a_caller();
+  void* second = nullptr;
+  std::string refused;
+  std::thread other([&] {
+    try {
+      second = pool.allocate(256);  // fits the chunk being taken: must not see "exceeds the maximum"
+    } catch (devcol::out_of_memory const& e) {
+      refused = e.what();
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // let it reach the pool first
+  gate.open();
+  grower.join();
+  other.join();
+  CHECK(refused.empty());
+  CHECK(pool.chunk_count() == 1);
+  if (second != nullptr) {
+    CHECK(second != first);
+    pool.deallocate(second, 256);
+  }
+  pool.deallocate(first, 256);
+  CHECK(pool.used_bytes() == 0);
 }
 
 TEST_CASE("pool retries with just the request when upstream refuses a large chunk", "[memory][pool]") {

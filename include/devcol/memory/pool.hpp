@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -39,6 +40,14 @@ struct pool_options {
 
 namespace detail {
 
+/// Growths the calling thread has in flight, in any pool. A thread with one never waits for other
+/// threads' growths: what it would wait for could be waiting for it (an on-out-of-memory hook
+/// below one pool allocating from another).
+inline std::size_t& pool_growths_on_this_thread() noexcept {
+  thread_local std::size_t growths = 0;
+  return growths;
+}
+
 /// The blocks, free lists, cache, chunks and upstream that a `mr::pool` and its copies share; the
 /// chunks go back to upstream when the last copy is destroyed.
 template <memory_resource Upstream>
@@ -63,16 +72,24 @@ class pool_state : public adaptor_state<Upstream> {
     std::size_t const size = block_size(bytes);
     std::unique_lock lock(mutex_);
     char* ptr = take(size, alignment, stream);
-    if (ptr == nullptr) {
+    while (ptr == nullptr) {
       try {
         grow(size + (alignment > granularity ? alignment - granularity : 0), stream, lock);
       } catch (out_of_memory const&) {
         // While upstream was failing, other threads (or an on-out-of-memory hook below us) may have
         // freed blocks into the pool: try them before giving up.
         ptr = take(size, alignment, stream);
-        if (ptr == nullptr) { throw; }
+        if (ptr != nullptr) { break; }
+        // Another thread's growth in flight holds its bytes reserved against the maximum (and may
+        // hold the upstream's last memory) but has not added its chunk yet: wait for it to end,
+        // then take from its chunk or grow again, rather than fail a request the pool can serve.
+        if (growing_ == 0 || pool_growths_on_this_thread() != 0) { throw; }
+        std::size_t const seen = growths_ended_;
+        growth_ended_.wait(lock, [&] { return growths_ended_ != seen; });
+        ptr = take(size, alignment, stream);
+        continue;
       }
-      if (ptr == nullptr) { ptr = take_free(size, alignment, stream); }  // fits the new chunk
+      ptr = take_free(size, alignment, stream);  // fits the new chunk
       if (ptr == nullptr) {
         DEVCOL_OUT_OF_MEMORY(bytes, "pool: no block of ", size, " bytes aligned to ", alignment,
                              " in the pool after growing it");
@@ -252,6 +269,7 @@ class pool_state : public adaptor_state<Upstream> {
     std::size_t const granules = wanted / granularity + (wanted % granularity != 0 ? 1 : 0);
     wanted = granules > room / granularity ? room : granules * granularity;
     upstream_bytes_ += wanted;  // reserved
+    growth_in_flight const in_flight(*this);
     void* ptr = nullptr;
     lock.unlock();
     try {
@@ -291,8 +309,32 @@ class pool_state : public adaptor_state<Upstream> {
     }
   }
 
+  // Counts a growth from its reservation to its end, whichever way grow() leaves (always with the
+  // lock held), and wakes the allocations waiting for it.
+  class growth_in_flight {
+   public:
+    explicit growth_in_flight(pool_state& pool) noexcept : pool_(pool) {
+      ++pool_.growing_;
+      ++pool_growths_on_this_thread();
+    }
+    growth_in_flight(growth_in_flight const&) = delete;
+    growth_in_flight& operator=(growth_in_flight const&) = delete;
+    ~growth_in_flight() {
+      --pool_growths_on_this_thread();
+      --pool_.growing_;
+      ++pool_.growths_ended_;
+      pool_.growth_ended_.notify_all();
+    }
+
+   private:
+    pool_state& pool_;
+  };
+
   pool_options options_;
   mutable std::mutex mutex_;
+  std::condition_variable growth_ended_;
+  std::size_t growing_ = 0;        // growths between reservation and end
+  std::size_t growths_ended_ = 0;  // a generation count, for waiting
   address_index free_by_address_;  // for coalescing
   size_index free_by_size_;         // for best fit
   std::array<cached_block, 16> cache_{};
@@ -322,7 +364,8 @@ class pool_state : public adaptor_state<Upstream> {
  *   stream wait on an event recorded at the free: stream-ordered, no host synchronisation.
  * - **Threads**: one mutex guards the pool; it is released while upstream allocates, so a hook
  *   below the pool (`on_oom`) may free through the pool; if growing fails, blocks freed meanwhile
- *   are tried before `out_of_memory` reaches the caller.
+ *   are tried, and other threads' growths in flight are waited for and their chunks tried, before
+ *   `out_of_memory` reaches the caller.
  * - **Copies** share the one pool (blocks, free lists, cache, chunks, upstream): a copy costs an
  *   atomic increment (see `detail::adaptor_handle`), allocates from and frees into the same blocks,
  *   and compares equal. That is what lets CCCL 3.1+'s `cuda::mr::resource_ref` and RMM hold a pool
