@@ -22,6 +22,22 @@ struct no_thread_default {
   }
 };
 
+/// A custom resource that checks no alignment (none has to): it gives 64-byte-aligned memory
+/// whatever is asked, and counts its calls.
+struct unchecking_resource {
+  std::shared_ptr<int> calls = std::make_shared<int>(0);
+  void* allocate(std::size_t bytes, std::size_t, devcol::stream_ref s = {}) {
+    ++*calls;
+    return mr::host_aligned{}.allocate(bytes, 64, s);
+  }
+  void deallocate(void* p, std::size_t bytes, std::size_t, devcol::stream_ref s = {}) noexcept {
+    mr::host_aligned{}.deallocate(p, bytes, 64, s);
+  }
+  friend bool operator==(unchecking_resource const& a, unchecking_resource const& b) noexcept {
+    return a.calls == b.calls;
+  }
+};
+
 }  // namespace devcol_test::defaults
 
 TEST_CASE("resource_handle: name, version, properties, target and equality", "[memory][handle]") {
@@ -126,6 +142,20 @@ TEST_CASE("an allocation moves without freeing twice", "[memory][allocation]") {
 // An integer must never pass for a stream: allocation(4096, 256) is not (bytes, alignment).
 static_assert(!std::is_constructible_v<devcol::mr::allocation, std::size_t, std::size_t>);
 static_assert(std::is_constructible_v<devcol::mr::allocation, std::size_t, devcol::stream_ref, std::size_t>);
+
+TEST_CASE("an allocation refuses an alignment that is not a power of two, naming it, before allocating",
+          "[memory][allocation]") {
+  devcol_test::defaults::unchecking_resource const lax;
+  for (std::size_t const bad : {std::size_t{0}, std::size_t{3}, std::size_t{96}}) {
+    try {
+      devcol::mr::basic_allocation<devcol_test::defaults::unchecking_resource> block(100, bad, devcol::stream_ref{}, lax);
+      FAIL("alignment " << bad << " was accepted");
+    } catch (devcol::logic_error const& e) {
+      CHECK_THAT(e.what(), Catch::Contains("alignment " + std::to_string(bad) + " is not a power of two"));
+    }
+  }
+  CHECK(*lax.calls == 0);
+}
 
 TEST_CASE("an allocation over a typed resource needs no handle", "[memory][allocation]") {
   devcol::mr::basic_allocation<devcol::mr::host_aligned> block(100, 128, devcol::stream_ref{}, devcol::mr::host_aligned{});

@@ -50,13 +50,14 @@ class basic_allocation {
    * @param alignment a power of two the resource honours
    * @param stream the stream the memory is usable on, and later freed on
    * @param resource what the memory comes from; kept, so the free goes back to it
-   * @throws what `resource.allocate` throws (`devcol::out_of_memory`, `devcol::logic_error`);
+   * @throws devcol::logic_error naming an alignment that is not a power of two, before allocating;
+   *         what `resource.allocate` throws (`devcol::out_of_memory`, `devcol::logic_error`);
    *         devcol::out_of_memory for a null result; devcol::logic_error naming a misaligned one
    */
   basic_allocation(std::size_t bytes, std::size_t alignment, stream_ref stream, Resource resource)
       : device_(),
         resource_(std::move(resource)),
-        data_(resource_.allocate(bytes, alignment, stream)),
+        data_(resource_.allocate(bytes, checked_alignment(alignment), stream)),
         size_(bytes),
         alignment_(alignment),
         stream_(stream) {
@@ -156,6 +157,12 @@ class basic_allocation {
   [[nodiscard]] Resource const& resource() const noexcept { return resource_; }
 
  private:
+  // The result check divides by the alignment, and a custom resource need not have checked it.
+  static std::size_t checked_alignment(std::size_t alignment) {
+    DEVCOL_EXPECTS(is_valid_alignment(alignment), "allocation: alignment ", alignment, " is not a power of two");
+    return alignment;
+  }
+
   // Refuses what a (custom) resource must never give: see the constructor.
   void check_result() {
     if (data_ == nullptr) {
