@@ -1,6 +1,7 @@
 // The NEP 49 handler: resource_handle, the per-thread default, scoped_default, and allocation.
 #include "../support.hpp"
 
+#include <atomic>
 #include <optional>
 #include <thread>
 
@@ -214,6 +215,31 @@ TEST_CASE("the thread's default wins over the device's, and scoped_default resto
   CHECK_FALSE(devcol::mr::reset_default().has_value());
   CHECK(devcol::mr::get_default().name() == "device, again");
   (void)devcol::mr::set_per_device_default(here, previous);
+  CHECK(devcol::mr::get_default() == devcol::mr::initial_default());
+}
+
+TEST_CASE("a replaced per-device default goes with its last handle, though threads have read it",
+          "[memory][default][per_device]") {
+  devcol_test::defaults::no_thread_default const follow_the_device;
+  devcol::device_id const here = devcol::current_device();
+  auto const checker = devcol::mr::make_resource_handle<devcol_test::defaults::tracker>("checker");
+  auto previous = devcol::mr::set_per_device_default(
+      here, devcol::mr::resource_handle{"pool", devcol::mr::pool<devcol::mr::resource_handle>{{}, checker}});
+  { devcol::mr::allocation block(100); }  // this thread reads the pool; its chunk stays in the pool
+  std::atomic<bool> read{false};
+  std::atomic<bool> done{false};
+  std::thread idle([&] {  // a worker that read the default once and then idles
+    { devcol::mr::allocation block(100); }
+    read = true;
+    while (!done) { std::this_thread::yield(); }
+  });
+  while (!read) { std::this_thread::yield(); }
+  CHECK(devcol_test::defaults::tracked(checker).outstanding_count() == 1);
+  (void)devcol::mr::set_per_device_default(here, previous);  // the last handle to the pool goes
+  // The pool is destroyed and its chunk is back upstream, with neither thread reading again.
+  CHECK(devcol_test::defaults::tracked(checker).outstanding_count() == 0);
+  done = true;
+  idle.join();
   CHECK(devcol::mr::get_default() == devcol::mr::initial_default());
 }
 

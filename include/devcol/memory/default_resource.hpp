@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -101,25 +102,29 @@ struct thread_defaults {
   std::optional<resource_handle> own;
   std::uint64_t cached_version = 0;  // 0: nothing cached (the global version starts at 1)
   device_id cached_device{};
-  std::optional<resource_handle> cached;
+  handle_access::watched cached;  // watched, not held: see device_default_cached()
 };
 inline thread_defaults& this_thread_defaults() {
   thread_local thread_defaults state;
   return state;
 }
 
-/// The current device's default, through this thread's cache.
-inline resource_handle const& device_default_cached() {
+/// The current device's default, through this thread's cache. The cache only watches the handle:
+/// a default that set_per_device_default() replaced goes with the last handle that holds it, not
+/// when every thread that once read it (an idle worker may never read again) reads again.
+inline resource_handle device_default_cached() {
   auto& t = this_thread_defaults();
   auto& all = per_device_defaults::global();
   std::uint64_t const version = all.version();
   device_id const device = current_device();
-  if (t.cached_version != version || t.cached_device != device || !t.cached) {
-    t.cached = all.get(device);
-    t.cached_version = version;
-    t.cached_device = device;
+  if (t.cached_version == version && t.cached_device == device) {
+    if (auto impl = handle_access::lock(t.cached)) { return handle_access::adopt(std::move(impl)); }
   }
-  return *t.cached;
+  resource_handle handle = all.get(device);
+  t.cached = handle_access::watch(handle);
+  t.cached_version = version;
+  t.cached_device = device;
+  return handle;
 }
 
 }  // namespace detail

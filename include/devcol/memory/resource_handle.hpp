@@ -20,6 +20,8 @@ DEVCOL_NAMESPACE_BEGIN
 namespace mr {
 namespace detail {
 
+struct handle_access;
+
 struct erased_resource {
   erased_resource(std::string n, unsigned v, bool host, bool device)
       : name(std::move(n)), version(v), host_accessible(host), device_accessible(device) {}
@@ -131,6 +133,7 @@ class resource_handle : public detail::cccl_interop<resource_handle> {
 
   template <class R, class... Args>
   friend resource_handle make_resource_handle(std::string name, Args&&... args);
+  friend struct detail::handle_access;
 
   // CCCL's entry points (stream-first and *_sync for CCCL 3.1+, *_async for 3.0), which this
   // class's own allocate and deallocate would otherwise hide.
@@ -140,6 +143,22 @@ class resource_handle : public detail::cccl_interop<resource_handle> {
   explicit resource_handle(std::shared_ptr<detail::erased_resource> impl) noexcept : impl_(std::move(impl)) {}
   std::shared_ptr<detail::erased_resource> impl_;
 };
+
+namespace detail {
+
+/// Watches a handle's shared resource without keeping it alive, and makes a handle of it again
+/// while it lives: what a cache of someone else's handle needs (the per-thread cache of the
+/// device default), so that it never keeps a replaced resource, a pool and its chunks, alive.
+struct handle_access {
+  using watched = std::weak_ptr<erased_resource>;
+  [[nodiscard]] static watched watch(resource_handle const& handle) noexcept { return handle.impl_; }
+  [[nodiscard]] static std::shared_ptr<erased_resource> lock(watched const& w) noexcept { return w.lock(); }
+  [[nodiscard]] static resource_handle adopt(std::shared_ptr<erased_resource> impl) noexcept {
+    return resource_handle{std::move(impl)};
+  }
+};
+
+}  // namespace detail
 
 /**
  * @brief Constructs an `R` in place from `args` inside a new handle named `name` (for resources
