@@ -85,6 +85,21 @@ TEST_CASE("pool reuses a freed block for the next request of its size", "[memory
   CHECK(pool.upstream().report().allocations.total == 1);
 }
 
+TEST_CASE("pool ignores a null pointer freed to it, as RMM's pool does", "[memory][pool]") {
+  devcol::mr::pool<devcol::mr::host_aligned> pool;
+  void* a = pool.allocate(100);
+  pool.deallocate(a, 100);
+  pool.deallocate(nullptr, 0);  // what an empty buffer holds
+  pool.deallocate(nullptr, 100);
+  CHECK(pool.used_bytes() == 0);
+  CHECK(pool.free_block_count() == pool.chunk_count());  // no block at address 0
+  void* b = pool.allocate(100);
+  CHECK(b != nullptr);
+  CHECK(pool.used_bytes() == 256);
+  pool.deallocate(b, 100);
+  CHECK(pool.used_bytes() == 0);
+}
+
 TEST_CASE("pool coalesces free neighbours into one block", "[memory][pool]") {
   devcol::mr::pool<devcol_test::pool::counted_upstream> pool;
   std::vector<void*> blocks;

@@ -100,6 +100,7 @@ class pool_state : public adaptor_state<Upstream> {
   }
 
   void deallocate(void* ptr, std::size_t bytes, stream_ref stream) noexcept {
+    if (ptr == nullptr) { return; }  // never a block: cached, it would be handed out as one
     std::size_t const size = block_size(bytes);
     std::lock_guard lock(mutex_);
     if (cache_size_ == cache_.size()) { flush_cache(); }
@@ -434,8 +435,9 @@ class pool : public detail::adaptor_handle<detail::pool_state<Upstream>, pool<Up
     return this->state().allocate(bytes, alignment, stream);
   }
 
-  /// @brief Returns a block to the pool (not to upstream). Never throws.
-  /// @param ptr a block from allocate() of this pool or a copy of it
+  /// @brief Returns a block to the pool (not to upstream). Never throws. A null `ptr` is ignored, as
+  /// RMM's pool ignores it (an empty buffer's pointer, which callers such as RMM's may free).
+  /// @param ptr a block from allocate() of this pool or a copy of it, or null
   /// @param bytes the size it was allocated with
   /// @param stream the stream whose work last used the block; its later reuse on another stream
   ///        waits for it
