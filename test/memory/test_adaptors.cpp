@@ -1,6 +1,8 @@
 // Statistics, limiting, on-out-of-memory, tracking, logging and aligned adaptors.
 #include "../support.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -8,6 +10,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -80,6 +83,40 @@ TEST_CASE("limiting throws out_of_memory past its limit and its counters stay ri
   void* all = limited.allocate(1000);
   CHECK(limited.used_bytes() == 1000);
   limited.deallocate(all, 1000);
+}
+
+TEST_CASE("limiting never counts a request past the limit on its own, so a full limit stays full",
+          "[memory][limiting][threads]") {
+  devcol::mr::limiting<devcol::mr::host_aligned> limited{1000};
+  void* full = limited.allocate(1000);
+  std::atomic<bool> stop{false};
+  std::thread huge([&] {  // Catch's assertions are for the test's own thread
+    while (!stop) {
+      try {
+        (void)limited.allocate(SIZE_MAX);
+      } catch (devcol::out_of_memory const&) {
+      }
+    }
+  });
+  // SIZE_MAX added to the count, even for a moment, wraps it to 999: a request counted then gets
+  // through the full limit. A race, so it is tried for up to a second (about 10^6 tries).
+  int through = 0;
+  auto const until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (through == 0 && std::chrono::steady_clock::now() < until) {
+    for (int i = 0; i < 1000; ++i) {
+      try {
+        void* p = limited.allocate(1);
+        ++through;
+        limited.deallocate(p, 1);
+      } catch (devcol::out_of_memory const&) {
+      }
+    }
+  }
+  stop = true;
+  huge.join();
+  CHECK(through == 0);
+  CHECK(limited.used_bytes() == 1000);
+  limited.deallocate(full, 1000);
 }
 
 TEST_CASE("limiting gives back its count when upstream throws", "[memory][limiting]") {

@@ -28,11 +28,14 @@ class limiting_state : public adaptor_state<Upstream> {
       : adaptor_state<Upstream>(std::forward<Args>(args)...), limit_(limit_bytes) {}
 
   void* allocate(std::size_t bytes, std::size_t alignment, stream_ref stream) {
+    // A request past the limit on its own is refused before it is counted: added to the shared
+    // count even for a moment, a size near SIZE_MAX wraps it below the limit, and another
+    // thread's request checked meanwhile gets through a full limit.
+    if (bytes > limit_) { refuse(bytes, used_.load(std::memory_order_relaxed)); }
     std::size_t const before = used_.fetch_add(bytes, std::memory_order_relaxed);
-    if (bytes > limit_ || before > limit_ - bytes) {
+    if (before > limit_ - bytes) {
       used_.fetch_sub(bytes, std::memory_order_relaxed);
-      DEVCOL_OUT_OF_MEMORY(bytes, "limiting: allocating ", bytes, " bytes would exceed the limit of ", limit_,
-                           " bytes (", before, " in use)");
+      refuse(bytes, before);
     }
     try {
       return this->upstream().allocate(bytes, alignment, stream);
@@ -49,6 +52,11 @@ class limiting_state : public adaptor_state<Upstream> {
   [[nodiscard]] std::size_t limit_bytes() const noexcept { return limit_; }
 
  private:
+  [[noreturn]] void refuse(std::size_t bytes, std::size_t in_use) const {
+    DEVCOL_OUT_OF_MEMORY(bytes, "limiting: allocating ", bytes, " bytes would exceed the limit of ", limit_,
+                         " bytes (", in_use, " in use)");
+  }
+
   std::size_t limit_;
   std::atomic<std::size_t> used_{0};
 };
