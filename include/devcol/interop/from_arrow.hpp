@@ -173,8 +173,8 @@ template <buffer_policy Policy = default_policy>
  * taking ownership as from_arrow() does: one `release` of the whole array, when the last column
  * built over it goes. The struct's offset and length select the children's rows. Checked as
  * from_arrow() checks, and also: the format is `+s`, the struct has no null rows, each child is at
- * least offset + length long and of any kind any_from_arrow() imports (checked as it checks), and
- * names are unique. Each column's field_info (time zone, nullability, metadata, extension, child
+ * least offset + length long and of any kind any_from_arrow() imports (checked as it checks).
+ * Names may repeat, as in an Arrow schema: each column keeps its place. Each column's field_info (time zone, nullability, metadata, extension, child
  * names, `ordered`) and the schema's metadata are kept in the table (`field(name)`, `metadata()`).
  * A `null_count` of -1 on the struct is checked by counting its nulls (one pass,
  * which synchronises); each column's content is checked as any_from_arrow() checks it.
