@@ -495,6 +495,32 @@ TEST_CASE("rule 20: devcol's operations never expose or pin for good what they r
   }());
 }
 
+TEST_CASE("rule 20: the range readers of strings, lists and run-end encoded columns pin nothing for good",
+          "[spill][rule20]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  using any = devcol::any_column<spilling>;
+  auto strings = devcol::make_strings_column<std::int32_t, spilling>(std::vector<std::string>{"ab", "cde", "", "fghij"});
+  auto lists = devcol::make_list_column<std::int32_t, spilling>(
+      {0, 2, 3, 5}, any(devcol::make_column<std::int64_t, spilling>({1, 2, 3, 4, 5})));
+  auto runs = devcol::make_run_end_encoded_column<spilling>(
+      devcol::run_ends_column<spilling>(devcol::make_column<std::int32_t, spilling>({2, 5, 9})),
+      any(devcol::make_column<std::int64_t, spilling>({7, 8, 9})));
+  CHECK(strings.chars_range() == std::pair<std::size_t, std::size_t>{0, 10});
+  CHECK(strings.chars_size() == 10);
+  CHECK(lists.child_range() == std::pair<std::size_t, std::size_t>{0, 5});
+  CHECK(runs.slice(3, 6).run_range() == std::pair<std::size_t, std::size_t>{1, 3});
+  CHECK(runs.run_range() == std::pair<std::size_t, std::size_t>{0, 3});
+  (void)strings.spill();
+  (void)lists.spill();
+  (void)runs.spill();
+  CHECK(strings.offsets_buffer().is_spilled());  // read by chars_range, yet spillable
+  CHECK(lists.offsets_buffer().is_spilled());    // read by child_range
+  runs.visit_run_ends([](auto const& ends) { CHECK(ends.data_buffer().is_spilled()); });  // read by run_range
+  CHECK(strings.chars_range() == std::pair<std::size_t, std::size_t>{0, 10});  // and read back after a spill
+  CHECK(lists.child_range() == std::pair<std::size_t, std::size_t>{0, 5});
+}
+
 TEST_CASE("rule 20: under a device limit smaller than one column, operations keep what they use on the device",
           "[spill][rule20]") {
   devcol_test::leak_check leaks;

@@ -210,11 +210,13 @@ class basic_strings_column : public detail::column_rows<basic_strings_column<O, 
 
   /**
    * @brief The byte range [first, last) of the characters buffer that the rows span: reads two
-   * offsets to the host and synchronises `stream`. {0, 0} without buffers.
+   * offsets to the host and synchronises `stream`. {0, 0} without buffers. An operation: under a
+   * spill lock of its own, so it never pins the offsets on the device for good (rule 20).
    * @param stream the stream the two reads are ordered on
    * @throws devcol::cuda_error if a copy fails
    */
   [[nodiscard]] std::pair<std::size_t, std::size_t> chars_range(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     return detail::offsets_span(offsets(access::read), size_, stream);
   }
   /// @brief The rows' bytes in all: chars_range()'s length (one synchronisation).

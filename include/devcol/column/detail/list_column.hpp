@@ -148,10 +148,12 @@ class basic_list_column : public detail::column_rows<basic_list_column<O, Policy
 
   /**
    * @brief The child rows [first, last) that the lists span: reads two offsets to the host and
-   * synchronises `stream`. {0, 0} without an offsets buffer.
+   * synchronises `stream`. {0, 0} without an offsets buffer. Under a spill lock of its own, so it
+   * never pins the offsets on the device for good (rule 20).
    * @param stream the stream the two offset reads are ordered on; synchronised
    */
   [[nodiscard]] std::pair<std::size_t, std::size_t> child_range(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     return detail::offsets_span(offsets(access::read), size_, stream);
   }
 

@@ -158,9 +158,11 @@ class run_end_encoded_column : public detail::column_rows<run_end_encoded_column
     return detail::visit_alternative(std::forward<F>(f), run_ends_);
   }
   /// @brief The runs [first, last) that hold this column's rows: two binary searches, which
-  /// synchronise `stream`; {0, 0} without rows.
+  /// synchronise `stream`; {0, 0} without rows. Under a spill lock of its own, so it never pins the
+  /// run ends on the device for good (rule 20).
   /// @param stream the stream the searches are ordered on
   [[nodiscard]] std::pair<std::size_t, std::size_t> run_range(stream_ref stream = {}) const {
+    detail::operation_spill_lock<Policy> const spill_scope{stream};
     return detail::visit_alternative([&](auto const& e) { return detail::runs_of_rows(e, offset_, offset_ + size_, stream); },
                       run_ends_);
   }
