@@ -373,6 +373,21 @@ TEST_CASE("rule 19: level 2 statistics record where each permanent exposure happ
   CHECK(manager.report().find("test_spill.cpp:" + std::to_string(line)) != std::string::npos);
 }
 
+TEST_CASE("rule 19: level 2 statistics record a DLPack export's exposure where the caller exported",
+          "[spill][rule19]") {
+  devcol_test::leak_check leaks;
+  auto& manager = devcol::spill_manager::global();
+  spill_options const opts(true, 0, 2);
+  auto c = devcol::make_column<double, spilling>(iota(rows, 0));
+  std::uint_least32_t const line = std::source_location::current().line() + 1;
+  DLManagedTensorVersioned* tensor = devcol::to_dlpack(c);
+  auto const sites = manager.exposure_sites();
+  tensor->deleter(tensor);
+  REQUIRE(sites.size() == 1);
+  CHECK(sites.begin()->first.find("test_spill.cpp:" + std::to_string(line) + " ") != std::string::npos);
+  CHECK(sites.begin()->second.bytes == column_bytes);
+}
+
 TEST_CASE("spill: with a device limit the manager spills to stay under it (soft limit)", "[spill][rule17]") {
   devcol_test::leak_check leaks;
   spill_options const opts(true, 2 * column_bytes);

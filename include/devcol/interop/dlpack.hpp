@@ -14,6 +14,7 @@
 #include <devcol/core/copy.hpp>
 #include <devcol/core/device.hpp>
 #include <devcol/core/error.hpp>
+#include <devcol/core/source_location.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/detail/device.hpp>
 #include <devcol/interop/dlpack_abi.hpp>
@@ -127,17 +128,26 @@ concept dlpack_element = fixed_width<T> && detail::dlpack_type<std::remove_cv_t<
  * @tparam Policy the column's buffer policy
  * @param col the column to export (unshared and marked exposed)
  * @param stream the stream the unsharing copy runs on
+ * @param where the place a spillable policy records for the exposure at spill statistics level 2
+ * (rule 19): the caller unless given, not this function
  * @throws devcol::logic_error when the column has nulls (DLPack has no validity); what unsharing throws
  */
 template <fixed_width T, buffer_policy Policy>
-[[nodiscard]] DLManagedTensorVersioned* to_dlpack(column<T, Policy>& col, stream_ref stream = {}) {
+[[nodiscard]] DLManagedTensorVersioned* to_dlpack(column<T, Policy>& col, stream_ref stream = {},
+                                                  source_location where = source_location::current()) {
   static_assert(dlpack_element<T>,
                 "devcol::to_dlpack: DLPack has no type for this element (intervals and int256_t have none)");
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   DEVCOL_EXPECTS(!col.has_nulls(), "to_dlpack: the column has ", col.null_count(),
                  " nulls, which a DLPack tensor cannot hold (fill them first)");
   auto ctx = std::make_unique<detail::dlpack_export<T, Policy>>();
-  T* values = col.expose(stream);
+  T* values = nullptr;
+  if constexpr (Policy::spill::enabled) {
+    values = col.expose(stream, where);
+  } else {
+    (void)where;
+    values = col.expose(stream);
+  }
   // The tensor keeps the values alone: an alias of the mask too would share it with the column
   // (not exposed, so copy-on-write), and the column's next write would copy its rows away from
   // the tensor's memory.
