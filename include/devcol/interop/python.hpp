@@ -30,6 +30,7 @@
 #include <devcol/core/check.hpp>
 #include <devcol/core/config.hpp>
 #include <devcol/core/error.hpp>
+#include <devcol/core/source_location.hpp>
 #include <devcol/core/stream_ref.hpp>
 #include <devcol/interop/arrow_abi.hpp>
 #include <devcol/interop/arrow_stream.hpp>
@@ -416,12 +417,15 @@ template <buffer_policy Policy>
  * @param col the column exported
  * @param versioned whether the consumer's `max_version` allows a versioned tensor
  * @param stream the stream the export is ordered on
+ * @param where the place a spillable policy records for the exposure at spill statistics level 2
+ * (rule 19): the caller (the binding's `__dlpack__`) unless given
  * @returns a new reference
  * @throws as to_dlpack; devcol::python_error
  */
 template <fixed_width T, buffer_policy Policy>
-[[nodiscard]] PyObject* dlpack_capsule(column<T, Policy>& col, bool versioned = true, stream_ref stream = {}) {
-  DLManagedTensorVersioned* tensor = to_dlpack(col, stream);
+[[nodiscard]] PyObject* dlpack_capsule(column<T, Policy>& col, bool versioned = true, stream_ref stream = {},
+                                       source_location where = source_location::current()) {
+  DLManagedTensorVersioned* tensor = to_dlpack(col, stream, where);
   if (versioned) {
     PyObject* capsule = PyCapsule_New(tensor, dlpack_versioned_capsule_name,
                                       &detail::destroy_dlpack_capsule<DLManagedTensorVersioned>);
