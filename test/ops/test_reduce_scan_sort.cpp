@@ -204,6 +204,28 @@ TEST_CASE("min, max and minmax of bool columns: false below true, nulls skipped 
   CHECK_FALSE(devcol::minmax(devcol::make_column<bool>({std::nullopt})).has_value());
 }
 
+TEST_CASE("min, max and minmax of int256_t (decimal256's values): every sign, the extremes, nulls skipped",
+          "[ops][reduce]") {
+  devcol_test::leak_check leaks;
+  using devcol::int256_t;
+  auto const positive = devcol::make_column<int256_t>({int256_t(5), std::nullopt, int256_t(7), int256_t(9)});
+  CHECK(devcol::min(positive) == int256_t(5));
+  CHECK(devcol::max(positive) == int256_t(9));
+  CHECK(devcol::minmax(positive) == std::optional<std::pair<int256_t, int256_t>>({int256_t(5), int256_t(9)}));
+  auto const negative = devcol::make_column<int256_t>({int256_t(-5), int256_t(-7), std::nullopt});
+  CHECK(devcol::min(negative) == int256_t(-7));
+  CHECK(devcol::max(negative) == int256_t(-5));
+  CHECK(devcol::minmax(negative) == std::optional<std::pair<int256_t, int256_t>>({int256_t(-7), int256_t(-5)}));
+  // The type's own extremes, which the identities equal: a column of only one of them.
+  auto const top = int256_t::from_words(~0ULL, ~0ULL, ~0ULL, ~0ULL >> 1);
+  auto const bottom = int256_t::from_words(0, 0, 0, 1ULL << 63);
+  CHECK(devcol::min(devcol::make_column<int256_t>({top, std::nullopt})) == top);
+  CHECK(devcol::max(devcol::make_column<int256_t>({bottom})) == bottom);
+  CHECK(devcol::minmax(devcol::make_column<int256_t>({bottom, top, int256_t(0)})) ==
+        std::optional<std::pair<int256_t, int256_t>>({bottom, top}));
+  CHECK_FALSE(devcol::min(devcol::make_column<int256_t>({std::nullopt})).has_value());
+}
+
 TEMPLATE_TEST_CASE("min, max and minmax of floats skip NaN, and give NaN only when every valid row is NaN",
                    "[ops][reduce][float]", float, double) {
   devcol_test::leak_check leaks;
