@@ -281,6 +281,23 @@ TEMPLATE_TEST_CASE("min, max and minmax of floats skip NaN, and give NaN only wh
   CHECK(devcol::min(denormals) == T{0});  // -0.0 or 0.0: equal
 }
 
+namespace devcol_test::ops {
+template <class T>
+constexpr bool has_sum = requires(devcol::column<T> const& c) { devcol::sum(c); };
+template <class T>
+constexpr bool has_product = requires(devcol::column<T> const& c) { devcol::product(c); };
+}  // namespace devcol_test::ops
+
+TEST_CASE("sum and product take no int128_t, which GNU C++ counts as arithmetic: 64 bits would cut its rows",
+          "[ops][reduce]") {
+  // sum of {2^100, 1} as sum_type_t (int64_t) was 1. Compiled as strict C++20, where
+  // std::is_arithmetic_v<int128_t> is false, neither compiled already; now neither does in either.
+  CHECK_FALSE(has_sum<devcol::int128_t>);
+  CHECK_FALSE(has_product<devcol::int128_t>);
+  CHECK(has_sum<std::int64_t>);
+  CHECK(has_product<std::uint8_t>);
+}
+
 TEST_CASE("integer sum and product past 64 bits wrap (two's complement, as Arrow's sum), never undefined",
           "[ops][reduce]") {
   using lim = std::numeric_limits<std::int64_t>;

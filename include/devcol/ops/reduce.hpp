@@ -240,12 +240,13 @@ struct merge_extremes {
 
 /// @brief The sum of the valid rows, as sum_type_t<T>; floating point propagates NaN; an integer
 /// total past 64 bits wraps (two's complement, as Arrow's `sum`). Synchronises `stream`.
-/// @tparam T the element type
+/// @tparam T the element type: arithmetic, but not `int128_t` (decimal128's values, which GNU C++
+/// counts as arithmetic: a 64-bit sum_type_t would cut its rows)
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
 /// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
-  requires std::is_arithmetic_v<T>
+  requires std::is_arithmetic_v<T> && (!std::is_same_v<T, int128_t>)
 [[nodiscard]] std::optional<sum_type_t<T>> sum(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::reduce_valid(col, sum_type_t<T>{0}, detail::wrapping_plus{}, stream);
@@ -253,12 +254,12 @@ template <fixed_width T, class Policy>
 
 /// @brief The product of the valid rows, as sum_type_t<T>; floating point propagates NaN; an
 /// integer product past 64 bits wraps (two's complement). Synchronises `stream`.
-/// @tparam T the element type
+/// @tparam T the element type: arithmetic, but not `int128_t` (as sum())
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
 /// @param stream the stream the work is ordered on
 template <fixed_width T, class Policy>
-  requires std::is_arithmetic_v<T>
+  requires std::is_arithmetic_v<T> && (!std::is_same_v<T, int128_t>)
 [[nodiscard]] std::optional<sum_type_t<T>> product(column<T, Policy> const& col, stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   return detail::reduce_valid(col, sum_type_t<T>{1}, detail::wrapping_multiplies{}, stream);
