@@ -156,10 +156,11 @@ template <class Policy, encoding E>
 }
 
 /**
- * @brief Each row's xxHash64 (the 64-bit hash cuDF's `hashing::xxhash_64` computes) of its bytes
- * with `seed`, as a `column<uint64_t>` from `col`'s resource, null where `col` is null (equal bytes,
- * equal hashes; nulls are not hashed). One pass over the bytes, the mask bits copied; in order on
- * `stream`, no synchronisation.
+ * @brief Each row's xxHash64 (the 64-bit hash cuDF's `hashing::xxhash_64` computes, and the
+ * reference `XXH64`) of its bytes with `seed`, as a `column<uint64_t>` from `col`'s resource, null
+ * where `col` is null (equal bytes, equal hashes; nulls are not hashed, where cuDF's result has no
+ * nulls and gives a null row a fixed value). One pass over the bytes, the mask bits copied; in
+ * order on `stream`, no synchronisation.
  * @tparam O the offset type: `std::int32_t` (strings, list) or `std::int64_t` (large_strings, large_list)
  * @tparam Policy the buffer policy of the input and of the result
  * @tparam E what the bytes are (utf8 or binary: the same bytes hash alike)
