@@ -37,9 +37,10 @@ struct dictionary_flag {
 /**
  * The flags of rows [first, first + rows) of a dictionary column (true where a row is null, or
  * with `null` false valid): the values' flags (their kind's, one pass over the dictionary), then one
- * pass over the rows reading each valid row's value. A row whose value is null is null here, though the column's null_count()
- * counts null indices only, as Arrow's does. No synchronisation; scratch and result from `col`'s
- * resource. More specialised than the generic mask_flags, so is_null and is_valid pick it.
+ * pass over the rows reading each valid row's value. A row whose value is null is null here, though
+ * the column's null_count() counts null indices only, as Arrow's does. No synchronisation; scratch
+ * and result from `col`'s resource. More specialised than the generic mask_flags, so is_null and
+ * is_valid pick it.
  */
 template <class Policy>
 column<bool, Policy> mask_flags(dictionary_column<Policy> const& col, bool null, stream_ref stream, std::size_t first,
