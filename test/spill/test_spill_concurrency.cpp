@@ -3,6 +3,7 @@
 // sequential model and nothing leaks (also run under ThreadSanitizer).
 #include "../support.hpp"
 
+#include <barrier>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -130,4 +131,57 @@ TEST_CASE("rules 16-18: 8 threads read, write, copy and spill spillable columns 
   manager.set_statistics_level(was_level);
   devcol::options::set_spill(was_on);
   devcol::options::set_spill_device_limit(was_limit);
+}
+
+namespace devcol_test::spill_concurrency {
+
+/// Spillable shared views: two handles on one owner both expose it, neither copying first.
+struct spilling_views : devcol::default_policy {
+  using spill = devcol::spillable;
+  using sharing = devcol::shared_views;
+};
+
+}  // namespace devcol_test::spill_concurrency
+
+TEST_CASE("rule 19: one owner exposed by two threads at once is recorded once at level 2",
+          "[spill][rule19][concurrency]") {
+  using namespace devcol_test::spill_concurrency;  // NOLINT: test brevity
+  using views_column = devcol::column<cell, spilling_views>;
+  devcol_test::leak_check leaks;
+  devcol_test::spill_options const options(false, 0, 2);
+  auto& manager = devcol::spill_manager::global();
+  manager.reset_statistics();
+  constexpr int rounds = 500;
+  constexpr std::size_t rows_per_column = 8192;  // a long unspill: the second thread arrives while the first holds the mutex
+  std::vector<cell> const rows(rows_per_column, 1);
+  std::barrier sync(2);
+  views_column handles[2];  // shared views of one owner: a write or exposure through either copies nothing
+  auto expose_each_round = [&](int id) {
+    for (int round = 0; round < rounds; ++round) {
+      if (id == 0) {
+        handles[0] = devcol::make_column<cell, spilling_views>(rows);
+        (void)handles[0].spill();  // the exposure unspills first: the two threads meet on the owner's mutex
+        handles[1] = handles[0];
+      }
+      sync.arrive_and_wait();
+      (void)handles[id].expose();
+      sync.arrive_and_wait();
+      if (id == 0) {
+        handles[0] = {};
+        handles[1] = {};
+      }
+    }
+  };
+  std::thread other(expose_each_round, 1);
+  expose_each_round(0);
+  other.join();
+  std::size_t owners = 0;
+  std::size_t bytes = 0;
+  for (auto const& [where, count] : manager.exposure_sites()) {
+    owners += count.owners;
+    bytes += count.bytes;
+  }
+  CHECK(owners == rounds);  // each owner once, whichever thread exposed it first
+  CHECK(bytes == rounds * rows_per_column * sizeof(cell));
+  manager.reset_statistics();
 }

@@ -250,9 +250,9 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
         return data();
       }
     }
-    bool const first_exposure = expose && !is_exposed();
     auto& registry = spill_registry::global();
     bool unspilled = false;
+    bool first_exposure = false;  // decided under the mutex: two threads exposing one owner count it once
     {
       std::unique_lock guard(this->mutex);
       unspilled = bring_to_device(guard);
@@ -261,7 +261,10 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
       } else {
         this->pinned_for_good.store(true, std::memory_order_release);
       }
-      if (expose) { mark_exposed(); }
+      if (expose) {
+        first_exposure = !is_exposed();
+        mark_exposed();
+      }
     }
     if (unspilled) { registry.after_allocation(device()); }  // this owner is held or pinned now: not spilled
     if (first_exposure && where != nullptr && registry.stats_level() >= 2) {
