@@ -709,3 +709,26 @@ TEST_CASE("rule 17: every spill option is read from the environment at start-up"
   CHECK(devcol::options::spill_stats() == 2);                       // DEVCOL_SPILL_STATS=2
   CHECK(devcol::spill_manager::global().statistics_level() == 2);  // the manager starts at that level
 }
+
+TEST_CASE("rule 15: a borrowed spillable column (an Arrow import) is written and deep-copied through copies of its own",
+          "[spill][rule15]") {
+  devcol_test::leak_check leaks;
+  spill_options const opts(true);
+  std::vector<double> const values = iota(rows, 0);
+  auto const source = devcol::make_column<double, spilling>(values);
+  ArrowSchema schema;
+  ArrowDeviceArray array;
+  devcol::to_arrow(source, &schema, &array);
+  auto imported = devcol::from_arrow<double, spilling>(&schema, &array);
+  REQUIRE(imported.is_borrowed());
+  CHECK(imported.data_buffer().alignment() == devcol::mr::default_alignment);  // what a copy of it is aligned to
+  auto const copy = imported.deep_copy();
+  CHECK(host_values(copy) == values);
+  CHECK(copy.data_buffer().alignment() == devcol::mr::default_alignment);
+  devcol_test::assign(imported, 3, std::vector<double>{-1.0});  // a write copies borrowed memory first
+  CHECK_FALSE(imported.is_borrowed());
+  std::vector<double> written = values;
+  written[3] = -1.0;
+  CHECK(host_values(imported) == written);
+  CHECK(host_values(source) == values);  // the producer's memory is unchanged
+}

@@ -195,7 +195,9 @@ class owner : public std::conditional_t<Policy::spill::enabled, spill_node, no_s
   }
   [[nodiscard]] std::size_t alignment() const noexcept {
     if constexpr (spillable) {
-      return this->alignment_;
+      // Borrowed memory is never tracked, so alignment_ stays unset: the copies a write or a deep
+      // copy makes of it take what memory_ holds for them, as for a policy that does not spill.
+      return borrowed_ == nullptr ? this->alignment_ : memory_.alignment();
     } else {
       return memory_.alignment();
     }
