@@ -152,7 +152,7 @@ TEST_CASE("rule 19: one owner exposed by two threads at once is recorded once at
   auto& manager = devcol::spill_manager::global();
   manager.reset_statistics();
   constexpr int rounds = 500;
-  constexpr std::size_t rows_per_column = 8192;  // a long unspill: the second thread arrives while the first holds the mutex
+  constexpr std::size_t rows_per_column = std::size_t{1} << 15;  // a long unspill: the second thread arrives while the first holds the mutex
   std::vector<cell> const rows(rows_per_column, 1);
   std::barrier sync(2);
   views_column handles[2];  // shared views of one owner: a write or exposure through either copies nothing
