@@ -155,19 +155,31 @@ class runtime {
     join(s.clock, host_clock_);
     return tick(s.clock, s.agent);
   }
+  // A host wait for device work: counted, then the host is ordered after `c`.
+  void host_waits(vector_clock const& c) {
+    ++costs_.synchronizations;
+    host_joins(c);
+  }
   void host_joins(vector_clock const& c) {
     join(host_clock_, c);
     tick(host_clock_, host_agent);
   }
+  // The host waits for every stream of `device` (cudaDeviceSynchronize, cudaFree).
   void synchronize_device(int device) {
+    ++costs_.synchronizations;
+    join_device(device);
+  }
+  void join_device(int device) {
     for (auto const& s : streams_) {
       if (s->device == device) { join(host_clock_, s->clock); }
     }
     tick(host_clock_, host_agent);
   }
   void synchronize_all() {
-    for (int d = 0; d < devcol_sim::device_count; ++d) { synchronize_device(d); }
+    ++costs_.synchronizations;
+    for (int d = 0; d < devcol_sim::device_count; ++d) { join_device(d); }
   }
+  devcol_sim::costs take_costs() { return std::exchange(costs_, {}); }
 
   sim_event* create_event() {
     events_.push_back(std::make_unique<sim_event>(sim_event{current_device, true, {}}));
@@ -200,6 +212,7 @@ class runtime {
     allocations_.emplace(address, std::make_unique<sim_allocation>(
                                       sim_allocation{static_cast<std::byte*>(p), bytes, current_device, kind, false, 0, {}}));
     ++live_;
+    ++costs_.allocations;
     return p;
   }
   sim_allocation* find(void const* p) {
@@ -309,6 +322,7 @@ class runtime {
   std::size_t live_ = 0;
   std::vector<access_record> host_memory_;  // pageable host memory that streams touched
   std::vector<std::string> reports_;
+  devcol_sim::costs costs_;
 };
 
 thread_local int runtime::current_device = 0;
@@ -406,6 +420,11 @@ bool is_live_allocation(void const* ptr) {
   std::lock_guard const lock(r.mutex);
   sim_allocation const* a = r.find(ptr);
   return a != nullptr && !a->freed;
+}
+costs take_costs() {
+  auto& r = sim();
+  std::lock_guard const lock(r.mutex);
+  return r.take_costs();
 }
 std::size_t live_allocations() {
   auto& r = sim();
@@ -508,7 +527,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   std::lock_guard const lock(r.mutex);
   sim_stream* s = r.stream_any_device(stream, "cudaStreamSynchronize");
   if (s == nullptr) { return r.fail(cudaErrorInvalidResourceHandle); }
-  r.host_joins(s->clock);
+  r.host_waits(s->clock);
   return cudaSuccess;
 }
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
@@ -578,7 +597,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   std::lock_guard const lock(r.mutex);
   sim_event* e = r.event_for(event, "cudaEventSynchronize");
   if (e == nullptr) { return r.fail(cudaErrorInvalidResourceHandle); }
-  r.host_joins(e->clock);
+  r.host_waits(e->clock);
   return cudaSuccess;
 }
 

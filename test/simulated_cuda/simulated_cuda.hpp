@@ -44,4 +44,16 @@ bool is_live_allocation(void const* ptr);
 /// The number of allocations made by the double and not yet freed (all devices, all kinds).
 std::size_t live_allocations();
 
+/// What the runtime calls made since the last take_costs() cost: what a doc comment's "no
+/// synchronisation" and "allocates only its result" are checked against.
+struct costs {
+  /// Host waits for device work: cudaStreamSynchronize, cudaEventSynchronize, cudaDeviceSynchronize,
+  /// and the frees that wait for the device first (cudaFree, cudaFreeHost).
+  std::size_t synchronizations = 0;
+  /// Allocations of any kind: cudaMalloc, cudaMallocAsync, cudaMallocManaged, cudaMallocHost.
+  std::size_t allocations = 0;
+};
+/// The costs counted since the last call (on every thread, all devices); starts counting afresh.
+costs take_costs();
+
 }  // namespace devcol_sim

@@ -204,6 +204,9 @@ template <int = 0>
                                                         detail::count_set_in_ranges{mask, index, index + r, r});
   auto const ends = thrust::reduce_by_key(exec.policy(), key_of, key_of + static_cast<std::ptrdiff_t>(total_words),
                                           count_of, keys, valid);
+  // Thrust's reduce_by_key waits for the device twice: after its launch, then for its number of keys.
+  detail::read_back(exec);
+  detail::read_back(exec);
   auto const found = static_cast<std::size_t>(ends.first - keys);
   std::vector<std::size_t> results(2 * r);  // keys, then counts
   copy_bytes(results.data(), keys, 2 * r * sizeof(std::size_t), stream);

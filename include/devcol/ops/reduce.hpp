@@ -200,12 +200,11 @@ std::optional<T> extreme(column<T, Policy> const& col, T identity, Op op, stream
                                          op);
     }
 #endif
-    if (found != identity ||
-        thrust::any_of(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
-                       valid_and_equal<T>{col.view(), identity})) {
-      return found;
-    }
-    return ::cuda::std::numeric_limits<T>::quiet_NaN();
+    if (found != identity) { return found; }
+    bool const identity_row = thrust::any_of(exec.policy(), rows, rows + static_cast<std::ptrdiff_t>(col.size()),
+                                             valid_and_equal<T>{col.view(), identity});
+    detail::read_back(exec);
+    return identity_row ? found : ::cuda::std::numeric_limits<T>::quiet_NaN();
   }
 }
 

@@ -124,6 +124,16 @@ class executor {
   temporary_allocator temporaries_;
 };
 
+/// Where a value a Thrust algorithm made on the device comes back to the host, which on CUDA waits
+/// for the stream: the simulated runtime, whose host system made the value at once, is told so by
+/// the same wait (it counts the host's synchronisations); elsewhere nothing. Once per wait CCCL's
+/// algorithm makes (find_if, all_of, any_of and the scalar searches read one value back).
+inline void read_back([[maybe_unused]] executor const& exec) {
+#if DEVCOL_SIMULATED_CUDA
+  DEVCOL_CUDA_TRY(cudaStreamSynchronize(exec.stream().value()));
+#endif
+}
+
 // The launches below are what devcol calls instead of Thrust's transform, transform_reduce,
 // count_if, find_if, scans and copy_if. On CUDA, Thrust compiles each of the first five twice, for
 // 32- and for 64-bit counts, and picks one at run time; CUB's with a 64-bit count compiles one (the
@@ -326,7 +336,9 @@ T transform_reduce_n(executor& exec, In in, std::size_t n, Transform transform, 
   for (T const& folded : folds) { init = op(init, folded); }
   return init;
 #else
-  return thrust::transform_reduce(exec.policy(), in, in + static_cast<std::ptrdiff_t>(n), transform, init, op);
+  T const value = thrust::transform_reduce(exec.policy(), in, in + static_cast<std::ptrdiff_t>(n), transform, init, op);
+  read_back(exec);
+  return value;
 #endif
 }
 

@@ -59,7 +59,9 @@ template <class I, class Policy>
   I const* const b = ends.data(access::read);
   I const* const e = b + ends.size();
   auto const r0 = static_cast<std::size_t>(thrust::upper_bound(exec.policy(), b, e, static_cast<std::int64_t>(first)) - b);
+  read_back(exec);  // each search's result comes back to the host
   auto const r1 = static_cast<std::size_t>(thrust::upper_bound(exec.policy(), b, e, static_cast<std::int64_t>(last - 1)) - b);
+  read_back(exec);
   return {r0, r1 + 1};
 }
 

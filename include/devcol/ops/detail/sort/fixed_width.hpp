@@ -195,6 +195,8 @@ ordered_key<T> float_sort_key(order direction, null_order nulls) noexcept {
 template <class T, class K, class Pred>
 void place_run(executor& exec, T const* in, std::size_t n, K const* sorted, K key, Pred pred, T* out, order direction) {
   auto const run = thrust::equal_range(exec.policy(), sorted, sorted + n, key, key_comparator<K>(direction));
+  read_back(exec);  // its lower bound's wait, then its upper bound's
+  read_back(exec);
   if (run.first != run.second) { copy_if_n(exec, in, n, out + (run.first - sorted), pred); }
 }
 
@@ -534,8 +536,10 @@ template <ordered_fixed_width T, class Policy>
     detail::executor exec(stream);
     detail::in_order<column_view<T>> const pair_in_order{col.view(), direction == order::descending,
                                                          nulls == null_order::first};
-    return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
-                          thrust::counting_iterator<std::size_t>(col.size()), pair_in_order);
+    bool const sorted = thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
+                                       thrust::counting_iterator<std::size_t>(col.size()), pair_in_order);
+    detail::read_back(exec);
+    return sorted;
   }
 }
 

@@ -225,10 +225,12 @@ template <arrow_offset O, class Policy, encoding E>
   detail::expect_sort_order(direction, nulls, "is_sorted");
   if (col.size() < 2) { return true; }
   detail::executor exec(stream);
-  return thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
-                        thrust::counting_iterator<std::size_t>(col.size()),
-                        detail::in_order<strings_column_view<O>>{col.view(), direction == order::descending,
-                                                                 nulls == null_order::first});
+  bool const sorted = thrust::all_of(exec.policy(), thrust::counting_iterator<std::size_t>(1),
+                                     thrust::counting_iterator<std::size_t>(col.size()),
+                                     detail::in_order<strings_column_view<O>>{col.view(), direction == order::descending,
+                                                                              nulls == null_order::first});
+  detail::read_back(exec);
+  return sorted;
 }
 
 DEVCOL_NAMESPACE_END
