@@ -97,6 +97,10 @@ TEST_CASE("each op synchronises and allocates no more than its doc comment says"
   SECTION("slices share their buffers") {
     expect_cost("slice without nulls", cost_of([&] { (void)plain.slice(1, 65, s); }), 0, 0);
     expect_cost("slice with nulls (counts them)", cost_of([&] { (void)nullable.slice(63, 130, s); }), 1, 0);
+    std::vector<std::pair<std::size_t, std::size_t>> const ranges{{1, 64}, {65, 199}, {0, 200}};
+    expect_cost("slice of ranges with nulls (one launch, read back by Thrust, then the counts)",
+                cost_of([&] { (void)nullable.slice(ranges, s); }), 3, 1);
+    expect_cost("slice of ranges without nulls", cost_of([&] { (void)plain.slice(ranges, s); }), 0, 0);
     expect_cost("copy", cost_of([&] { auto copy = nullable; }), 0, 0);
     expect_cost("deep_copy", cost_of([&] { (void)nullable.deep_copy(s); }), 0, 2);
   }

@@ -163,8 +163,10 @@ template <int = 0>
 
 /**
  * @brief Unset bits in each of several ranges [begin, end) of `mask`, counted in one launch (a
- * reduction by range over all the ranges' words). Synchronises `stream`. Allocates one scratch
- * buffer from this thread's default resource for the ranges and the results.
+ * reduction by range over all the ranges' words). Synchronises `stream` three times: Thrust's
+ * reduce_by_key waits for the device after its launch and again to read back its number of keys,
+ * then the counts are copied back. Allocates one scratch buffer from this thread's default
+ * resource for the ranges and the results.
  * @param mask the validity words, in device memory
  * @param ranges the bit ranges [first, second), in any order, overlapping or not
  * @param stream the stream the copies and the reduction run on

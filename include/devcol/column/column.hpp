@@ -113,7 +113,8 @@ class column : public detail::fixed_width_rows<sizeof(T), alignof(T), Policy> {
   }
   /**
    * @brief One slice per range [first, second), as slice() does, with the nulls of all ranges
-   * counted in one launch (which this synchronises).
+   * counted in one launch, which synchronises `stream` three times (Thrust's reduction by key
+   * waits twice, then the counts come back); no synchronisation without nulls.
    * @param ranges the row ranges, each [first, second) within [0, size()), in any order
    * @param stream the stream the count and any copies are ordered on
    * @returns one column per range, in the ranges' order
