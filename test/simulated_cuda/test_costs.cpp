@@ -203,6 +203,12 @@ TEST_CASE("each op synchronises and allocates no more than its doc comment says"
   SECTION("floating point extremes") {
     std::vector<double> const infinities(100, std::numeric_limits<double>::infinity());
     auto const inf = devcol::make_column<double>(infinities, s);
+    expect_cost("min of floats whose least is +infinity (a second pass)", cost_of([&] { (void)devcol::min(inf, s); }),
+                2, 0);
+    std::vector<double> const negative_infinities(70, -std::numeric_limits<double>::infinity());
+    auto const ninf = devcol::make_column<double>(negative_infinities, s);
+    expect_cost("max of floats whose greatest is -infinity (a second pass)",
+                cost_of([&] { (void)devcol::max(ninf, s); }), 2, 0);
     expect_cost("max of floats", cost_of([&] { (void)devcol::max(inf, s); }), 1, 0);
     expect_cost("minmax of floats", cost_of([&] { (void)devcol::minmax(inf, s); }), 1, 0);
   }

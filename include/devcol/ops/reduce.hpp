@@ -265,7 +265,8 @@ template <fixed_width T, class Policy>
 }
 
 /// @brief The least valid row; floating point skips NaN, NaN only when every valid row is NaN
-/// (Arrow's `min`). One pass (floating point: two when the result is +infinity). Synchronises `stream`.
+/// (Arrow's `min`). One pass (floating point: two when the result is +infinity). Synchronises `stream`
+/// once per pass.
 /// @tparam T the element type
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
@@ -277,7 +278,8 @@ template <ordered_fixed_width T, class Policy>
 }
 
 /// @brief The greatest valid row; floating point skips NaN, NaN only when every valid row is NaN
-/// (Arrow's `max`). One pass (floating point: two when the result is -infinity). Synchronises `stream`.
+/// (Arrow's `max`). One pass (floating point: two when the result is -infinity). Synchronises `stream`
+/// once per pass.
 /// @tparam T the element type
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
