@@ -155,6 +155,8 @@ TEST_CASE("each op synchronises and allocates no more than its doc comment says"
     expect_cost("sort of integers", cost_of([&] { (void)devcol::sort(plain, devcol::order::ascending, s); }), 0, thrust_temporaries);
     expect_cost("sort of integers, descending",
                 cost_of([&] { (void)devcol::sort(plain, devcol::order::descending, s); }), 0, thrust_temporaries);
+    expect_cost("sort of floats (two runs, two binary searches each)",
+                cost_of([&] { (void)devcol::sort(floats, devcol::order::ascending, s); }), 4, thrust_temporaries);
     expect_cost("argsort", cost_of([&] { (void)devcol::argsort(plain, devcol::order::ascending, s); }), 0, thrust_temporaries);
     expect_cost("argsort with nulls", cost_of([&] { (void)devcol::argsort(nullable, devcol::order::ascending, s); }), 0, thrust_temporaries);
     expect_cost("is_sorted", cost_of([&] { (void)devcol::is_sorted(plain, devcol::order::ascending, s); }), 1, 0);

@@ -190,8 +190,8 @@ ordered_key<T> float_sort_key(order direction, null_order nulls) noexcept {
 }
 
 /// Copies the rows of `in` that `pred` picks, in row order, over the run of `sorted` (keys made by
-/// key_direction(direction), sorted) that equals `key`, in `out`. Finds the run with a binary search
-/// (synchronises).
+/// key_direction(direction), sorted) that equals `key`, in `out`. Finds the run with Thrust's
+/// equal_range: a lower and an upper bound, each read back (synchronises twice).
 template <class T, class K, class Pred>
 void place_run(executor& exec, T const* in, std::size_t n, K const* sorted, K key, Pred pred, T* out, order direction) {
   auto const run = thrust::equal_range(exec.policy(), sorted, sorted + n, key, key_comparator<K>(direction));
@@ -483,8 +483,8 @@ template <class T, class Policy>
  * integers are copied with their bits flipped and flipped back after an ascending sort, so that one
  * sort kernel serves both directions: see detail::flips_for_descending); floating point
  * sorts its ordered_key integers instead (a scratch column from `col`'s resource) and places its
- * zero and NaN rows after (see detail::sort_floats: two binary searches, which synchronise
- * `stream`). With nulls, argsort then gather. On the host backend, arithmetic types of up to 8 bytes
+ * zero and NaN rows after (see detail::sort_floats: the zeros' run and the NaN's, each found by
+ * two binary searches, four that each synchronise `stream`). With nulls, argsort then gather. On the host backend, arithmetic types of up to 8 bytes
  * instead take argsort's radix sort moving the values themselves (detail::host_sort: no argsort,
  * no gather; scratch from `col`'s resource: one array of the valid values; no synchronisation).
  * A chrono column sorts as its counts (see argsort()).
