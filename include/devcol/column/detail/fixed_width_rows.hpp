@@ -251,8 +251,7 @@ class fixed_width_rows : public column_rows<fixed_width_rows<Width, Align, Polic
 
   /// The nulls of each range [first, second), each checked against size(), counted in one launch
   /// (which synchronises `stream` three times: see segmented_count_unset_bits); none when the
-  /// column has no nulls or only nulls. The caller
-  /// holds the operation's spill lock.
+  /// column has no nulls or only nulls. The caller holds the operation's spill lock.
   /// @throws devcol::logic_error naming the first bad range
   [[nodiscard]] std::vector<std::size_t> nulls_in_ranges(std::span<std::pair<std::size_t, std::size_t> const> ranges,
                                                          stream_ref stream) const {

@@ -481,12 +481,13 @@ template <class T, class Policy>
  * @brief `col` in order, stable, nulls first or last, floating point as devcol/ops/sort.hpp says.
  * Without nulls: a copy then one sort of the values in place, no synchronisation (descending,
  * integers are copied with their bits flipped and flipped back after an ascending sort, so that one
- * sort kernel serves both directions: see detail::flips_for_descending); floating point
- * sorts its ordered_key integers instead (a scratch column from `col`'s resource) and places its
- * zero and NaN rows after (see detail::sort_floats: the zeros' run and the NaN's, each found by
- * two binary searches, four that each synchronise `stream`). With nulls, argsort then gather. On the host backend, arithmetic types of up to 8 bytes
- * instead take argsort's radix sort moving the values themselves (detail::host_sort: no argsort,
- * no gather; scratch from `col`'s resource: one array of the valid values; no synchronisation).
+ * sort kernel serves both directions: see detail::flips_for_descending); floating point sorts its
+ * ordered_key integers instead (a scratch column from `col`'s resource) and places its zero and
+ * NaN rows after (see detail::sort_floats: the zeros' run and the NaN's, each found by two binary
+ * searches, four that each synchronise `stream`). With nulls, argsort then gather. On the host
+ * backend, arithmetic types of up to 8 bytes instead take argsort's radix sort moving the values
+ * themselves (detail::host_sort: no argsort, no gather; scratch from `col`'s resource: one array of
+ * the valid values; no synchronisation).
  * A chrono column sorts as its counts (see argsort()).
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
