@@ -298,6 +298,34 @@ TEST_CASE("rule 9: an operation's result that shares its input's memory keeps th
   CHECK_FALSE(filled.copy_on_write());
 }
 
+TEST_CASE("rule 9: set_null_mask's new mask takes the mode of the values its result shares", "[cow][rule9]") {
+  devcol_test::leak_check leaks;
+  std::optional<devcol::column<i64, runtime>> views;
+  std::optional<devcol::column<bool, runtime>> flags;
+  {
+    devcol::scoped_copy_on_write off{false};
+    views = devcol::make_column<i64, runtime>({1, 2, 3, 4});
+    flags = devcol::make_column<bool, runtime>({true, false, true, true});
+  }
+  auto const masked = devcol::set_null_mask(*views, *flags);  // the option is on (the default) here
+  CHECK(address(masked) == address(*views));
+  CHECK_FALSE(masked.copy_on_write());
+  CHECK_FALSE(masked.mask_buffer().copy_on_write());  // one column, one mode
+  auto view = masked;  // a copy of a shared-views column is a view
+  assign(view, 0, {100});
+  CHECK(address(view) == address(masked));
+  CHECK(host_values(masked)[0] == 100);  // the write is seen by all
+  CHECK(host_values(*views)[0] == 100);
+
+  auto const cow = devcol::make_column<i64, runtime>({1, 2, 3, 4});  // made under copy-on-write
+  devcol::scoped_copy_on_write off{false};
+  auto const cow_masked = devcol::set_null_mask(cow, *flags);
+  CHECK(cow_masked.mask_buffer().copy_on_write());
+  auto copy = cow_masked;
+  (void)copy.null_mask(access::write);  // a write through a copy never reaches the original's mask
+  CHECK(copy.mask_buffer().data(access::read) != cow_masked.mask_buffer().data(access::read));
+}
+
 TEST_CASE("rule 9: a copy written while the option is off keeps the copy-on-write mode it came from", "[cow][rule9]") {
   devcol_test::leak_check leaks;
   auto original = devcol::make_column<i64, runtime>({1, 2, 3});  // made under copy-on-write

@@ -40,7 +40,8 @@ template <fixed_width T, class Policy>
 
 /**
  * @brief `col`'s values (shared, no copy) with a new mask: valid where `valid_rows` is true, null
- * where it is false or null. The null count is counted (one pass; synchronises `stream`).
+ * where it is false or null. The null count is counted (one pass; synchronises `stream`). The new
+ * mask takes the sharing mode of `col`'s values, which the result shares (rule 9).
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
@@ -53,6 +54,10 @@ template <fixed_width T, class Policy>
                                               stream_ref stream = {}) {
   detail::operation_spill_lock<Policy> const spill_scope{stream};
   detail::expect_same_size(col.size(), valid_rows.size(), "set_null_mask");
+  // The result shares col's values, so its new mask takes their sharing mode, not the option in
+  // force (rule 9): a column whose values and mask differ in mode would copy its values on a write
+  // that shared views must let every view see, or share a mask that copy-on-write must copy.
+  detail::keep_sharing_mode<Policy> const keep(col.copy_on_write());
   column<T, Policy> out(col.data_buffer(), {}, col.size(), 0, col.offset());
   detail::set_validity(out, detail::true_and_valid{valid_rows.view()}, stream);
   return out;
