@@ -83,6 +83,23 @@ TEST_CASE("copy_into that runs out of memory while copying the mask leaves its t
   }
 }
 
+TEST_CASE("fill of a spilled column that runs out of memory bringing its mask back leaves it as it was",
+          "[reliability][fill][spill]") {
+  failing_default mem;
+  using devcol_test::spilling;
+  auto col = devcol::make_column<std::int64_t, spilling>({1, std::nullopt, 3, 4});
+  auto const values = devcol::to_host(col);
+  REQUIRE(col.spill() > 0);
+  mem.schedule->arm(2);  // the values come back (allocation 1), the mask does not (allocation 2)
+  CHECK_THROWS_AS(devcol::fill(col, std::int64_t{9}), devcol::out_of_memory);
+  mem.schedule->disarm();
+  CHECK(devcol::to_host(col) == values);
+  CHECK(col.null_count() == 1);
+  devcol::fill(col, std::int64_t{9});  // and it still works
+  CHECK(devcol::to_host(col) == std::vector<std::optional<std::int64_t>>{9, 9, 9, 9});
+  CHECK(col.null_count() == 0);
+}
+
 TEST_CASE("a stream whose producer fails get_next with ENOMEM raises out_of_memory, not arrow_error",
           "[reliability][arrow][stream]") {
   failing_default mem;

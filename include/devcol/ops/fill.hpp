@@ -26,14 +26,16 @@ DEVCOL_NAMESPACE_BEGIN
 /**
  * @brief Sets every row of `col` to `value` and valid, in place, through write access (so a column
  * that shares memory gets its own copy first: copy-on-write holds). One pass over the values and,
- * with a mask, one over the mask words. No synchronisation.
+ * with a mask, one over the mask words. No synchronisation. Strong guarantee: what allocates (the
+ * copy, or bringing spilled buffers back to the device) happens before anything is written.
  * @tparam T the element type
  * @tparam Policy the buffer policy of the input and of the result
  * @param col the input column
  * @param value the value
  * @param stream the stream the work is ordered on
  * @throws devcol::logic_error, before writing, if `col` has nulls and shares its buffers under
- *         shared views (its validity would change under the other columns' null counts)
+ *         shared views (its validity would change under the other columns' null counts);
+ *         devcol::out_of_memory, before writing
  */
 template <fixed_width T, class Policy>
 void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
@@ -42,11 +44,13 @@ void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
   // The rows are written as their width's word: one fill kernel per width, not per type.
   using word = detail::width_word_t<T>;
   auto* rows = reinterpret_cast<word*>(col.data(access::write, stream));
+  // Strong guarantee: the mask is taken before any row is written, since bringing a spilled mask
+  // back to the device allocates (the values' copy or unspill above was the other allocation).
+  bitmask_word* words = col.nullable() && col.size() != 0 ? col.null_mask(access::write, stream) : nullptr;
   detail::executor exec(stream);
   exec.writes(rows, col.size() * sizeof(T));
   thrust::fill(exec.policy(), rows, rows + col.size(), detail::word_value(value));
-  if (col.nullable() && col.size() != 0) {
-    bitmask_word* words = col.null_mask(access::write, stream);
+  if (words != nullptr) {
     // Set bits [offset, offset + size): a shifted copy of an all-ones mask would be a second
     // allocation; the rows' words are few, so write them with the same one-pass kernel.
     std::size_t const first = col.offset();
