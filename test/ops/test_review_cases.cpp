@@ -99,6 +99,20 @@ TEST_CASE("ops on an exposed column keep the exposed memory alive and in place",
   CHECK(t.data(devcol::access::read) == mv.data());
 }
 
+TEST_CASE("fill through an alias of exposed memory leaves the other column's null count true to its mask",
+          "[ops][exposure][fill]") {
+  devcol_test::leak_check leaks;
+  auto a = devcol::make_column<std::int32_t>({1, std::nullopt, 3});
+  (void)a.mutable_view();  // exposed: only alias() shares its memory now
+  auto b = a.alias();
+  devcol::fill(b, 5);
+  CHECK(devcol::to_host(b) == model<std::int32_t>{5, 5, 5});
+  CHECK(b.null_count() == 0);
+  CHECK(devcol::to_host(a) == model<std::int32_t>{5, std::nullopt, 5});  // the values are shared, the validity is a's
+  CHECK(a.null_count() == 1);
+  CHECK(a.slice(0, 3).null_count() == 1);  // recounted from a's mask bits
+}
+
 TEST_CASE("adopting buffers refuses masks too small for whole words and misaligned slices", "[column][errors]") {
   devcol_test::leak_check leaks;
   devcol::buffer<> values(32);

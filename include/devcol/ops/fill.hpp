@@ -50,7 +50,12 @@ void fill(column<T, Policy>& col, T value, stream_ref stream = {}) {
   detail::executor exec(stream);
   exec.writes(rows, col.size() * sizeof(T));
   thrust::fill(exec.policy(), rows, rows + col.size(), detail::word_value(value));
-  if (words != nullptr) {
+  if (words != nullptr && col.has_nulls() && col.mask_buffer().is_shared()) {
+    // The mask is another column's too (an alias of exposed memory: rule 12 lets only alias()
+    // share it), whose null count would not follow bits set here. Every row is valid now, so this
+    // column drops its mask instead, as copy_into does, and the alias keeps its validity.
+    col.replace_null_mask({}, 0);
+  } else if (words != nullptr) {
     // Set bits [offset, offset + size): a shifted copy of an all-ones mask would be a second
     // allocation; the rows' words are few, so write them with the same one-pass kernel.
     std::size_t const first = col.offset();
