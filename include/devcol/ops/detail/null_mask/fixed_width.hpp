@@ -63,7 +63,8 @@ template <fixed_width T, class Policy>
   return out;
 }
 
-/// @brief `col`'s values (shared, no copy) without a mask: every row valid (null rows' values are unspecified). O(1).
+/// @brief `col`'s values (shared, no copy) without a mask: every row valid (null rows' values are
+/// unspecified). O(1), unless `col` is exposed: a shallow copy of exposed memory copies it (rule 12).
 /// @tparam T the element type
 /// @tparam Policy the buffer policy of the input and of the result
 /// @param col the input column
