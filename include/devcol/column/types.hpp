@@ -279,6 +279,19 @@ struct int256_t {
   }
   /// @brief Whether the value is negative.
   [[nodiscard]] DEVCOL_HOST_DEVICE constexpr bool negative() const noexcept { return (words[3] >> 63) != 0; }
+  /// @brief The greatest value, 2^255 - 1 (`numeric_limits` has no `int256_t`, and the
+  /// reductions' identities ask the type, as they ask a chrono duration).
+  [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr int256_t max() noexcept {
+    int256_t out(-1);
+    out.words[3] >>= 1;
+    return out;
+  }
+  /// @brief The least value, -2^255.
+  [[nodiscard]] DEVCOL_HOST_DEVICE static constexpr int256_t min() noexcept {
+    int256_t out(0);
+    out.words[3] = std::uint64_t{1} << 63;
+    return out;
+  }
 
   /// @brief Two's-complement order: the signed top words, then the rest as unsigned.
   /// @param a the left operand

@@ -69,12 +69,6 @@ template <class T>
 DEVCOL_HOST_DEVICE constexpr T highest() noexcept {
   if constexpr (requires { T::max(); }) {
     return T::max();
-  } else if constexpr (std::is_same_v<T, int256_t>) {
-    // 2^255 - 1. numeric_limits has no int256_t: its unspecialised max() is 0, an identity that
-    // would win over every positive row.
-    T out(-1);
-    out.words[3] >>= 1;
-    return out;
   } else if constexpr (std::is_floating_point_v<T>) {
     return ::cuda::std::numeric_limits<T>::infinity();
   } else {
@@ -86,11 +80,6 @@ template <class T>
 DEVCOL_HOST_DEVICE constexpr T lowest() noexcept {
   if constexpr (requires { T::min(); }) {
     return T::min();
-  } else if constexpr (std::is_same_v<T, int256_t>) {
-    // -2^255 (see highest()).
-    T out(0);
-    out.words[3] = std::uint64_t{1} << 63;
-    return out;
   } else if constexpr (std::is_floating_point_v<T>) {
     return -::cuda::std::numeric_limits<T>::infinity();
   } else {
