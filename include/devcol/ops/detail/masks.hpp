@@ -110,17 +110,6 @@ validity_view validity_of(C const& col) {
   return {col.size(), col.has_nulls() ? col.null_mask(access::read) : nullptr, col.offset(), col.null_count()};
 }
 
-/// Row `i`'s flag of a window of rows starting at mask bit `offset` (mask_flag's, for rows whose
-/// null count is not known): `null` where the row is null, else its opposite.
-struct window_flag {
-  bitmask_word const* mask;  // null: every row valid
-  std::size_t offset;
-  bool null;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
-    return (mask == nullptr || bit_is_set(mask, offset + i)) != null;
-  }
-};
-
 /**
  * @brief A bool column without a mask, true where a row of rows [first, first + rows) of `col` is
  * null (or, with `null` false, valid), for any column kind with has_nulls(), null_mask(), offset(),
@@ -138,7 +127,7 @@ column<bool, typename C::policy> mask_flags(C const& col, bool null, stream_ref 
     thrust::fill(exec.policy(), flags, flags + rows, null);
   } else {
     bitmask_word const* const mask = col.has_nulls() ? col.null_mask(access::read) : nullptr;
-    detail::tabulate(exec, rows, flags, window_flag{mask, col.offset() + first, null});
+    detail::tabulate(exec, rows, flags, mask_flag{mask, col.offset() + first, null});
   }
   return out;
 }

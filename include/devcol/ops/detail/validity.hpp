@@ -31,12 +31,16 @@ struct row_is_valid {
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return view.is_valid(i); }
 };
 
-/// Row `i` valid (or, with `null` set, null): row_is_valid negated at run time, so that a kernel
-/// wanting either is compiled once.
+/// Row `i` valid (or, with `null` set, null), read from bit `offset + i` of `mask` (none: every row
+/// valid): row_is_valid negated at run time, so that a kernel wanting either is compiled once. It
+/// holds no null count, so it reads a window of a column's rows as well as the whole.
 struct mask_flag {
-  validity_view rows;
+  bitmask_word const* mask;
+  std::size_t offset;
   bool null;
-  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept { return rows.is_valid(i) != null; }
+  DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
+    return (mask == nullptr || bit_is_set(mask, offset + i)) != null;
+  }
 };
 
 /**

@@ -26,7 +26,7 @@ namespace detail {
 template <class I>
 struct dictionary_flag {
   I const* indices;    // from the first row read
-  window_flag valid;   // true where an index is valid (its `null` false)
+  mask_flag valid;     // true where an index is valid (its `null` false)
   bool const* value_flags;
   bool null;
   DEVCOL_HOST_DEVICE bool operator()(std::size_t i) const noexcept {
@@ -50,7 +50,7 @@ column<bool, Policy> mask_flags(dictionary_column<Policy> const& col, bool null,
   if (rows == 0) { return out; }
   col.visit_indices([&]<class I>(column<I, Policy> const& indices) {
     executor exec(stream);
-    window_flag const valid{indices.has_nulls() ? indices.null_mask(access::read) : nullptr, indices.offset() + first, false};
+    mask_flag const valid{indices.has_nulls() ? indices.null_mask(access::read) : nullptr, indices.offset() + first, false};
     detail::tabulate(exec, rows, out.data(access::write, stream),
                      dictionary_flag<I>{indices.data(access::read) + first, valid, value_flags.data(access::read), null});
   });

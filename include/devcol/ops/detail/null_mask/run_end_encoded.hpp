@@ -36,10 +36,10 @@ struct run_flag {
 
 /**
  * The flags of rows [first, first + rows) of a run-end encoded column (true where a row is null,
- * or with `null` false valid):
- * the values' flags (their kind's, one pass over the runs' values), then one pass over the rows,
- * each finding its run by a binary search. No synchronisation; scratch and result from `col`'s
- * resource. More specialised than the generic mask_flags, so is_null and is_valid pick it.
+ * or with `null` false valid): the values' flags (their kind's, one pass over the runs' values),
+ * then one pass over the rows, each finding its run by a binary search. No synchronisation; scratch
+ * and result from `col`'s resource. More specialised than the generic mask_flags, so is_null and
+ * is_valid pick it.
  */
 template <class Policy>
 column<bool, Policy> mask_flags(run_end_encoded_column<Policy> const& col, bool null, stream_ref stream,

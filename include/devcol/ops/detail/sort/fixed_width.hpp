@@ -242,8 +242,9 @@ template <int = 0>
   std::size_t const leading = nulls_first ? rows.null_count() : n - rows.null_count();
   auto const numbers = thrust::counting_iterator<std::int64_t>(0);
   auto const positions = thrust::counting_iterator<std::size_t>(0);
-  copy_if_n(exec, numbers, positions, n, first, mask_flag{rows, nulls_first});
-  copy_if_n(exec, numbers, positions, n, first + leading, mask_flag{rows, !nulls_first});
+  bitmask_word const* const mask = rows.null_mask();
+  copy_if_n(exec, numbers, positions, n, first, mask_flag{mask, rows.mask_offset(), nulls_first});
+  copy_if_n(exec, numbers, positions, n, first + leading, mask_flag{mask, rows.mask_offset(), !nulls_first});
   return nulls_first ? first + rows.null_count() : first;
 }
 
